@@ -1,0 +1,57 @@
+"""The registry of games: ``get_game(name)`` and ``game_types()``.
+
+Game packages are imported lazily so that the command-line client starts
+fast and a broken game never stops the others from loading.
+"""
+
+import importlib
+import importlib.util
+
+_BUILTIN = {
+    "zarahemla": "shared.zarahemla:GAME",
+    "stone_age": "shared.stone_age:GAME",
+    "title_of_liberty": "shared.title_of_liberty:GAME",
+}
+_extra = {}
+_loaded = {}
+
+
+def register(game):
+    """Register a game object under ``game.name`` (used by test fixtures)."""
+    _extra[game.name] = game
+    _loaded[game.name] = game
+    return game
+
+
+def register_path(path):
+    """Register a game given as ``"module:attribute"``."""
+    module, _, attr = path.partition(":")
+    return register(getattr(importlib.import_module(module), attr or "GAME"))
+
+
+def _available(name):
+    target = _BUILTIN.get(name)
+    if target is None:
+        return False
+    module = target.partition(":")[0]
+    return importlib.util.find_spec(module) is not None
+
+
+def game_types():
+    """The names of every game that can be played here, sorted."""
+    names = set(_extra)
+    names.update(n for n in _BUILTIN if _available(n))
+    return sorted(names)
+
+
+def get_game(name):
+    """The game object for ``name``; raises KeyError for an unknown game."""
+    game = _loaded.get(name)
+    if game is not None:
+        return game
+    if name not in _BUILTIN or not _available(name):
+        raise KeyError(name)
+    module, _, attr = _BUILTIN[name].partition(":")
+    game = getattr(importlib.import_module(module), attr)
+    _loaded[name] = game
+    return game

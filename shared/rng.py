@@ -1,0 +1,90 @@
+"""Deterministic, provably fair randomness from a secret per-game seed.
+
+Every random outcome is derived with HMAC-SHA256 keyed by the game's secret
+seed over a label.  The label of a move mixes in the move's ply and the
+*entropy* the platform passes to ``play`` (the server passes the game id, the
+seq and the hash of the previous log entry), so the server could not have
+chosen a favourable seed before the players moved.  The published seed
+commitment is a *different* function of the seed (see ``shared.envelope``),
+so knowing it reveals nothing about the outcomes.
+
+Example::
+
+    rng = Rng(b"secret", b"move|3|...")
+    rng.die(6)          # 1..6
+    rng.randbelow(10)   # 0..9
+"""
+
+import hashlib
+import hmac
+
+_DOMAIN = b"pbem-rng-v1|"
+
+
+class Rng:
+    """A stream of unbiased random integers from (seed, label)."""
+
+    __slots__ = ("_key", "_label", "_block", "_buf", "_pos")
+
+    def __init__(self, seed, label=b""):
+        if isinstance(seed, str):
+            seed = bytes.fromhex(seed)
+        if isinstance(label, str):
+            label = label.encode()
+        self._key = seed
+        self._label = _DOMAIN + label + b"|"
+        self._block = 0
+        self._buf = b""
+        self._pos = 0
+
+    @classmethod
+    def for_move(cls, state, entropy=b""):
+        """The generator for the move about to be applied to ``state``.
+
+        ``state["seed"]`` is the hex seed and ``state["ply"]`` the number of
+        moves applied so far; both are conventions every game state keeps.
+        """
+        if isinstance(entropy, str):
+            entropy = entropy.encode()
+        return cls(state["seed"], b"move|%d|" % state["ply"] + entropy)
+
+    def _bytes(self, n):
+        out = b""
+        while len(out) < n:
+            if self._pos >= len(self._buf):
+                self._buf = hmac.new(self._key, self._label + self._block.to_bytes(8, "big"),
+                                     hashlib.sha256).digest()
+                self._block += 1
+                self._pos = 0
+            take = min(n - len(out), len(self._buf) - self._pos)
+            out += self._buf[self._pos:self._pos + take]
+            self._pos += take
+        return out
+
+    def randbelow(self, n):
+        """A uniform integer in [0, n), by rejection sampling (no modulo bias)."""
+        if n <= 0:
+            raise ValueError("randbelow needs a positive bound")
+        if n == 1:
+            return 0
+        nbytes = ((n - 1).bit_length() + 7) // 8
+        limit = (256 ** nbytes // n) * n
+        while True:
+            x = int.from_bytes(self._bytes(nbytes), "big")
+            if x < limit:
+                return x % n
+
+    def die(self, sides):
+        """One roll of a fair die with ``sides`` faces: 1..sides."""
+        return self.randbelow(sides) + 1
+
+    def choice(self, seq):
+        """A uniformly chosen element of a non-empty sequence."""
+        return seq[self.randbelow(len(seq))]
+
+    def shuffle(self, items):
+        """Shuffle a list in place (Fisher-Yates) and return it."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
