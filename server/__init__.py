@@ -1,0 +1,71 @@
+"""The pbem turn service: a Flask API around the rules library.
+
+``create_app(config)`` builds the app; configuration comes from the
+environment (see ``server.config``) and then from ``config``.
+"""
+
+import logging
+import os
+
+from flask import Flask
+from sqlalchemy import event
+
+from shared.games import register_path
+
+MIGRATIONS = os.path.join(os.path.dirname(__file__), "migrations")
+
+
+def create_app(config=None):
+    app = Flask(__name__, instance_relative_config=True,
+                instance_path=os.environ.get("PBEM_INSTANCE_PATH") or None)
+    os.makedirs(app.instance_path, exist_ok=True)
+    from .config import from_env
+    app.config.update(from_env(app.instance_path))
+    app.config.update(
+        API_TITLE="pbem", API_VERSION="1", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api", OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={"info": {"description": "Play-by-email turn service: append-only "
+                                                  "logs of signed moves."}},
+        SQLALCHEMY_TRACK_MODIFICATIONS=False,
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.update(config)
+    from .config import normalize_database_url
+    url = normalize_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    if url.startswith("sqlite"):
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
+    else:
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+
+    for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
+        register_path(path)
+
+    from .extensions import api, db, migrate
+    db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS)
+    if url.startswith("sqlite"):
+        with app.app_context():
+            event.listen(db.engine, "connect", _sqlite_pragmas)
+    api.init_app(app)
+    from .api import games, players
+    api.register_blueprint(players.blp)
+    api.register_blueprint(games.blp)
+
+    @app.get("/api/health")
+    def health():
+        return {"status": "ok"}
+
+    if not app.debug and not app.testing:
+        logging.basicConfig(level=logging.INFO)
+    return app
+
+
+def _sqlite_pragmas(dbapi_connection, _record):
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()

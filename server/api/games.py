@@ -1,0 +1,190 @@
+"""Games: create, join, view, legal moves, the log, posting moves, the archive."""
+
+from flask import request
+from flask.views import MethodView
+
+from shared.games import game_types, get_game
+
+from .. import services
+from ..auth import current_player
+from ..errors import Blueprint, ErrorSchema, fail
+from ..extensions import db
+from ..models import Game, Seat
+from ..schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema, GameSchema,
+                       GamesQuerySchema, GameTypeListSchema, JoinSchema, LegalMovesSchema,
+                       LogQuerySchema, LogSchema, MoveSubmitSchema, SeatQuerySchema,
+                       ViewResponseSchema)
+
+blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
+
+
+def game_json(game, player=None):
+    mine = [s.seat for s in game.seats if player is not None and s.player_id == player.id]
+    return {"id": game.id, "type": game.type, "rules_version": game.rules_version,
+            "options": game.options, "status": game.status,
+            "seats": [{"seat": s.seat, "player": s.player.name if s.player else None}
+                      for s in game.seats],
+            "seq": game.head_seq, "head": game.head_hash, "to_act": game.to_act or [],
+            "seed_commitment": game.seed_commitment, "result": game.result,
+            "created_at": game.created_at, "move_hours": game.move_hours, "you": mine}
+
+
+def get_or_404(game_id):
+    game = db.session.get(Game, game_id) if len(game_id) <= 16 else None
+    if game is None:
+        fail(404, "unknown_game", f"there is no game {game_id!r}")
+    return game
+
+
+@blp.route("/types")
+class Types(MethodView):
+    @blp.response(200, GameTypeListSchema)
+    def get(self):
+        """The games this server offers, with seat counts and options."""
+        out = []
+        for name in game_types():
+            g = get_game(name)
+            out.append({"name": name, "title": g.title, "rules_version": str(g.rules_version),
+                        "min_seats": g.min_seats, "max_seats": g.max_seats,
+                        "options": g.options_schema})
+        return {"types": out}
+
+
+@blp.route("/games")
+class Games(MethodView):
+    @blp.arguments(GamesQuerySchema, location="query")
+    @blp.response(200, GameListSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    def get(self, query):
+        """Signed: the caller's games.  Unsigned: games open for joining."""
+        player = current_player(required=False)
+        stmt = db.select(Game).order_by(Game.created_at.desc()).limit(200)
+        if player is not None:
+            stmt = stmt.where(Game.id.in_(db.select(Seat.game_id)
+                                          .where(Seat.player_id == player.id)))
+            if query["status"]:
+                stmt = stmt.where(Game.status == query["status"])
+        else:
+            stmt = stmt.where(Game.status == (query["status"] or "open"))
+        games = db.session.execute(stmt).scalars().all()
+        return {"games": [game_json(g, player) for g in games]}
+
+    @blp.arguments(GameCreateSchema)
+    @blp.response(201, GameSchema)
+    @blp.alt_response(400, schema=ErrorSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.alt_response(422, schema=ErrorSchema)
+    def post(self, data):
+        """Create a game; the caller takes the first seat (or the one named)."""
+        player = current_player()
+        game = services.create_game(player, data["type"], data["seats"], data["options"],
+                                    data["seat"], data["move_hours"])
+        return game_json(game, player)
+
+
+@blp.route("/games/<game_id>")
+class OneGame(MethodView):
+    @blp.response(200, GameSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    def get(self, game_id):
+        """A game's public summary."""
+        player = current_player(required=False)
+        return game_json(get_or_404(game_id), player)
+
+
+@blp.route("/games/<game_id>/join")
+class Join(MethodView):
+    @blp.arguments(JoinSchema)
+    @blp.response(200, GameSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.alt_response(409, schema=ErrorSchema)
+    def post(self, data, game_id):
+        """Take a free seat; the game starts when every seat is filled."""
+        player = current_player()
+        game = services.join_game(get_or_404(game_id), player, data["seat"])
+        return game_json(game, player)
+
+
+@blp.route("/games/<game_id>/view")
+class View(MethodView):
+    @blp.arguments(SeatQuerySchema, location="query")
+    @blp.response(200, ViewResponseSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(403, schema=ErrorSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    def get(self, query, game_id):
+        """The board as the caller may see it (unsigned: a spectator's view)."""
+        player = current_player(required=False)
+        game = get_or_404(game_id)
+        seat = services.seat_of(game, player, query["seat"])
+        view = services.view_for(game, seat)
+        board = get_game(game.type).render(view) if view is not None else None
+        return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
+                "prev": game.head_hash, "view": view, "board": board,
+                "head": services.signed_head(game) if game.genesis else None}
+
+
+@blp.route("/games/<game_id>/legal")
+class Legal(MethodView):
+    @blp.arguments(SeatQuerySchema, location="query")
+    @blp.response(200, LegalMovesSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(403, schema=ErrorSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    def get(self, query, game_id):
+        """The caller's legal moves now, in the game's notation (signed)."""
+        player = current_player()
+        game = get_or_404(game_id)
+        seat = services.seat_of(game, player, query["seat"])
+        if seat is None:
+            fail(403, "not_seated", f"you hold no seat in game {game.id}")
+        moves = []
+        if game.status == "playing":
+            moves = get_game(game.type).legal_moves(services.load_state(game), seat)
+        return {"seat": seat, "next_seq": game.head_seq + 1, "prev": game.head_hash,
+                "moves": moves}
+
+
+@blp.route("/games/<game_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(MoveSubmitSchema)
+    @blp.response(201, EntrySchema)
+    @blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "
+                      "appended: the existing entry")
+    @blp.alt_response(400, schema=ErrorSchema)
+    @blp.alt_response(403, schema=ErrorSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.alt_response(409, schema=ErrorSchema)
+    @blp.alt_response(422, schema=ErrorSchema)
+    def post(self, data, game_id):
+        """Append a signed move.  The envelope is canonical JSON, signed with the seat's key."""
+        game = get_or_404(game_id)
+        entry, created = services.append_move(game, data["envelope"], data["signature"])
+        return entry, 201 if created else 200
+
+
+@blp.route("/games/<game_id>/log")
+class Log(MethodView):
+    @blp.arguments(LogQuerySchema, location="query")
+    @blp.response(200, LogSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    def get(self, query, game_id):
+        """The log, redacted for the caller (unsigned: for a spectator)."""
+        player = current_player(required=False)
+        game = get_or_404(game_id)
+        seat = services.seat_of(game, player)
+        return {"entries": services.log_entries(game, seat, query["since"], query["limit"]),
+                "head": services.signed_head(game) if game.genesis else None}
+
+
+@blp.route("/games/<game_id>/archive")
+class Archive(MethodView):
+    @blp.response(200, ArchiveSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.alt_response(409, schema=ErrorSchema)
+    def get(self, game_id):
+        """The archive: header, every signed entry, the signed head; seed and result once over."""
+        return services.archive_for(get_or_404(game_id))

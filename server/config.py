@@ -1,0 +1,33 @@
+"""Configuration from the environment."""
+
+import os
+
+
+def normalize_database_url(url):
+    """Map URLs as hosting platforms give them to the installed driver.
+
+    ``postgres://`` and ``postgresql://`` become ``postgresql+psycopg://``
+    (psycopg 3, the ``postgres`` extra); other URLs pass through.
+    """
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def from_env(instance_path):
+    url = os.environ.get("PBEM_DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if not url:
+        url = "sqlite:///" + os.path.join(instance_path, "pbem.sqlite")
+    config = {
+        "SQLALCHEMY_DATABASE_URI": normalize_database_url(url),
+        "MAX_CONTENT_LENGTH": int(os.environ.get("PBEM_MAX_BODY", 64 * 1024)),
+        "PBEM_AUTH_WINDOW": int(os.environ.get("PBEM_AUTH_WINDOW", 300)),
+        "PBEM_SERVER_KEY": os.environ.get("PBEM_SERVER_KEY"),
+        "PBEM_EXTRA_GAMES": os.environ.get("PBEM_EXTRA_GAMES", ""),
+        "PBEM_BASE_URL": os.environ.get("PBEM_BASE_URL", ""),
+        "RATELIMIT_STORAGE_URI": os.environ.get("PBEM_RATELIMIT_STORAGE", "memory://"),
+        "RATELIMIT_ENABLED": os.environ.get("PBEM_RATELIMIT", "on") != "off",
+    }
+    return config

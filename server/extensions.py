@@ -1,0 +1,16 @@
+"""Extension objects, initialised in the app factory."""
+
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy.orm import DeclarativeBase
+
+from .errors import PbemApi
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+api = PbemApi()

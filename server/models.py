@@ -1,0 +1,113 @@
+"""Database models.  The ``moves`` table is append-only: never updated, never deleted."""
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (BigInteger, Boolean, DateTime, ForeignKey, Integer, JSON, String, Text,
+                        UniqueConstraint)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow():
+    return datetime.now(timezone.utc)
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True, nullable=False)
+    public_key: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    email: Mapped[str | None] = mapped_column(String(254))
+    tz: Mapped[str] = mapped_column(String(64), nullable=False, default="UTC")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    type: Mapped[str] = mapped_column(String(32), nullable=False)
+    rules_version: Mapped[str] = mapped_column(String(16), nullable=False)
+    options: Mapped[dict] = mapped_column(JSON, nullable=False)
+    n_seats: Mapped[int] = mapped_column(Integer, nullable=False)
+    status: Mapped[str] = mapped_column(String(16), nullable=False, default="open")
+    seed: Mapped[str] = mapped_column(String(64), nullable=False)
+    seed_commitment: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_by: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    header: Mapped[dict | None] = mapped_column(JSON)
+    genesis: Mapped[str | None] = mapped_column(String(64))
+    # Denormalised head of the log; the conditional update on it serialises appends per game.
+    head_seq: Mapped[int] = mapped_column(Integer, nullable=False, default=-1)
+    head_hash: Mapped[str | None] = mapped_column(String(64))
+    to_act: Mapped[list | None] = mapped_column(JSON)
+    result: Mapped[dict | None] = mapped_column(JSON)
+    move_hours: Mapped[int | None] = mapped_column(Integer)
+
+    seats = relationship("Seat", order_by="Seat.index", lazy="selectin",
+                         back_populates="game")
+
+
+class Seat(db.Model):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"), UniqueConstraint("game_id", "index"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), nullable=False, index=True)
+    index: Mapped[int] = mapped_column(Integer, nullable=False)
+    seat: Mapped[str] = mapped_column(String(32), nullable=False)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    game = relationship("Game", back_populates="seats")
+    player = relationship("Player", lazy="joined")
+
+
+class Move(db.Model):
+    """One signed log entry.  Append-only."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                    primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), nullable=False)
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    seat: Mapped[str] = mapped_column(String(32), nullable=False)
+    move: Mapped[str] = mapped_column(Text, nullable=False)
+    envelope: Mapped[str] = mapped_column(Text, nullable=False)
+    signature: Mapped[str] = mapped_column(String(128), nullable=False)
+    prev_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    forced: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    events: Mapped[list | None] = mapped_column(JSON)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Snapshot(db.Model):
+    """A cached state after move ``seq`` (a cache, never the truth)."""
+
+    __tablename__ = "snapshots"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    state: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class RequestNonce(db.Model):
+    """Nonces of signed requests seen inside the freshness window (single use)."""
+
+    __tablename__ = "request_nonces"
+    __table_args__ = (UniqueConstraint("player_id", "nonce"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    nonce: Mapped[str] = mapped_column(String(64), nullable=False)
+    ts: Mapped[int] = mapped_column(BigInteger, nullable=False, index=True)
+
+
+class ServerKey(db.Model):
+    """The server's Ed25519 key: signs forced moves and log heads."""
+
+    __tablename__ = "server_keys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    private_key: Mapped[str] = mapped_column(String(64), nullable=False)
+    public_key: Mapped[str] = mapped_column(String(64), nullable=False)

@@ -1,0 +1,175 @@
+"""Request and response bodies.  Unknown fields are refused; server-owned fields are dump-only."""
+
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
+
+
+def _valid_tz(value):
+    if not re.fullmatch(r"[A-Za-z0-9_+\-/]{1,64}", value):
+        raise ma.ValidationError(f"{value!r} is not a time zone name like Europe/Paris")
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ma.ValidationError(f"{value!r} is not a time zone name like Europe/Paris") \
+            from None
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class PlayerCreateSchema(Strict):
+    name = fields.String(required=True, validate=validate.Regexp(
+        NAME_RE, error="a name is 2 to 32 letters, digits, '.', '_' or '-'"))
+    public_key = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
+    email = fields.Email(load_default=None, allow_none=True, validate=validate.Length(max=254))
+    tz = fields.String(load_default="UTC", validate=_valid_tz)
+
+
+class PlayerSchema(Strict):
+    name = fields.String(dump_only=True)
+    public_key = fields.String(dump_only=True)
+    tz = fields.String(dump_only=True)
+    email = fields.String(dump_only=True, allow_none=True)
+    created_at = fields.DateTime(dump_only=True)
+
+
+class GameCreateSchema(Strict):
+    type = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=32)),
+                          values=fields.Raw(), load_default=dict,
+                          validate=validate.Length(max=20))
+    seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
+    move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
+                                validate=validate.Range(min=1, max=24 * 60))
+
+    @ma.validates("options")
+    def _scalar_options(self, value, **kwargs):
+        for key, item in value.items():
+            if not isinstance(item, (str, int, bool)) or isinstance(item, float):
+                raise ma.ValidationError(f"option {key} must be a string, integer or boolean")
+            if isinstance(item, str) and len(item) > 64:
+                raise ma.ValidationError(f"option {key} is too long")
+
+
+class JoinSchema(Strict):
+    seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
+
+
+class SeatSchema(Strict):
+    seat = fields.String(dump_only=True)
+    player = fields.String(dump_only=True, allow_none=True)
+
+
+class GameSchema(Strict):
+    id = fields.String(dump_only=True)
+    type = fields.String(dump_only=True)
+    rules_version = fields.String(dump_only=True)
+    options = fields.Dict(dump_only=True)
+    status = fields.String(dump_only=True)
+    seats = fields.List(fields.Nested(SeatSchema), dump_only=True)
+    seq = fields.Integer(dump_only=True)
+    head = fields.String(dump_only=True, allow_none=True)
+    to_act = fields.List(fields.String(), dump_only=True, allow_none=True)
+    seed_commitment = fields.String(dump_only=True)
+    result = fields.Dict(dump_only=True, allow_none=True)
+    created_at = fields.DateTime(dump_only=True)
+    move_hours = fields.Integer(dump_only=True, allow_none=True)
+    you = fields.List(fields.String(), dump_only=True)
+
+
+class HeadSchema(Strict):
+    game = fields.String(dump_only=True)
+    length = fields.Integer(dump_only=True)
+    hash = fields.String(dump_only=True, allow_none=True)
+    signature = fields.String(dump_only=True)
+
+
+class ViewResponseSchema(Strict):
+    game = fields.Nested(GameSchema, dump_only=True)
+    seat = fields.String(dump_only=True, allow_none=True)
+    next_seq = fields.Integer(dump_only=True)
+    prev = fields.String(dump_only=True, allow_none=True)
+    view = fields.Dict(dump_only=True, allow_none=True)
+    board = fields.String(dump_only=True, allow_none=True)
+    head = fields.Nested(HeadSchema, dump_only=True)
+
+
+class LegalMovesSchema(Strict):
+    seat = fields.String(dump_only=True)
+    next_seq = fields.Integer(dump_only=True)
+    prev = fields.String(dump_only=True, allow_none=True)
+    moves = fields.List(fields.String(), dump_only=True)
+
+
+class MoveSubmitSchema(Strict):
+    envelope = fields.String(required=True, validate=validate.Length(min=2, max=2048))
+    signature = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{128}$", error="a signature is 128 lowercase hex digits (Ed25519)"))
+
+
+class EntrySchema(Strict):
+    seq = fields.Integer(dump_only=True)
+    seat = fields.String(dump_only=True)
+    move = fields.String(dump_only=True)
+    forced = fields.Boolean(dump_only=True)
+    events = fields.List(fields.String(), dump_only=True)
+    hash = fields.String(dump_only=True)
+    prev = fields.String(dump_only=True)
+    envelope = fields.String(dump_only=True)
+    signature = fields.String(dump_only=True)
+    received_at = fields.String(dump_only=True, allow_none=True)
+
+
+class LogQuerySchema(Strict):
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=None, allow_none=True,
+                           validate=validate.Range(min=1, max=10000))
+
+
+class LogSchema(Strict):
+    entries = fields.List(fields.Nested(EntrySchema), dump_only=True)
+    head = fields.Nested(HeadSchema, dump_only=True)
+
+
+class SeatQuerySchema(Strict):
+    seat = fields.String(load_default=None, validate=validate.Length(max=32))
+
+
+class GamesQuerySchema(Strict):
+    status = fields.String(load_default=None, validate=validate.OneOf(["open", "playing", "over"]))
+
+
+class GameListSchema(Strict):
+    games = fields.List(fields.Nested(GameSchema), dump_only=True)
+
+
+class GameTypeSchema(Strict):
+    name = fields.String(dump_only=True)
+    title = fields.String(dump_only=True)
+    rules_version = fields.String(dump_only=True)
+    min_seats = fields.Integer(dump_only=True)
+    max_seats = fields.Integer(dump_only=True)
+    options = fields.Dict(dump_only=True)
+
+
+class GameTypeListSchema(Strict):
+    types = fields.List(fields.Nested(GameTypeSchema), dump_only=True)
+
+
+class ArchiveSchema(Strict):
+    format = fields.String(dump_only=True)
+    header = fields.Dict(dump_only=True)
+    genesis = fields.String(dump_only=True)
+    entries = fields.List(fields.Dict(), dump_only=True)
+    head = fields.Nested(HeadSchema, dump_only=True)
+    seed = fields.String(dump_only=True, allow_none=True)
+    result = fields.Dict(dump_only=True, allow_none=True)

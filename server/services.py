@@ -1,0 +1,352 @@
+"""Game services: create, join, append to the log, views, log and archive.
+
+Every game decision is a call into ``shared``; this module only stores.
+"""
+
+import json
+import secrets
+import threading
+from collections import OrderedDict
+
+from flask import current_app
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+
+from shared import IllegalMove
+from shared.archive import FORMAT, replay
+from shared.envelope import (EnvelopeError, entry_hash, envelope_message, genesis_hash,
+                             head_message, move_entropy, parse_canonical, public_key_hex,
+                             seed_commitment, sign, validate_envelope, verify)
+from shared.games import get_game
+
+from .clock import now
+from .errors import fail
+from .extensions import db
+from .models import Game, Move, Seat, ServerKey, Snapshot
+
+_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+
+
+def new_game_id():
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
+
+
+# --- the server's key -------------------------------------------------------
+
+def server_key():
+    """(private bytes, public hex) of the server's signing key."""
+    cached = current_app.extensions.get("pbem_server_key")
+    if cached:
+        return cached
+    configured = current_app.config.get("PBEM_SERVER_KEY")
+    if configured:
+        priv = bytes.fromhex(configured)
+    else:
+        row = db.session.get(ServerKey, 1)
+        if row is None:
+            priv = secrets.token_bytes(32)
+            db.session.add(ServerKey(id=1, private_key=priv.hex(), public_key=public_key_hex(priv)))
+            try:
+                db.session.commit()
+            except IntegrityError:
+                db.session.rollback()
+                row = db.session.get(ServerKey, 1)
+                priv = bytes.fromhex(row.private_key)
+        else:
+            priv = bytes.fromhex(row.private_key)
+    pair = (priv, public_key_hex(priv))
+    current_app.extensions["pbem_server_key"] = pair
+    return pair
+
+
+def signed_head(game):
+    priv, _ = server_key()
+    length = game.head_seq + 1
+    head_hash = game.head_hash or game.genesis
+    return {"game": game.id, "length": length, "hash": head_hash,
+            "signature": sign(priv, head_message(game.id, length, head_hash))}
+
+
+# --- snapshots ----------------------------------------------------------------
+
+class _StateCache:
+    """A small per-process cache of the latest state of recently used games."""
+
+    def __init__(self, size=256):
+        self.size = size
+        self.items = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key, value):
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+def _cache():
+    cache = current_app.extensions.get("pbem_state_cache")
+    if cache is None:
+        cache = current_app.extensions["pbem_state_cache"] = _StateCache()
+    return cache
+
+
+def load_state(game):
+    """The state after the game's last move (a fresh copy the caller may mutate).
+
+    From the cache or the snapshot table; rebuilt from the log when the
+    snapshot is missing or behind.
+    """
+    key = (game.id, game.head_seq)
+    text = _cache().get(key)
+    if text is None:
+        snap = db.session.get(Snapshot, game.id)
+        if snap is not None and snap.seq == game.head_seq:
+            text = snap.state
+        else:
+            text = json.dumps(rebuild_state(game), separators=(",", ":"))
+        _cache().put(key, text)
+    return json.loads(text)
+
+
+def rebuild_state(game):
+    """Replay the whole log from the seed (the snapshot is only a cache)."""
+    moves = db.session.execute(db.select(Move).filter_by(game_id=game.id)
+                               .filter(Move.seq <= game.head_seq).order_by(Move.seq)).scalars()
+    envelopes = [json.loads(m.envelope) for m in moves]
+    return replay(get_game(game.type), game.header, bytes.fromhex(game.seed), envelopes)
+
+
+def _store_snapshot(game_id, seq, text):
+    snap = db.session.get(Snapshot, game_id)
+    if snap is None:
+        db.session.add(Snapshot(game_id=game_id, seq=seq, state=text))
+    else:
+        snap.seq = seq
+        snap.state = text
+
+
+# --- games ------------------------------------------------------------------------
+
+def create_game(player, type_, n_seats, options, seat=None, move_hours=None):
+    try:
+        game_def = get_game(type_)
+    except KeyError:
+        fail(404, "unknown_game_type", f"there is no game called {type_!r}",
+             {"known": _known_types()})
+    if not game_def.min_seats <= n_seats <= game_def.max_seats:
+        fail(422, "bad_seats", f"{type_} is played by {game_def.min_seats} to "
+             f"{game_def.max_seats} players, not {n_seats}")
+    try:
+        options = game_def.normalize_options(options, n_seats)
+        names = game_def.seat_names(n_seats, options)
+    except IllegalMove as exc:
+        fail(422, exc.code, exc.message)
+    if seat is not None and seat not in names:
+        fail(422, "bad_seat", f"there is no seat {seat!r}; the seats are {', '.join(names)}")
+    seed = secrets.token_bytes(32)
+    game = Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
+                options=options, n_seats=n_seats, status="open", seed=seed.hex(),
+                seed_commitment=seed_commitment(seed), created_by=player.id, created_at=now(),
+                move_hours=move_hours)
+    db.session.add(game)
+    for i, name in enumerate(names):
+        db.session.add(Seat(game_id=game.id, index=i, seat=name))
+    db.session.flush()
+    taken = seat or names[0]
+    db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == taken)
+                       .values(player_id=player.id, joined_at=now()))
+    db.session.commit()
+    db.session.refresh(game)
+    maybe_start(game)
+    return game
+
+
+def _known_types():
+    from shared.games import game_types
+    return game_types()
+
+
+def join_game(game, player, seat=None):
+    if game.status != "open":
+        fail(409, "game_started", f"game {game.id} has already started")
+    free = [s.seat for s in game.seats if s.player_id is None]
+    if seat is None:
+        if not free:
+            fail(409, "game_full", f"game {game.id} has no free seat")
+        seat = free[0]
+    elif seat not in [s.seat for s in game.seats]:
+        fail(422, "bad_seat", f"there is no seat {seat!r}; the seats are "
+             f"{', '.join(s.seat for s in game.seats)}")
+    result = db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == seat,
+                                                   Seat.player_id.is_(None))
+                                .values(player_id=player.id, joined_at=now()))
+    if result.rowcount != 1:
+        db.session.rollback()
+        fail(409, "seat_taken", f"seat {seat} of game {game.id} is taken")
+    db.session.commit()
+    db.session.expire(game)
+    maybe_start(game)
+    return game
+
+
+def maybe_start(game):
+    """Start the game when every seat is filled (exactly once, even when joins race)."""
+    db.session.expire(game)
+    if game.status != "open" or any(s.player_id is None for s in game.seats):
+        return
+    game_def = get_game(game.type)
+    _, server_pub = server_key()
+    header = {"game": game.id, "type": game.type, "rules_version": game.rules_version,
+              "options": game.options,
+              "seats": [{"seat": s.seat, "player": s.player.name,
+                         "public_key": s.player.public_key} for s in game.seats],
+              "seed_commitment": game.seed_commitment, "server_key": server_pub,
+              "created": game.created_at.replace(microsecond=0).isoformat()
+              if game.created_at.tzinfo else game.created_at.replace(microsecond=0)
+              .isoformat() + "+00:00"}
+    state = game_def.new_game([s.seat for s in game.seats], game.options,
+                              bytes.fromhex(game.seed))
+    genesis = genesis_hash(header)
+    result = db.session.execute(
+        update(Game).where(Game.id == game.id, Game.status == "open")
+        .values(status="playing", header=header, genesis=genesis, head_hash=genesis,
+                head_seq=-1, started_at=now(), to_act=game_def.to_act(state)))
+    if result.rowcount != 1:
+        db.session.rollback()
+        return
+    text = json.dumps(state, separators=(",", ":"))
+    _store_snapshot(game.id, -1, text)
+    db.session.commit()
+    db.session.expire(game)
+
+
+def seat_of(game, player, wanted=None):
+    """The seat ``player`` holds in ``game`` (``wanted`` picks one when several)."""
+    if player is None:
+        return None
+    mine = [s.seat for s in game.seats if s.player_id == player.id]
+    if wanted is not None:
+        if wanted not in mine:
+            fail(403, "not_your_seat", f"you do not hold seat {wanted!r} in game {game.id}")
+        return wanted
+    return mine[0] if mine else None
+
+
+# --- the log ---------------------------------------------------------------------------
+
+def _entry_json(move, game_def, viewer):
+    return {"seq": move.seq, "seat": move.seat, "move": move.move, "forced": move.forced,
+            "events": game_def.events_for(move.events, viewer), "hash": move.hash,
+            "prev": move.prev_hash, "envelope": move.envelope, "signature": move.signature,
+            "received_at": move.received_at.isoformat() if move.received_at else None}
+
+
+def append_move(game, envelope_text, signature, forced=False):
+    """Verify and append one signed move.  Returns (entry dict, created)."""
+    try:
+        env = validate_envelope(parse_canonical(envelope_text))
+    except EnvelopeError as exc:
+        fail(400, exc.code, exc.message)
+    if env["game"] != game.id:
+        fail(400, "wrong_game", f"this envelope is for game {env['game']}, not {game.id}")
+    if bool(env.get("forced")) != forced:
+        fail(403, "forced_reserved", "only the server may sign a forced move")
+    seats = {s.seat: s for s in game.seats}
+    if env["seat"] not in seats:
+        fail(403, "not_your_seat", f"there is no seat {env['seat']!r} in game {game.id}")
+    if forced:
+        key = server_key()[1]
+    else:
+        key = seats[env["seat"]].player.public_key
+    if not verify(key, envelope_message(envelope_text.encode("utf-8"), forced), signature):
+        fail(403, "bad_signature", f"the move is not signed by the key of seat {env['seat']}")
+    if game.status == "open":
+        fail(409, "not_started", f"game {game.id} has not started: seats are still free")
+    digest = entry_hash(envelope_text.encode("utf-8"), signature)
+    if env["seq"] <= game.head_seq:
+        existing = db.session.execute(db.select(Move).filter_by(game_id=game.id,
+                                                                seq=env["seq"])).scalar_one()
+        if existing.hash == digest:
+            return _entry_json(existing, get_game(game.type), env["seat"]), False
+    if game.status == "over":
+        fail(409, "game_over", f"game {game.id} is over")
+    if env["seq"] != game.head_seq + 1 or env["prev"] != game.head_hash:
+        fail(409, "stale_seq", f"the game has moved on: the next move is seq {game.head_seq + 1}",
+             {"seq": game.head_seq + 1, "prev": game.head_hash})
+    game_def = get_game(game.type)
+    state = load_state(game)
+    if env["seat"] not in game_def.to_act(state):
+        fail(422, "not_your_turn", f"{env['seat']} owes no move now")
+    try:
+        state = game_def.play(state, env["seat"], env["move"],
+                              move_entropy(game.id, env["seq"], env["prev"]))
+    except IllegalMove as exc:
+        fail(422, exc.code, exc.message)
+    result = game_def.result(state)
+    values = {"head_seq": env["seq"], "head_hash": digest, "to_act": game_def.to_act(state)}
+    if result is not None:
+        values.update(status="over", result=result, finished_at=now())
+    text = json.dumps(state, separators=(",", ":"))
+    events = state.get("events") or []
+    moved = db.session.execute(update(Game).where(Game.id == game.id,
+                                                  Game.head_seq == env["seq"] - 1)
+                               .values(**values))
+    if moved.rowcount != 1:
+        db.session.rollback()
+        fail(409, "stale_seq", "another move was appended first; fetch the game and retry")
+    move = Move(game_id=game.id, seq=env["seq"], seat=env["seat"], move=env["move"],
+                envelope=envelope_text, signature=signature, prev_hash=env["prev"], hash=digest,
+                forced=forced, events=events, received_at=now())
+    db.session.add(move)
+    _store_snapshot(game.id, env["seq"], text)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        fail(409, "stale_seq", "another move was appended first; fetch the game and retry")
+    _cache().put((game.id, env["seq"]), text)
+    db.session.expire(game)
+    return _entry_json(move, game_def, env["seat"]), True
+
+
+def log_entries(game, viewer, since=0, limit=None):
+    game_def = get_game(game.type)
+    query = db.select(Move).filter_by(game_id=game.id).filter(Move.seq >= since) \
+        .order_by(Move.seq)
+    if limit:
+        query = query.limit(limit)
+    return [_entry_json(m, game_def, viewer) for m in db.session.execute(query).scalars()]
+
+
+def view_for(game, seat):
+    game_def = get_game(game.type)
+    if game.status == "open":
+        return None
+    state = load_state(game)
+    view = game_def.view(state, seat)
+    view["you"] = seat
+    return view
+
+
+def archive_for(game):
+    """The archive document; the seed only once the game is over."""
+    if game.status == "open":
+        fail(409, "not_started", f"game {game.id} has not started yet: there is no log")
+    moves = db.session.execute(db.select(Move).filter_by(game_id=game.id)
+                               .filter(Move.seq <= game.head_seq).order_by(Move.seq)).scalars()
+    over = game.status == "over"
+    return {"format": FORMAT, "header": game.header, "genesis": game.genesis,
+            "entries": [{"seq": m.seq, "envelope": m.envelope, "signature": m.signature,
+                         "hash": m.hash} for m in moves],
+            "head": signed_head(game),
+            "seed": game.seed if over else None,
+            "result": game.result if over else None}

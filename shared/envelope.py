@@ -1,0 +1,223 @@
+"""Signed move envelopes, canonical JSON and the hash chain.
+
+An envelope is the JSON object a seat signs to make a move::
+
+    {"game": "g7Hk2", "seq": 12, "prev": "<hex hash of entry 11>",
+     "seat": "red", "move": "road 14-22", "nonce": "<random>", "ts": 1764420000}
+
+It travels as its canonical serialisation (sorted keys, no insignificant
+white space, UTF-8, integers only) so that the bytes signed are the bytes
+stored.  The signature is Ed25519 over a domain prefix and those bytes.
+Each log entry's hash covers the envelope and its signature; the envelope
+names the previous entry's hash, so the log is a hash chain whose first link
+is the hash of the game's header (``genesis_hash``).
+
+Everything here is pure: keys come in as bytes, nothing touches a clock or a
+random source.
+"""
+
+import hashlib
+import json
+
+MOVE_DOMAIN = b"pbem-move-v1\n"
+SERVER_MOVE_DOMAIN = b"pbem-server-move-v1\n"
+ENTRY_DOMAIN = b"pbem-entry-v1\n"
+GENESIS_DOMAIN = b"pbem-genesis-v1\n"
+SEED_DOMAIN = b"pbem-seed-commitment-v1\n"
+HEAD_DOMAIN = b"pbem-head-v1\n"
+REQUEST_DOMAIN = b"pbem-request-v1\n"
+
+ENVELOPE_FIELDS = ("game", "seq", "prev", "seat", "move", "nonce", "ts")
+MAX_MOVE_LENGTH = 500
+MAX_NONCE_LENGTH = 64
+
+
+class EnvelopeError(ValueError):
+    """An envelope that is malformed, non-canonical or badly signed."""
+
+    def __init__(self, message, code="bad_envelope"):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def _no_floats(text):
+    raise EnvelopeError("numbers must be integers: floats are not canonical", "not_canonical")
+
+
+def _no_constants(text):
+    raise EnvelopeError(f"{text} is not valid JSON", "not_canonical")
+
+
+def canonical_json(obj):
+    """The canonical UTF-8 bytes of ``obj``: sorted keys, no spaces, no floats.
+
+    >>> canonical_json({"b": 1, "a": "é"})
+    b'{"a":"\\xc3\\xa9","b":1}'
+    """
+    _reject_floats(obj)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def _reject_floats(obj):
+    if isinstance(obj, float):
+        raise EnvelopeError("numbers must be integers: floats are not canonical", "not_canonical")
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if not isinstance(key, str):
+                raise EnvelopeError("object keys must be strings", "not_canonical")
+            _reject_floats(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            _reject_floats(value)
+
+
+def parse_canonical(data):
+    """Parse canonical JSON bytes/str; raise EnvelopeError unless canonical."""
+    if isinstance(data, str):
+        raw = data.encode("utf-8")
+    else:
+        raw = bytes(data)
+    try:
+        obj = json.loads(raw.decode("utf-8"), parse_float=_no_floats,
+                         parse_constant=_no_constants)
+    except UnicodeDecodeError:
+        raise EnvelopeError("the envelope is not UTF-8", "not_canonical") from None
+    except json.JSONDecodeError as exc:
+        raise EnvelopeError(f"the envelope is not JSON ({exc.msg})", "not_canonical") from None
+    if canonical_json(obj) != raw:
+        raise EnvelopeError("the envelope is not in canonical form (sorted keys, no spaces, "
+                            "UTF-8)", "not_canonical")
+    return obj
+
+
+def sha256_hex(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def seed_commitment(seed):
+    """The public commitment to a game's secret seed (bytes -> hex)."""
+    return sha256_hex(SEED_DOMAIN + seed)
+
+
+def genesis_hash(header):
+    """The hash that the first entry's ``prev`` names: it binds the header."""
+    return sha256_hex(GENESIS_DOMAIN + canonical_json(header))
+
+
+def entry_hash(envelope_bytes, signature_hex):
+    """The hash of a log entry: envelope bytes and signature."""
+    return sha256_hex(ENTRY_DOMAIN + envelope_bytes + b"\n" + signature_hex.encode("ascii"))
+
+
+def move_entropy(game_id, seq, prev):
+    """The entropy mixed into the randomness of move ``seq`` (see shared.rng)."""
+    return f"{game_id}|{seq}|{prev}".encode("utf-8")
+
+
+def validate_envelope(env):
+    """Check an envelope's shape; return it.  Raises EnvelopeError."""
+    if not isinstance(env, dict):
+        raise EnvelopeError("the envelope must be a JSON object")
+    missing = [f for f in ENVELOPE_FIELDS if f not in env]
+    if missing:
+        raise EnvelopeError(f"the envelope lacks {', '.join(missing)}")
+    extra = sorted(set(env) - set(ENVELOPE_FIELDS) - {"forced"})
+    if extra:
+        raise EnvelopeError(f"the envelope has unknown fields: {', '.join(extra)}")
+    for key in ("game", "prev", "seat", "move", "nonce"):
+        if not isinstance(env[key], str):
+            raise EnvelopeError(f"envelope field {key} must be a string")
+    for key in ("seq", "ts"):
+        if not isinstance(env[key], int) or isinstance(env[key], bool) or env[key] < 0:
+            raise EnvelopeError(f"envelope field {key} must be a non-negative integer")
+    if not env["move"].strip() or len(env["move"]) > MAX_MOVE_LENGTH:
+        raise EnvelopeError(f"the move must be 1 to {MAX_MOVE_LENGTH} characters")
+    if not env["nonce"] or len(env["nonce"]) > MAX_NONCE_LENGTH:
+        raise EnvelopeError(f"the nonce must be 1 to {MAX_NONCE_LENGTH} characters")
+    if "forced" in env and env["forced"] is not True:
+        raise EnvelopeError("envelope field forced may only be true")
+    return env
+
+
+def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False):
+    env = {"game": game, "seq": seq, "prev": prev, "seat": seat, "move": move,
+           "nonce": nonce, "ts": ts}
+    if forced:
+        env["forced"] = True
+    return validate_envelope(env)
+
+
+# --- Ed25519 ------------------------------------------------------------
+
+def _ed25519():
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+    return ed25519
+
+
+def public_key_hex(private_key_bytes):
+    """The hex public key of a raw 32-byte Ed25519 private key."""
+    from cryptography.hazmat.primitives import serialization
+    key = _ed25519().Ed25519PrivateKey.from_private_bytes(private_key_bytes)
+    return key.public_key().public_bytes(serialization.Encoding.Raw,
+                                         serialization.PublicFormat.Raw).hex()
+
+
+def sign(private_key_bytes, message):
+    """Ed25519 signature of ``message`` as hex."""
+    key = _ed25519().Ed25519PrivateKey.from_private_bytes(private_key_bytes)
+    return key.sign(message).hex()
+
+
+_pubkey_cache = {}
+
+
+def verify(public_key_hex_, message, signature_hex):
+    """True when ``signature_hex`` is a valid signature of ``message``."""
+    from cryptography.exceptions import InvalidSignature
+    try:
+        key = _pubkey_cache.get(public_key_hex_)
+        if key is None:
+            key = _ed25519().Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key_hex_))
+            if len(_pubkey_cache) > 10000:
+                _pubkey_cache.clear()
+            _pubkey_cache[public_key_hex_] = key
+        sig = bytes.fromhex(signature_hex)
+        if len(sig) != 64:
+            return False
+        key.verify(sig, message)
+        return True
+    except (InvalidSignature, ValueError, TypeError):
+        return False
+
+
+def valid_public_key(text):
+    """True when ``text`` is a 64-digit hex Ed25519 public key that loads."""
+    if not isinstance(text, str) or len(text) != 64:
+        return False
+    try:
+        _ed25519().Ed25519PublicKey.from_public_bytes(bytes.fromhex(text))
+        return True
+    except ValueError:
+        return False
+
+
+def envelope_message(envelope_bytes, forced=False):
+    return (SERVER_MOVE_DOMAIN if forced else MOVE_DOMAIN) + envelope_bytes
+
+
+def sign_envelope(private_key_bytes, env):
+    """(canonical envelope text, hex signature) for an envelope dict."""
+    raw = canonical_json(validate_envelope(env))
+    return raw.decode("utf-8"), sign(private_key_bytes, envelope_message(raw, env.get("forced")))
+
+
+def head_message(game_id, length, head_hash):
+    return HEAD_DOMAIN + canonical_json({"game": game_id, "length": length, "hash": head_hash})
+
+
+def request_message(method, path, ts, nonce, body):
+    """The bytes a signed HTTP request signs: method, path+query, time, nonce, body hash."""
+    return REQUEST_DOMAIN + "\n".join(
+        [method.upper(), path, str(ts), nonce, sha256_hex(body or b"")]).encode("utf-8")

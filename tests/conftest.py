@@ -1,0 +1,123 @@
+"""Shared fixtures: an app on a temporary database, players with keys, a fake clock."""
+
+import json
+import os
+import secrets
+
+import pytest
+
+from client.signing import request_headers, signed_move
+from shared.envelope import public_key_hex
+from shared.games import register
+from tests.fixtures.pig import GAME as PIG
+
+register(PIG)
+
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
+
+
+class FakeClock:
+    def __init__(self, start=1_800_000_000):
+        self.t = start
+
+    def __call__(self):
+        return self.t
+
+    def advance(self, seconds):
+        self.t += seconds
+
+
+def _database_url(tmp_path, request):
+    backend = getattr(request, "param", "sqlite")
+    if backend == "postgres":
+        if not PG_URL:
+            pytest.skip("PostgreSQL tests need PBEM_TEST_DATABASE_URL")
+        return _fresh_pg_database(PG_URL)
+    return f"sqlite:///{tmp_path}/pbem.sqlite"
+
+
+def _fresh_pg_database(url):
+    """Create a throw-away database on the PostgreSQL server named by ``url``."""
+    import psycopg
+    from server.config import normalize_database_url
+    base = normalize_database_url(url).replace("postgresql+psycopg://", "postgresql://")
+    name = "pbem_test_" + secrets.token_hex(6)
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return base.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def app(tmp_path, clock, request):
+    from server import create_app
+    from server.extensions import db
+    url = _database_url(tmp_path, request)
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PBEM_CLOCK": clock,
+                      "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade()
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Player:
+    """A registered player driving the Flask test client with signed requests."""
+
+    def __init__(self, client, clock, name):
+        self.client = client
+        self.clock = clock
+        self.name = name
+        self.key = secrets.token_bytes(32)
+        self.public_key = public_key_hex(self.key)
+
+    def headers(self, method, path, body=b""):
+        return request_headers(self.key, self.name, method, path, body, ts=self.clock())
+
+    def request(self, method, path, body=None, signed=True):
+        data = json.dumps(body).encode() if body is not None else b""
+        headers = self.headers(method, path, data) if signed else {}
+        return self.client.open(path, method=method, data=data, headers=headers,
+                                content_type="application/json" if body is not None else None)
+
+    def get(self, path, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path, body=None, **kw):
+        return self.request("POST", path, body if body is not None else {}, **kw)
+
+    def register(self, **extra):
+        body = {"name": self.name, "public_key": self.public_key, **extra}
+        return self.post("/api/players", body)
+
+    def move_body(self, game_id, seat, move, seq=None, prev=None):
+        if seq is None or prev is None:
+            info = self.get(f"/api/games/{game_id}/view").get_json()
+            seq = info["next_seq"] if seq is None else seq
+            prev = info["prev"] if prev is None else prev
+        return signed_move(self.key, game_id, seq, prev, seat, move, ts=self.clock())
+
+    def play(self, game_id, seat, move, **kw):
+        return self.post(f"/api/games/{game_id}/moves", self.move_body(game_id, seat, move, **kw))
+
+
+@pytest.fixture
+def make_player(client, clock):
+    def make(name, register=True, **extra):
+        p = Player(client, clock, name)
+        if register:
+            r = p.register(**extra)
+            assert r.status_code == 201, r.get_json()
+        return p
+    return make
