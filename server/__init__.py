@@ -57,6 +57,13 @@ def create_app(config=None):
     def health():
         return {"status": "ok"}
 
+    @app.get("/api/server")
+    def server_info():
+        """The server's public key (it signs log heads and forced moves) and its clock."""
+        from .clock import now_ts
+        from .services import server_key
+        return {"public_key": server_key()[1], "time": now_ts(), "version": "1"}
+
     if not app.debug and not app.testing:
         logging.basicConfig(level=logging.INFO)
     return app
