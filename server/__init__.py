@@ -49,6 +49,9 @@ def create_app(config=None):
         with app.app_context():
             event.listen(db.engine, "connect", _sqlite_pragmas)
     api.init_app(app)
+    from .limits import limiter
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limiter.init_app(app)
     from .api import games, players
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)

@@ -111,3 +111,17 @@ class ServerKey(db.Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     private_key: Mapped[str] = mapped_column(String(64), nullable=False)
     public_key: Mapped[str] = mapped_column(String(64), nullable=False)
+
+
+class IdempotencyKey(db.Model):
+    """The stored answer to a POST sent with an Idempotency-Key header."""
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (UniqueConstraint("scope", "key"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    scope: Mapped[str] = mapped_column(String(80), nullable=False)
+    key: Mapped[str] = mapped_column(String(128), nullable=False)
+    request_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    status: Mapped[int | None] = mapped_column(Integer)
+    body: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -27,13 +27,17 @@ class FakeClock:
         self.t += seconds
 
 
-def _database_url(tmp_path, request):
-    backend = getattr(request, "param", "sqlite")
+def database_url(tmp_path, backend=None):
+    """A fresh empty database: PostgreSQL when PBEM_TEST_DATABASE_URL is set, else SQLite.
+
+    Returns (url, cleanup).
+    """
+    backend = backend or ("postgres" if PG_URL else "sqlite")
     if backend == "postgres":
         if not PG_URL:
             pytest.skip("PostgreSQL tests need PBEM_TEST_DATABASE_URL")
         return _fresh_pg_database(PG_URL)
-    return f"sqlite:///{tmp_path}/pbem.sqlite"
+    return f"sqlite:///{tmp_path}/pbem.sqlite", lambda: None
 
 
 def _fresh_pg_database(url):
@@ -44,7 +48,11 @@ def _fresh_pg_database(url):
     name = "pbem_test_" + secrets.token_hex(6)
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    return base.rsplit("/", 1)[0] + "/" + name
+
+    def drop():
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return base.rsplit("/", 1)[0] + "/" + name, drop
 
 
 @pytest.fixture
@@ -53,10 +61,10 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock, request):
+def app(tmp_path, clock):
     from server import create_app
     from server.extensions import db
-    url = _database_url(tmp_path, request)
+    url, cleanup = database_url(tmp_path)
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PBEM_CLOCK": clock,
                       "RATELIMIT_ENABLED": False})
     with app.app_context():
@@ -65,6 +73,7 @@ def app(tmp_path, clock, request):
     yield app
     with app.app_context():
         db.engine.dispose()
+    cleanup()
 
 
 @pytest.fixture

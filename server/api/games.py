@@ -1,11 +1,12 @@
 """Games: create, join, view, legal moves, the log, posting moves, the archive."""
 
-from flask import request
 from flask.views import MethodView
 
 from shared.games import game_types, get_game
 
 from .. import services
+from ..idempotency import idempotent
+from ..limits import move_limit
 from ..auth import current_player
 from ..errors import Blueprint, ErrorSchema, fail
 from ..extensions import db
@@ -69,6 +70,7 @@ class Games(MethodView):
         games = db.session.execute(stmt).scalars().all()
         return {"games": [game_json(g, player) for g in games]}
 
+    @idempotent
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSchema)
     @blp.alt_response(400, schema=ErrorSchema)
@@ -95,6 +97,7 @@ class OneGame(MethodView):
 
 @blp.route("/games/<game_id>/join")
 class Join(MethodView):
+    @idempotent
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSchema)
     @blp.alt_response(401, schema=ErrorSchema)
@@ -149,6 +152,8 @@ class Legal(MethodView):
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
+    decorators = [move_limit()]
+
     @blp.arguments(MoveSubmitSchema)
     @blp.response(201, EntrySchema)
     @blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "

@@ -3,6 +3,8 @@
 from flask.views import MethodView
 from sqlalchemy.exc import IntegrityError
 
+from ..idempotency import idempotent
+from ..limits import registration_limit
 from ..auth import check_self_signed, current_player
 from ..errors import Blueprint, ErrorSchema, fail
 from ..extensions import db
@@ -23,6 +25,9 @@ def _public(player, me=False):
 
 @blp.route("")
 class Players(MethodView):
+    decorators = [registration_limit()]
+
+    @idempotent
     @blp.arguments(PlayerCreateSchema)
     @blp.response(201, PlayerSchema)
     @blp.alt_response(400, schema=ErrorSchema)

@@ -1,0 +1,151 @@
+"""Signed requests, idempotent retries, rate limits, permissions (issue 8, guarantees 3, 4, 7)."""
+
+import json
+
+import pytest
+
+from client.signing import request_headers
+from tests.server.test_platform import start_pig
+
+
+def test_exact_replay_of_a_signed_request_is_401(make_player, client):
+    ann = make_player("ann")
+    headers = ann.headers("GET", "/api/players/me")
+    assert client.get("/api/players/me", headers=headers).status_code == 200
+    r = client.get("/api/players/me", headers=headers)
+    assert r.status_code == 401 and r.get_json()["error"]["code"] == "replayed_request"
+
+
+def test_stale_timestamp_is_401(make_player, client, clock):
+    ann = make_player("ann")
+    headers = request_headers(ann.key, "ann", "GET", "/api/players/me", ts=clock() - 301)
+    r = client.get("/api/players/me", headers=headers)
+    assert r.status_code == 401 and r.get_json()["error"]["code"] == "stale_request"
+    clock.advance(400)
+    headers = request_headers(ann.key, "ann", "GET", "/api/players/me", ts=clock())
+    assert client.get("/api/players/me", headers=headers).status_code == 200
+
+
+def test_signature_moved_to_another_path_or_body_is_401(make_player, client):
+    ann = make_player("ann")
+    headers = ann.headers("GET", "/api/players/me")
+    r = client.get("/api/games", headers=headers)
+    assert r.status_code == 401 and r.get_json()["error"]["code"] == "bad_signature"
+    body = json.dumps({"type": "pig", "seats": 2}).encode()
+    headers = ann.headers("POST", "/api/games", body)
+    other = json.dumps({"type": "pig", "seats": 3}).encode()
+    r = client.post("/api/games", data=other, headers=headers, content_type="application/json")
+    assert r.status_code == 401
+
+
+def test_incomplete_or_unknown_signatures_are_401(make_player, client):
+    ann = make_player("ann")
+    headers = ann.headers("GET", "/api/players/me")
+    del headers["X-Pbem-Nonce"]
+    assert client.get("/api/players/me", headers=headers).status_code == 401
+    headers = request_headers(ann.key, "nobody", "GET", "/api/players/me")
+    r = client.get("/api/players/me", headers=headers)
+    assert r.status_code == 401 and r.get_json()["error"]["code"] == "unknown_player"
+    assert client.get("/api/players/me").status_code == 401
+
+
+def test_registration_must_be_signed_by_the_registered_key(make_player, client):
+    ann = make_player("ann", register=False)
+    bob = make_player("bob", register=False)
+    body = json.dumps({"name": "ann", "public_key": ann.public_key}).encode()
+    headers = request_headers(bob.key, "ann", "POST", "/api/players", body)
+    r = client.post("/api/players", data=body, headers=headers, content_type="application/json")
+    assert r.status_code == 401
+    assert ann.register().status_code == 201
+    again = ann.register()
+    assert again.status_code == 409 and again.get_json()["error"]["code"] == "name_taken"
+
+
+@pytest.mark.parametrize("body", [
+    {"name": "x", "public_key": "00"},
+    {"name": "ok-name", "public_key": "zz" * 32},
+    {"name": "ok-name", "public_key": "ab" * 32, "tz": "Mars/Olympus"},
+    {"name": "ok-name", "public_key": "ab" * 32, "admin": True},
+    {"name": "ok-name", "public_key": "ab" * 32, "created_at": "2020-01-01T00:00:00"},
+])
+def test_bad_registrations_are_400_and_server_fields_cannot_be_set(client, body):
+    r = client.post("/api/players", data=json.dumps(body), content_type="application/json")
+    assert r.status_code == 400, r.get_json()
+    assert r.get_json()["error"]["message"]
+
+
+def test_idempotency_key_replays_the_stored_answer(make_player):
+    ann = make_player("ann")
+    body = {"type": "pig", "seats": 2}
+    data = json.dumps(body).encode()
+
+    def create(payload):
+        headers = ann.headers("POST", "/api/games", payload)
+        headers["Idempotency-Key"] = "create-1"
+        return ann.client.post("/api/games", data=payload, headers=headers,
+                               content_type="application/json")
+
+    first = create(data)
+    second = create(data)
+    assert first.status_code == second.status_code == 201
+    assert first.get_json()["id"] == second.get_json()["id"]
+    assert second.headers.get("Idempotent-Replayed") == "true"
+    mine = ann.get("/api/games").get_json()["games"]
+    assert len(mine) == 1
+    reused = create(json.dumps({"type": "pig", "seats": 3}).encode())
+    assert reused.status_code == 422
+    assert reused.get_json()["error"]["code"] == "idempotency_key_reused"
+
+
+def test_rate_limits_are_visible_and_enforced(tmp_path, clock, monkeypatch):
+    from server import create_app
+    from flask_migrate import upgrade
+    from tests.conftest import Player
+    monkeypatch.setenv("PBEM_LIMIT_REGISTER", "2/hour")
+    monkeypatch.setenv("PBEM_LIMIT_KEY", "5/minute")
+    app = create_app({"TESTING": True, "PBEM_CLOCK": clock,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/rl.sqlite"})
+    with app.app_context():
+        upgrade()
+    client = app.test_client()
+    players = [Player(client, clock, n) for n in ("ann", "bob", "cyd")]
+    assert players[0].register().status_code == 201
+    assert players[1].register().status_code == 201
+    r = players[2].register()
+    assert r.status_code == 429 and r.get_json()["error"]["code"] == "rate_limited"
+    ann = players[0]
+    codes = []
+    for _ in range(6):
+        r = ann.get("/api/players/me")
+        codes.append(r.status_code)
+    assert "X-RateLimit-Limit" in r.headers and "X-RateLimit-Remaining" in r.headers
+    assert codes[-1] == 429
+    # forged requests in bob's name do not spend bob's allowance
+    bob = players[1]
+    for _ in range(8):
+        forged = request_headers(ann.key, "bob", "GET", "/api/players/me", ts=clock())
+        assert client.get("/api/players/me", headers=forged).status_code in (401, 429)
+    assert bob.get("/api/players/me").status_code == 200
+
+
+ENDPOINTS = [
+    ("GET", "/api/games/{id}/legal", None),
+    ("POST", "/api/games/{id}/join", {}),
+]
+
+
+@pytest.mark.parametrize("method, path, body", ENDPOINTS)
+def test_seat_endpoints_refuse_other_players_and_anonymous(make_player, method, path, body):
+    game_id, (ann, bob) = start_pig(make_player)
+    eve = make_player("eve")
+    url = path.format(id=game_id)
+    r = eve.request(method, url, body)
+    assert r.status_code in (403, 404, 409), r.get_json()
+    r = eve.request(method, url, body, signed=False)
+    assert r.status_code == 401
+
+
+def test_view_for_a_seat_you_do_not_hold_is_403(make_player):
+    game_id, (ann, bob) = start_pig(make_player)
+    r = bob.get(f"/api/games/{game_id}/view?seat=north")
+    assert r.status_code == 403
