@@ -1,0 +1,113 @@
+"""The Game object for The Settlers of Zarahemla (registry name ``zarahemla``)."""
+
+from .. import IllegalMove
+from ..base import Game
+from . import rules
+from .moves import legal_moves, timeout_move
+from .notation import format_move, parse_move
+from .state import SEATS, new_state
+from .view import make_view
+
+HELP = """The Settlers of Zarahemla - move notation
+
+Corners are the numbers 1-54 on the board, paths are two corners (14-15),
+hexes are the letters A-S.  Resources: wood brick water wheat stone, written
+count+name joined by + (2wood+1brick).
+
+  set-up     settle 14      road 14-15      start 14 (starting resources)
+  turn       roll           end
+  build      road 14-15     settle 14       city 14     temple     buy
+  7/warrior  discard 2wood+1stone           robber F blue   (robber F: no steal)
+  cards      play warrior   play liahona 8  play harvest 1wood+1stone
+             play roads     play temples    play prosperity wood
+  bank       bank 4wood for 1stone  (3:1 / 2:1 posts: bank 2water for 1stone,
+             bank 4water for 2stone)
+  offers     offer 2wood+1brick for 1stone [to blue,white]
+  answers    accept   decline   counter 1wood for 1stone  (you give, you get)
+  offerer    confirm blue   withdraw
+
+Costs: road wood+brick; settlement wood+brick+water+wheat; city 3stone+2wheat;
+temple stone brick+stone; development card stone+water+wheat.
+"""
+
+
+class Zarahemla(Game):
+    """The Settlers of Zarahemla: a Catan variant with Water, a Temple and 12 VP."""
+
+    name = "zarahemla"
+    title = "The Settlers of Zarahemla"
+    rules_version = "1"
+    min_seats = 2
+    max_seats = 4
+    options_schema = {
+        "vp_to_win": {"type": "int", "default": 12, "choices": [10, 11, 12],
+                      "help": "victory points needed to win (the book's variant: 10 or 11)"},
+        "board": {"type": "str", "default": "variable", "choices": ["variable", "beginner"],
+                  "help": "variable board from the seed, or the fixed beginner board"},
+    }
+
+    def seat_names(self, n, options=None):
+        if not self.min_seats <= n <= self.max_seats:
+            raise IllegalMove(f"Zarahemla is played by 2 to 4 players, not {n}",
+                              code="bad_seats")
+        return list(SEATS[:n])
+
+    def new_game(self, seats, options, seed):
+        seats = list(seats)
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise IllegalMove(f"Zarahemla is played by 2 to 4 players, not {len(seats)}",
+                              code="bad_seats")
+        for s in seats:
+            if s not in SEATS:
+                raise IllegalMove(f"{s!r} is not a Zarahemla colour", code="bad_seats")
+        options = self.normalize_options(options, len(seats))
+        return new_state(seats, options, seed)
+
+    # --- play -----------------------------------------------------------------
+
+    def to_act(self, state):
+        return rules.to_act(state)
+
+    def owes(self, state):
+        return rules.owes(state)
+
+    def legal_moves(self, state, seat):
+        return legal_moves(state, seat)
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+    def format_move(self, move):
+        return format_move(move)
+
+    def play(self, state, seat, move_text, entropy=b""):
+        mv = parse_move(move_text)
+        rules.check(state, seat, mv)
+        return rules.apply(state, seat, mv, entropy)
+
+    def check(self, state, seat, move_text):
+        rules.check(state, seat, parse_move(move_text))
+
+    def timeout_move(self, state, seat):
+        mv = timeout_move(state, seat)
+        if mv is None:
+            raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")
+        return mv
+
+    def result(self, state):
+        return state["result"]
+
+    # --- what people see ----------------------------------------------------------
+
+    def view(self, state, seat):
+        return make_view(self, state, seat)
+
+    def render(self, view, color=False):
+        from .render import render
+        return render(view, color=color)
+
+    def rules_help(self):
+        return HELP
+
+
+GAME = Zarahemla()

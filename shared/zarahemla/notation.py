@@ -1,0 +1,262 @@
+"""Move notation: ``parse_move(text) -> tuple`` and ``format_move(tuple) -> text``.
+
+A move is a plain tuple whose first item is its kind; bundles of resources
+are 5-tuples of counts in RESOURCES order (wood, brick, water, wheat, stone).
+
+=================================  ==========================================
+text                               move
+=================================  ==========================================
+``roll``                           ("roll",)
+``settle 14``                      ("settle", 13)          corner index
+``road 14-15``                     ("road", edge)          path index
+``city 14``                        ("city", 13)
+``temple``                         ("temple",)
+``buy``                            ("buy",)                a development card
+``start 14``                       ("start", 13)           starting resources
+``discard 2wood+1stone``           ("discard", bundle)
+``robber F blue`` / ``robber F``   ("robber", hex, seat or None)
+``play warrior``                   ("warrior",)
+``play liahona 8``                 ("liahona", 8)
+``play harvest 1wood+1stone``      ("harvest", bundle)
+``play roads``                     ("roads",)
+``play temples``                   ("temples",)
+``play prosperity wood``           ("prosperity", resource index)
+``bank 4wood for 1stone``          ("bank", give, get)
+``offer 1wood for 1water``         ("offer", give, get, None)
+``offer 1wood for 1water to blue`` ("offer", give, get, ("blue",))
+``accept`` / ``decline``           ("accept",) / ("decline",)
+``counter 1wood for 1stone``       ("counter", give, get)
+``confirm blue``                   ("confirm", "blue")
+``withdraw``                       ("withdraw",)
+``end``                            ("end",)
+=================================  ==========================================
+"""
+
+from .. import InvalidMove
+from .board import CORNER_NEIGHBOURS, EDGE_INDEX, EDGE_NAMES, HEX_NAMES, N_CORNERS, RESOURCES
+from .state import SEATS
+
+_RES_ALIASES = {}
+for _i, _r in enumerate(RESOURCES):
+    for _alias in (_r, _r + "s", _r[:2]):
+        _RES_ALIASES[_alias] = _i
+_RES_ALIASES["bricks"] = 1
+_RES_ALIASES["wh"] = 3
+_RES_ALIASES["wa"] = 2
+_RES_ALIASES["wo"] = 0
+
+_CARD_WORDS = {
+    "warrior": "warrior", "stripling": "warrior", "liahona": "liahona",
+    "harvest": "harvest", "bountiful": "harvest", "roads": "roads", "road": "roads",
+    "temples": "temples", "temple": "temples", "prosperity": "prosperity",
+}
+
+_SIMPLE = {"roll": ("roll",), "temple": ("temple",), "buy": ("buy",), "accept": ("accept",),
+           "decline": ("decline",), "withdraw": ("withdraw",), "end": ("end",)}
+
+_CORNER_NAMES = tuple(str(c + 1) for c in range(N_CORNERS))
+
+
+def _bad(msg, code="bad_notation"):
+    raise InvalidMove(msg, code=code)
+
+
+def parse_corner(word):
+    """``"14"`` -> 13; raises InvalidMove for anything but 1..54."""
+    if not word.isdigit() or not 1 <= int(word) <= N_CORNERS:
+        _bad(f"{word!r} is not a corner: corners are numbered 1 to {N_CORNERS}")
+    return int(word) - 1
+
+
+def parse_edge(word):
+    """``"14-15"`` (either order) -> path index; explains non-adjacent corners."""
+    a, sep, b = word.partition("-")
+    if not sep:
+        _bad(f"{word!r} is not a path: write its two corners like 14-15")
+    ca, cb = parse_corner(a), parse_corner(b)
+    key = (ca, cb) if ca < cb else (cb, ca)
+    e = EDGE_INDEX.get(key)
+    if e is None:
+        if cb in CORNER_NEIGHBOURS[ca] or ca == cb:
+            _bad(f"no road can go from {ca + 1} to {cb + 1}: it needs two different corners")
+        raise InvalidMove(f"no road can go from {ca + 1} to {cb + 1}: they are not adjacent",
+                          code="not_adjacent")
+    return e
+
+
+def parse_resource(word):
+    r = _RES_ALIASES.get(word)
+    if r is None:
+        _bad(f"{word!r} is not a resource: use wood, brick, water, wheat or stone")
+    return r
+
+
+def parse_bundle(text):
+    """``"2wood+1brick"`` -> (2, 1, 0, 0, 0).  A missing count means 1."""
+    counts = [0] * 5
+    if not text:
+        _bad("a list of resources is missing, e.g. 2wood+1brick")
+    for part in text.split("+"):
+        i = 0
+        while i < len(part) and part[i].isdigit():
+            i += 1
+        n = int(part[:i]) if i else 1
+        if n <= 0 or n > 99:
+            _bad(f"{part!r}: a count must be between 1 and 99")
+        counts[parse_resource(part[i:])] += n
+    return tuple(counts)
+
+
+def _seat(word):
+    if word not in SEATS:
+        _bad(f"{word!r} is not a player colour: use red, blue, white or orange")
+    return word
+
+
+def _trade_sides(words, verb):
+    # words: ["2wood+1brick", "for", "1stone", ...]
+    if len(words) < 3 or words[1] != "for":
+        _bad(f"write {verb} like: {verb} 2wood+1brick for 1stone")
+    return parse_bundle(words[0]), parse_bundle(words[2])
+
+
+_CACHE = {}
+
+
+def parse_move(text):
+    """Parse one move; raises InvalidMove with a plain sentence when the text is wrong.
+
+    >>> parse_move("road 15-14")
+    ('road', 20)
+    """
+    if not isinstance(text, str):
+        _bad("a move must be text")
+    mv = _CACHE.get(text)
+    if mv is not None:
+        return mv
+    mv = _parse(text)
+    if len(_CACHE) < 20000:
+        _CACHE[text] = mv
+    return mv
+
+
+def _parse(text):
+    words = text.strip().lower().replace(",", " , ").split()
+    if not words:
+        _bad("the move is empty")
+    verb, args = words[0], words[1:]
+    if verb in _SIMPLE and not args:
+        return _SIMPLE[verb]
+    if verb in ("settle", "settlement", "city", "start"):
+        if len(args) != 1:
+            _bad(f"write {verb} and one corner number, like: {verb} 14")
+        kind = "settle" if verb == "settlement" else verb
+        return (kind, parse_corner(args[0]))
+    if verb == "road":
+        if len(args) == 2 and args[0].isdigit():
+            args = [args[0] + "-" + args[1]]
+        if len(args) != 1:
+            _bad("write road and a path, like: road 14-15")
+        return ("road", parse_edge(args[0]))
+    if verb == "discard":
+        if len(args) != 1:
+            _bad("write discard and the cards, like: discard 2wood+1stone")
+        return ("discard", parse_bundle(args[0]))
+    if verb == "robber":
+        if not 1 <= len(args) <= 2:
+            _bad("write robber, a hex letter and whom to rob, like: robber F blue")
+        h = args[0].upper()
+        if len(h) != 1 or h not in HEX_NAMES:
+            _bad(f"{args[0]!r} is not a hex: hexes are the letters A to S")
+        victim = _seat(args[1]) if len(args) == 2 else None
+        return ("robber", HEX_NAMES.index(h), victim)
+    if verb == "play":
+        if not args or args[0] not in _CARD_WORDS:
+            _bad("write play and a card: warrior, liahona 8, harvest 1wood+1stone, roads, "
+                 "temples or prosperity wood")
+        card, rest = _CARD_WORDS[args[0]], args[1:]
+        if card == "liahona":
+            if len(rest) != 1 or not rest[0].isdigit() or not 2 <= int(rest[0]) <= 12:
+                _bad("Liahona needs the roll you choose, 2 to 12, like: play liahona 8")
+            return ("liahona", int(rest[0]))
+        if card == "harvest":
+            if len(rest) > 1:
+                _bad("write play harvest and two resources, like: play harvest 1wood+1stone")
+            return ("harvest", parse_bundle(rest[0]) if rest else (0, 0, 0, 0, 0))
+        if card == "prosperity":
+            if len(rest) != 1:
+                _bad("Prosperity needs one resource, like: play prosperity wood")
+            return ("prosperity", parse_resource(rest[0]))
+        if rest:
+            _bad(f"play {card} takes nothing after it")
+        return (card,)
+    if verb == "bank":
+        give, get = _trade_sides(args, "bank")
+        if len(args) != 3:
+            _bad("write bank like: bank 4wood for 1stone")
+        return ("bank", give, get)
+    if verb == "offer":
+        give, get = _trade_sides(args, "offer")
+        rest = args[3:]
+        if not rest:
+            return ("offer", give, get, None)
+        if rest[0] != "to" or len(rest) < 2:
+            _bad("write offer like: offer 1wood for 1water to blue,white")
+        names = [w for w in rest[1:] if w != ","]
+        seen = []
+        for w in names:
+            s = _seat(w)
+            if s not in seen:
+                seen.append(s)
+        return ("offer", give, get, tuple(sorted(seen, key=SEATS.index)))
+    if verb == "counter":
+        give, get = _trade_sides(args, "counter")
+        if len(args) != 3:
+            _bad("write counter like: counter 1wood for 1stone")
+        return ("counter", give, get)
+    if verb == "confirm":
+        if len(args) != 1:
+            _bad("write confirm and the player you trade with, like: confirm blue")
+        return ("confirm", _seat(args[0]))
+    if verb in _SIMPLE:
+        _bad(f"{verb} takes nothing after it")
+    _bad(f"unknown move {verb!r}: try roll, settle, road, city, temple, buy, bank, offer, "
+         "play, robber, discard or end")
+
+
+def bundle_notation(bundle):
+    return "+".join(f"{n}{RESOURCES[i]}" for i, n in enumerate(bundle) if n)
+
+
+def format_move(mv):
+    """The canonical text of a move tuple (``format_move(parse_move(t))`` is canonical)."""
+    kind = mv[0]
+    if kind in _SIMPLE:
+        return kind
+    if kind in ("settle", "city", "start"):
+        return f"{kind} {_CORNER_NAMES[mv[1]]}"
+    if kind == "road":
+        return "road " + EDGE_NAMES[mv[1]]
+    if kind == "discard":
+        return "discard " + bundle_notation(mv[1])
+    if kind == "robber":
+        h = HEX_NAMES[mv[1]]
+        return f"robber {h} {mv[2]}" if mv[2] else f"robber {h}"
+    if kind == "liahona":
+        return f"play liahona {mv[1]}"
+    if kind == "harvest":
+        return ("play harvest " + bundle_notation(mv[1])).rstrip()
+    if kind == "prosperity":
+        return "play prosperity " + RESOURCES[mv[1]]
+    if kind in ("warrior", "roads", "temples"):
+        return "play " + kind
+    if kind == "bank":
+        return f"bank {bundle_notation(mv[1])} for {bundle_notation(mv[2])}"
+    if kind == "offer":
+        text = f"offer {bundle_notation(mv[1])} for {bundle_notation(mv[2])}"
+        return text + (" to " + ",".join(mv[3]) if mv[3] else "")
+    if kind == "counter":
+        return f"counter {bundle_notation(mv[1])} for {bundle_notation(mv[2])}"
+    if kind == "confirm":
+        return "confirm " + mv[1]
+    raise ValueError(f"not a Zarahemla move: {mv!r}")

@@ -1,0 +1,190 @@
+"""Set-up of a Zarahemla state and the small helpers every rule module shares.
+
+A state is plain JSON data.  Per seat (``state["players"][seat]``):
+
+* ``hand``: 5 counts in RESOURCES order (secret: others see the total);
+* ``dev``: 7 counts of unplayed development cards in DEV order (secret);
+* ``new``: how many of ``dev`` were bought this turn (secret);
+* ``warriors`` played, ``stones`` (Temple Stones placed), ``settlements``,
+  ``cities`` and ``roads`` on the board, ``road_len`` (longest road, cached).
+
+The board is ``terrain``/``numbers``/``markers`` per hex, ``posts`` (type per
+post site), ``robber`` (hex index), ``owner``/``level`` per corner (level 1 =
+Settlement, 2 = City) and ``roads`` per path (owning seat or None).
+"""
+
+from ..rng import Rng
+from .board import N_CORNERS, N_EDGES, RESOURCES, make_board
+
+SEATS = ("red", "blue", "white", "orange")
+LETTER = {"red": "R", "blue": "B", "white": "W", "orange": "O"}
+
+#: development cards, in the order of ``dev`` counts
+DEV = ("warrior", "vp", "liahona", "harvest", "roads", "temples", "prosperity")
+DEV_TITLES = {
+    "warrior": "Stripling Warrior", "vp": "Victory Point", "liahona": "Liahona",
+    "harvest": "Bountiful Harvest", "roads": "Road Building", "temples": "Temple Building",
+    "prosperity": "Prosperity",
+}
+DECK = (14, 5, 2, 2, 2, 2, 2)
+W_WARRIOR, W_VP, W_LIAHONA, W_HARVEST, W_ROADS, W_TEMPLES, W_PROSPERITY = range(7)
+
+WOOD, BRICK, WATER, WHEAT, STONE = range(5)
+COST = {
+    "road": (1, 1, 0, 0, 0),
+    "settle": (1, 1, 1, 1, 0),
+    "city": (0, 0, 0, 2, 3),
+    "temple": (0, 1, 0, 0, 1),
+    "buy": (0, 0, 1, 1, 1),
+}
+PIECES = {"settlements": 5, "cities": 4, "roads": 15, "stones": 10}
+BANK_PER_RESOURCE = 18
+TOTAL_RESOURCES = BANK_PER_RESOURCE * len(RESOURCES)   # 90
+
+
+def setup_order(order):
+    """The placement order: 1..n, n..1 (3-4 seats) or 1, 2, 2, 1, 1, 2 (2 seats)."""
+    if len(order) == 2:
+        a, b = order
+        return [a, b, b, a, a, b]
+    return list(order) + list(reversed(order))
+
+
+def starting_order(seats, rng):
+    """(order, log): everyone rolls two dice, highest starts, ties re-roll among the tied.
+
+    Play then proceeds in seat order (clockwise) from the starter.
+    """
+    contenders = list(seats)
+    log = []
+    while True:
+        rolls = {s: rng.die(6) + rng.die(6) for s in contenders}
+        log.append(", ".join(f"{s} {rolls[s]}" for s in contenders))
+        best = max(rolls.values())
+        contenders = [s for s in contenders if rolls[s] == best]
+        if len(contenders) == 1:
+            break
+    first = seats.index(contenders[0])
+    return list(seats[first:]) + list(seats[:first]), log
+
+
+def new_state(seats, options, seed):
+    """A fresh state (see the module docstring)."""
+    rng = Rng(seed, b"setup")
+    terrain, numbers, markers, posts, robber = make_board(options["board"], rng)
+    order, log = starting_order(list(seats), rng)
+    players = {
+        s: {"hand": [0] * 5, "dev": [0] * 7, "new": [0] * 7, "warriors": 0, "stones": 0,
+            "settlements": 0, "cities": 0, "roads": 0, "road_len": 0}
+        for s in seats
+    }
+    events = [{"public": "Starting rolls: " + "; re-roll: ".join(log) + f". {order[0]} starts."}]
+    return {
+        "seed": seed.hex() if isinstance(seed, (bytes, bytearray)) else str(seed),
+        "ply": 0,
+        "events": events,
+        "seats": list(seats),
+        "order": order,
+        "options": dict(options),
+        "terrain": terrain,
+        "numbers": numbers,
+        "markers": markers,
+        "posts": posts,
+        "robber": robber,
+        "owner": [None] * N_CORNERS,
+        "level": [0] * N_CORNERS,
+        "roads": [None] * N_EDGES,
+        "bank": [BANK_PER_RESOURCE] * 5,
+        "deck": list(DECK),
+        "players": players,
+        "longest": None,
+        "army": None,
+        "temple": None,
+        "phase": "setup",
+        "setup": setup_order(order),
+        "placed": None,
+        "start_owed": [],
+        "turn": order[0],
+        "rolled": False,
+        "dev_played": False,
+        "dice": None,
+        "last_roll": None,
+        "discard": {},
+        "robber_due": False,
+        "free_roads": 0,
+        "offer": None,
+        "result": None,
+    }
+
+
+def public_vp(state, seat):
+    """Points everyone can see: buildings and the three special cards."""
+    p = state["players"][seat]
+    vp = p["settlements"] + 2 * p["cities"]
+    for key in ("longest", "army", "temple"):
+        if state[key] == seat:
+            vp += 2
+    return vp
+
+
+def total_vp(state, seat):
+    """Public points plus the seat's hidden Victory Point cards."""
+    return public_vp(state, seat) + state["players"][seat]["dev"][W_VP]
+
+
+def bundle_text(bundle):
+    """``(2, 1, 0, 0, 0)`` -> ``"2wood+1brick"``; empty -> ``"nothing"``."""
+    parts = [f"{n}{RESOURCES[i]}" for i, n in enumerate(bundle) if n]
+    return "+".join(parts) if parts else "nothing"
+
+
+def has(hand, bundle):
+    for i in range(5):
+        if hand[i] < bundle[i]:
+            return False
+    return True
+
+
+def pay(state, seat, bundle):
+    """Move ``bundle`` from a hand to the bank (the caller checked it is held)."""
+    hand = state["players"][seat]["hand"]
+    bank = state["bank"]
+    for i in range(5):
+        n = bundle[i]
+        if n:
+            hand[i] -= n
+            bank[i] += n
+
+
+def take(state, seat, bundle):
+    """Move ``bundle`` from the bank to a hand (the caller checked the bank has it)."""
+    hand = state["players"][seat]["hand"]
+    bank = state["bank"]
+    for i in range(5):
+        n = bundle[i]
+        if n:
+            hand[i] += n
+            bank[i] -= n
+
+
+def post_rates(state, seat):
+    """Best bank rate per resource for ``seat``: 4, 3 with a 3:1 post, 2 with its 2:1 post."""
+    from .board import EDGES, POST_EDGES
+    owner = state["owner"]
+    rates = [4] * 5
+    generic = False
+    for i, e in enumerate(POST_EDGES):
+        a, b = EDGES[e]
+        if owner[a] == seat or owner[b] == seat:
+            kind = state["posts"][i]
+            if kind == "3:1":
+                generic = True
+            else:
+                rates[RESOURCES.index(kind)] = 2
+    if generic:
+        rates = [min(r, 3) for r in rates]
+    return rates
+
+
+def cap(seat):
+    return seat.capitalize()

@@ -1,0 +1,198 @@
+"""Trade with the bank (4:1, 3:1 and 2:1 posts) and the asynchronous player offer.
+
+The offer lives in ``state["offer"]``::
+
+    {"from": seat, "give": [5], "get": [5], "to": [seats],
+     "owed": [seats still to answer], "answers": {seat: "accept" | "decline" |
+     {"give": [5], "get": [5]}}}
+
+A counter is stored from the answering seat's point of view (what it gives,
+what it gets).  Only the current player offers; answering is never required
+for the game to go on; ending the turn withdraws the offer.
+"""
+
+from .. import IllegalMove
+from .board import RESOURCES
+from .state import bundle_text, cap, has, post_rates
+from .turn import ev, guard_rolled, guard_turn
+
+
+def _sides_ok(give, get, who="you"):
+    if not sum(give) or not sum(get):
+        raise IllegalMove("a trade needs cards on both sides: giving cards away for nothing "
+                          "is not a trade", code="empty_side")
+    for r in range(5):
+        if give[r] and get[r]:
+            raise IllegalMove(f"{RESOURCES[r]} cannot be on both sides of a trade",
+                              code="same_resource")
+
+
+def _holds(st, seat, bundle, you=True):
+    hand = st["players"][seat]["hand"]
+    if not has(hand, bundle):
+        if you:
+            raise IllegalMove(f"you do not hold {bundle_text(bundle)}", code="cannot_afford")
+        raise IllegalMove(f"{seat} no longer holds {bundle_text(bundle)}", code="cannot_afford")
+
+
+def _swap(st, a, give_a, b, give_b):
+    ha = st["players"][a]["hand"]
+    hb = st["players"][b]["hand"]
+    for r in range(5):
+        ha[r] += give_b[r] - give_a[r]
+        hb[r] += give_a[r] - give_b[r]
+
+
+# --- bank ---------------------------------------------------------------------
+
+def check_bank(st, seat, give, get):
+    guard_turn(st, seat, "bank")
+    guard_rolled(st)
+    kinds = [r for r in range(5) if give[r]]
+    if len(kinds) != 1:
+        raise IllegalMove("a bank trade gives cards of one resource only, like bank 4wood for "
+                          "1stone", code="bad_trade")
+    r = kinds[0]
+    rate = post_rates(st, seat)[r]
+    n = give[r]
+    res = RESOURCES[r]
+    if n % rate:
+        raise IllegalMove(f"your rate for {res} is {rate}:1, so give a multiple of {rate}",
+                          code="bad_rate")
+    if sum(get) != n // rate:
+        raise IllegalMove(f"at {rate}:1, {n} {res} buys {n // rate} card(s), not {sum(get)}",
+                          code="bad_rate")
+    if get[r]:
+        raise IllegalMove(f"you cannot trade {res} for {res}", code="same_resource")
+    _holds(st, seat, give)
+    bank = st["bank"]
+    for i in range(5):
+        if get[i] > bank[i]:
+            raise IllegalMove(f"the bank has only {bank[i]} {RESOURCES[i]}", code="bank_empty")
+
+
+def apply_bank(st, seat, give, get):
+    hand, bank = st["players"][seat]["hand"], st["bank"]
+    for i in range(5):
+        hand[i] += get[i] - give[i]
+        bank[i] += give[i] - get[i]
+    return [ev(f"{cap(seat)} traded {bundle_text(give)} to the bank for {bundle_text(get)}.")]
+
+
+# --- offers ---------------------------------------------------------------------
+
+def check_offer(st, seat, give, get, to):
+    guard_turn(st, seat, "offer")
+    guard_rolled(st)
+    _sides_ok(give, get)
+    _holds(st, seat, give)
+    if to:
+        for s in to:
+            if s == seat:
+                raise IllegalMove("you cannot trade with yourself", code="bad_partner")
+            if s not in st["players"]:
+                raise IllegalMove(f"{s} is not in this game", code="bad_partner")
+
+
+def apply_offer(st, seat, give, get, to):
+    out = []
+    if st["offer"] is not None:
+        out.append(ev(f"{cap(seat)} withdrew the previous offer."))
+    targets = list(to) if to else [s for s in st["order"] if s != seat]
+    st["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": targets,
+                   "owed": list(targets), "answers": {}}
+    who = ", ".join(targets) if to else "everyone"
+    out.append(ev(f"{cap(seat)} offers {bundle_text(give)} for {bundle_text(get)} to {who}."))
+    return out
+
+
+def _guard_answer(st, seat):
+    offer = st["offer"]
+    if st["phase"] != "play" or offer is None:
+        raise IllegalMove("there is no open offer to answer", code="no_offer")
+    if seat not in offer["owed"]:
+        if seat in offer["answers"]:
+            raise IllegalMove("you have already answered this offer", code="answered")
+        raise IllegalMove("the open offer is not addressed to you", code="not_addressed")
+    return offer
+
+
+def check_accept(st, seat):
+    offer = _guard_answer(st, seat)
+    _holds(st, seat, offer["get"])
+
+
+def apply_accept(st, seat):
+    offer = st["offer"]
+    offer["owed"].remove(seat)
+    offer["answers"][seat] = "accept"
+    return [ev(f"{cap(seat)} accepts {offer['from']}'s offer.")]
+
+
+def check_decline(st, seat):
+    _guard_answer(st, seat)
+
+
+def apply_decline(st, seat):
+    offer = st["offer"]
+    offer["owed"].remove(seat)
+    offer["answers"][seat] = "decline"
+    return [ev(f"{cap(seat)} declines {offer['from']}'s offer.")]
+
+
+def check_counter(st, seat, give, get):
+    _guard_answer(st, seat)
+    _sides_ok(give, get)
+    _holds(st, seat, give)
+
+
+def apply_counter(st, seat, give, get):
+    offer = st["offer"]
+    offer["owed"].remove(seat)
+    offer["answers"][seat] = {"give": list(give), "get": list(get)}
+    return [ev(f"{cap(seat)} counters: {bundle_text(give)} for {bundle_text(get)}.")]
+
+
+def _open_offer(st, seat, kind):
+    guard_turn(st, seat, kind)
+    offer = st["offer"]
+    if offer is None:
+        raise IllegalMove("you have no open offer", code="no_offer")
+    return offer
+
+
+def check_confirm(st, seat, partner):
+    offer = _open_offer(st, seat, "confirm")
+    answer = offer["answers"].get(partner)
+    if answer is None or answer == "decline":
+        if partner in offer["owed"]:
+            raise IllegalMove(f"{partner} has not answered your offer yet", code="no_answer")
+        raise IllegalMove(f"{partner} has not accepted or countered your offer",
+                          code="no_answer")
+    give, get = _terms(offer, answer)
+    _holds(st, seat, give)
+    _holds(st, partner, get, you=False)
+
+
+def _terms(offer, answer):
+    """(what the offerer gives, what the offerer gets) for an answer."""
+    if answer == "accept":
+        return offer["give"], offer["get"]
+    return answer["get"], answer["give"]
+
+
+def apply_confirm(st, seat, partner):
+    offer = st["offer"]
+    give, get = _terms(offer, offer["answers"][partner])
+    _swap(st, seat, give, partner, get)
+    st["offer"] = None
+    return [ev(f"{cap(seat)} traded {bundle_text(give)} to {partner} for {bundle_text(get)}.")]
+
+
+def check_withdraw(st, seat):
+    _open_offer(st, seat, "withdraw")
+
+
+def apply_withdraw(st, seat):
+    st["offer"] = None
+    return [ev(f"{cap(seat)} withdrew the offer.")]

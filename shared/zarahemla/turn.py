@@ -1,0 +1,355 @@
+"""Turn structure: guards, set-up placement, starting resources, the roll,
+production, discards on a 7, the robber, ending the turn and winning.
+
+Every ``check_*`` raises IllegalMove and never mutates; every ``apply_*``
+assumes its check passed, mutates the state and returns the move's events.
+"""
+
+from .. import IllegalMove
+from ..rng import Rng
+from .board import (CORNER_HEXES, CORNER_NEIGHBOURS, EDGES, HEX_CORNERS, HEX_NAMES, HIDEOUT,
+                    RESOURCES)
+from .state import bundle_text, cap, public_vp, total_vp, W_VP
+
+
+def ev(public, private=None):
+    return {"public": public, "private": private} if private else {"public": public}
+
+
+# --- guards ---------------------------------------------------------------
+
+def guard_seat(st, seat):
+    if seat not in st["players"]:
+        raise IllegalMove(f"{seat!r} is not a player in this game", code="not_a_player")
+    if st["phase"] == "over":
+        raise IllegalMove("the game is over", code="game_over")
+
+
+def guard_turn(st, seat, kind):
+    """The checks every move of the current player shares, in play."""
+    phase = st["phase"]
+    if phase != "play":
+        if phase == "setup":
+            raise IllegalMove("the set-up is not finished: place a settlement or road",
+                              code="setup")
+        raise IllegalMove("every player must first choose the settlement for their starting "
+                          "resources (start N)", code="setup")
+    turn = st["turn"]
+    if seat != turn:
+        raise IllegalMove(f"it is {turn}'s turn, not yours", code="not_your_turn")
+    if st["discard"]:
+        waiting = ", ".join(s for s in st["order"] if s in st["discard"])
+        raise IllegalMove(f"wait until {waiting} discarded after the 7", code="waiting")
+    if st["robber_due"] and kind != "robber":
+        raise IllegalMove("move the robber first (robber HEX PLAYER)", code="robber_first")
+    if st["free_roads"] and kind != "road":
+        raise IllegalMove(f"place your {st['free_roads']} free road(s) first",
+                          code="free_roads_first")
+
+
+def guard_rolled(st):
+    if not st["rolled"]:
+        raise IllegalMove("roll the dice first (or play a development card)",
+                          code="roll_first")
+
+
+# --- set-up -----------------------------------------------------------------
+
+def distance_ok(owner, c):
+    for n in CORNER_NEIGHBOURS[c]:
+        if owner[n] is not None:
+            return n
+    return None
+
+
+def check_setup_settle(st, seat, c):
+    if st["setup"][0] != seat:
+        raise IllegalMove(f"it is {st['setup'][0]}'s turn to place, not yours",
+                          code="not_your_turn")
+    if st["placed"] is not None:
+        raise IllegalMove(f"place a road next to your settlement on {st['placed'] + 1} first",
+                          code="road_first")
+    owner = st["owner"]
+    if owner[c] is not None:
+        raise IllegalMove(f"corner {c + 1} is taken", code="occupied")
+    n = distance_ok(owner, c)
+    if n is not None:
+        raise IllegalMove(f"corner {c + 1} is next to the building on {n + 1}: settlements "
+                          "must be two paths apart", code="distance")
+    if not any(st["numbers"][h] for h in CORNER_HEXES[c]):
+        raise IllegalMove(f"corner {c + 1} touches no numbered hex", code="no_number")
+
+
+def apply_setup_settle(st, seat, c):
+    st["owner"][c] = seat
+    st["level"][c] = 1
+    st["players"][seat]["settlements"] += 1
+    st["placed"] = c
+    return [ev(f"{cap(seat)} placed a settlement on {c + 1}.")]
+
+
+def check_setup_road(st, seat, e):
+    if st["setup"][0] != seat:
+        raise IllegalMove(f"it is {st['setup'][0]}'s turn to place, not yours",
+                          code="not_your_turn")
+    placed = st["placed"]
+    if placed is None:
+        raise IllegalMove("place a settlement first", code="settle_first")
+    if st["roads"][e] is not None:
+        raise IllegalMove("that path already has a road", code="occupied")
+    if placed not in EDGES[e]:
+        raise IllegalMove(f"the road must touch your new settlement on {placed + 1}",
+                          code="not_connected")
+
+
+def apply_setup_road(st, seat, e):
+    a, b = EDGES[e]
+    st["roads"][e] = seat
+    st["players"][seat]["roads"] += 1
+    st["placed"] = None
+    st["setup"].pop(0)
+    out = [ev(f"{cap(seat)} placed a road on {a + 1}-{b + 1}.")]
+    if not st["setup"]:
+        st["phase"] = "start"
+        st["start_owed"] = list(st["order"])
+        out.append(ev("Set-up done: every player now chooses one settlement for the starting "
+                      "resources (start N)."))
+    return out
+
+
+def check_start(st, seat, c):
+    if st["phase"] != "start":
+        raise IllegalMove("starting resources are chosen only after the set-up",
+                          code="not_now")
+    if seat not in st["start_owed"]:
+        raise IllegalMove("you have already taken your starting resources", code="done")
+    if st["owner"][c] != seat:
+        raise IllegalMove(f"you have no settlement on {c + 1}", code="not_yours")
+
+
+def start_bundle(st, c):
+    bundle = [0] * 5
+    for h in CORNER_HEXES[c]:
+        if st["numbers"][h]:
+            bundle[RESOURCES.index(st["terrain"][h])] += 1
+    return bundle
+
+
+def apply_start(st, seat, c):
+    bundle = start_bundle(st, c)
+    hand = st["players"][seat]["hand"]
+    for i in range(5):
+        hand[i] += bundle[i]
+        st["bank"][i] -= bundle[i]
+    st["start_owed"].remove(seat)
+    out = [ev(f"{cap(seat)} takes the starting resources of {c + 1}: {bundle_text(bundle)}.")]
+    if not st["start_owed"]:
+        st["phase"] = "play"
+        st["turn"] = st["order"][0]
+        out.append(ev(f"The game begins: {st['turn']} to roll."))
+    return out
+
+
+# --- rolling and production --------------------------------------------------
+
+def check_roll(st, seat):
+    guard_turn(st, seat, "roll")
+    if st["rolled"]:
+        raise IllegalMove("you have already rolled this turn", code="already_rolled")
+
+
+def apply_roll(st, seat, entropy):
+    rng = Rng.for_move(st, entropy)
+    d1, d2 = rng.die(6), rng.die(6)
+    st["dice"] = [d1, d2]
+    return resolve_roll(st, seat, d1 + d2, f"{cap(seat)} rolled {d1 + d2} ({d1}+{d2})")
+
+
+def production(st, total):
+    """{seat: [5 counts]} that a roll of ``total`` gives, before the bank limit."""
+    owed = {}
+    owner, level, numbers, terrain = st["owner"], st["level"], st["numbers"], st["terrain"]
+    robber = st["robber"]
+    for h, n in enumerate(numbers):
+        if n != total or h == robber:
+            continue
+        r = RESOURCES.index(terrain[h])
+        for c in HEX_CORNERS[h]:
+            s = owner[c]
+            if s is not None:
+                owed.setdefault(s, [0] * 5)[r] += level[c]
+    return owed
+
+
+def resolve_roll(st, seat, total, head):
+    st["rolled"] = True
+    st["last_roll"] = total
+    if total == 7:
+        discard = {}
+        for s in st["order"]:
+            n = sum(st["players"][s]["hand"])
+            if n > 7:
+                discard[s] = n // 2
+        st["discard"] = discard
+        st["robber_due"] = True
+        text = head + ": the Gadianton Robber strikes, no production."
+        if discard:
+            text += " To discard: " + ", ".join(f"{s} {n}" for s, n in discard.items()) + "."
+        return [ev(text)]
+    owed = production(st, total)
+    bank = st["bank"]
+    gains = {}
+    short = []
+    for r in range(5):
+        takers = [s for s in st["order"] if s in owed and owed[s][r]]
+        need = sum(owed[s][r] for s in takers)
+        if not need:
+            continue
+        if need <= bank[r]:
+            for s in takers:
+                gains.setdefault(s, [0] * 5)[r] += owed[s][r]
+        elif len(takers) == 1:
+            if bank[r]:
+                gains.setdefault(takers[0], [0] * 5)[r] += bank[r]
+            short.append(f"the bank had only {bank[r]} {RESOURCES[r]}")
+        else:
+            short.append(f"the bank is short of {RESOURCES[r]}: no one gets any")
+    for s, g in gains.items():
+        hand = st["players"][s]["hand"]
+        for r in range(5):
+            hand[r] += g[r]
+            bank[r] -= g[r]
+    parts = [f"{s} gets {bundle_text(gains[s])}" for s in st["order"] if s in gains]
+    text = head + (": " + ", ".join(parts) if parts else ": nothing produced")
+    if short:
+        text += " (" + "; ".join(short) + ")"
+    return [ev(text + ".")]
+
+
+# --- 7: discards and the robber ------------------------------------------------
+
+def check_discard(st, seat, bundle):
+    if st["phase"] != "play" or seat not in st["discard"]:
+        raise IllegalMove("you owe no discard now", code="no_discard")
+    need = st["discard"][seat]
+    if sum(bundle) != need:
+        raise IllegalMove(f"you must discard exactly {need} cards, not {sum(bundle)}",
+                          code="wrong_count")
+    hand = st["players"][seat]["hand"]
+    for r in range(5):
+        if bundle[r] > hand[r]:
+            raise IllegalMove(f"you have only {hand[r]} {RESOURCES[r]}", code="cannot_afford")
+
+
+def apply_discard(st, seat, bundle):
+    hand = st["players"][seat]["hand"]
+    for r in range(5):
+        hand[r] -= bundle[r]
+        st["bank"][r] += bundle[r]
+    del st["discard"][seat]
+    return [ev(f"{cap(seat)} discarded {bundle_text(bundle)}.")]
+
+
+def robber_victims(st, seat, h):
+    """Opponents with a building on hex ``h`` and at least one Resource Card."""
+    owner = st["owner"]
+    players = st["players"]
+    out = []
+    for c in HEX_CORNERS[h]:
+        s = owner[c]
+        if s is not None and s != seat and s not in out and sum(players[s]["hand"]):
+            out.append(s)
+    return out
+
+
+def check_robber(st, seat, h, victim):
+    guard_turn(st, seat, "robber")
+    if not st["robber_due"]:
+        raise IllegalMove("the robber moves only after a 7 or a Stripling Warrior",
+                          code="not_now")
+    name = HEX_NAMES[h]
+    if h == st["robber"]:
+        raise IllegalMove(f"the robber is already on {name}: it must move to another hex",
+                          code="same_hex")
+    if st["terrain"][h] == HIDEOUT:
+        raise IllegalMove("the robber may not go back to the Hideout", code="hideout")
+    if victim is not None:
+        if victim == seat:
+            raise IllegalMove("you cannot rob yourself", code="bad_victim")
+        if victim not in st["players"]:
+            raise IllegalMove(f"{victim} is not in this game", code="bad_victim")
+        if victim not in robber_victims(st, seat, h):
+            if not sum(st["players"][victim]["hand"]) and any(
+                    st["owner"][c] == victim for c in HEX_CORNERS[h]):
+                raise IllegalMove(f"{victim} has no Resource Card to steal", code="bad_victim")
+            raise IllegalMove(f"{victim} has no settlement or city on {name}",
+                              code="bad_victim")
+
+
+def apply_robber(st, seat, h, victim, entropy):
+    st["robber"] = h
+    st["robber_due"] = False
+    name = HEX_NAMES[h]
+    if victim is None:
+        return [ev(f"{cap(seat)} moved the robber to {name}.")]
+    rng = Rng.for_move(st, entropy)
+    vhand = st["players"][victim]["hand"]
+    k = rng.randbelow(sum(vhand))
+    r = 0
+    while k >= vhand[r]:
+        k -= vhand[r]
+        r += 1
+    vhand[r] -= 1
+    st["players"][seat]["hand"][r] += 1
+    res = RESOURCES[r]
+    return [ev(f"{cap(seat)} moved the robber to {name} and stole a card from {victim}.",
+               {seat: f"You moved the robber to {name} and stole 1 {res} from {victim}.",
+                victim: f"{cap(seat)} moved the robber to {name} and stole 1 {res} from you."})]
+
+
+# --- end of turn and winning ------------------------------------------------------
+
+def check_end(st, seat):
+    guard_turn(st, seat, "end")
+    guard_rolled(st)
+
+
+def apply_end(st, seat):
+    out = []
+    if st["offer"] is not None:
+        out.append(ev(f"{cap(seat)}'s offer is withdrawn."))
+        st["offer"] = None
+    p = st["players"][seat]
+    p["new"] = [0] * 7
+    order = st["order"]
+    nxt = order[(order.index(seat) + 1) % len(order)]
+    st["turn"] = nxt
+    st["rolled"] = False
+    st["dev_played"] = False
+    st["dice"] = None
+    out.append(ev(f"{cap(seat)} ended the turn; {nxt} to roll."))
+    return out
+
+
+def check_win(st):
+    """End the game when the current player has the target during their turn."""
+    if st["phase"] != "play":
+        return []
+    seat = st["turn"]
+    vp = total_vp(st, seat)
+    target = st["options"]["vp_to_win"]
+    if vp < target:
+        return []
+    st["phase"] = "over"
+    st["offer"] = None
+    st["discard"] = {}
+    final = {s: total_vp(st, s) for s in st["order"]}
+    cards = st["players"][seat]["dev"][W_VP]
+    st["result"] = {"winners": [seat], "vp": final,
+                    "public": {s: public_vp(st, s) for s in st["order"]},
+                    "reason": f"{seat} reached {vp} victory points"}
+    text = f"{cap(seat)} wins with {vp} victory points"
+    if cards:
+        text += f" ({cards} Victory Point card{'s' if cards > 1 else ''} revealed)"
+    others = [f"{s} {final[s]}" for s in st["order"] if s != seat]
+    return [ev(text + ". Final: " + ", ".join([f"{seat} {vp}"] + others) + ".")]
