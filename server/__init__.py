@@ -49,6 +49,11 @@ def create_app(config=None):
         with app.app_context():
             event.listen(db.engine, "connect", _sqlite_pragmas)
     api.init_app(app)
+    if "pbemSignature" not in api.spec.components.security_schemes:
+        api.spec.components.security_scheme("pbemSignature", {
+            "type": "apiKey", "in": "header", "name": "X-Pbem-Signature",
+            "description": "Ed25519 signature (hex) of the request, with X-Pbem-Player, "
+                           "X-Pbem-Timestamp and X-Pbem-Nonce; see server/auth.py"})
     from .limits import limiter
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter.init_app(app)

@@ -5,12 +5,30 @@ from datetime import datetime, timezone
 from sqlalchemy import (BigInteger, Boolean, DateTime, ForeignKey, Integer, JSON, String, Text,
                         UniqueConstraint)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
 
 from .extensions import db
 
 
 def utcnow():
     return datetime.now(timezone.utc)
+
+
+class UTCDateTime(TypeDecorator):
+    """A timezone-aware UTC datetime on every backend (SQLite forgets the zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value
+
+    def process_result_value(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value
 
 
 class Player(db.Model):
@@ -20,7 +38,7 @@ class Player(db.Model):
     public_key: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
     email: Mapped[str | None] = mapped_column(String(254))
     tz: Mapped[str] = mapped_column(String(64), nullable=False, default="UTC")
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Game(db.Model):
@@ -34,9 +52,9 @@ class Game(db.Model):
     seed: Mapped[str] = mapped_column(String(64), nullable=False)
     seed_commitment: Mapped[str] = mapped_column(String(64), nullable=False)
     created_by: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     header: Mapped[dict | None] = mapped_column(JSON)
     genesis: Mapped[str | None] = mapped_column(String(64))
     # Denormalised head of the log; the conditional update on it serialises appends per game.
@@ -58,7 +76,7 @@ class Seat(db.Model):
     index: Mapped[int] = mapped_column(Integer, nullable=False)
     seat: Mapped[str] = mapped_column(String(32), nullable=False)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
-    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     game = relationship("Game", back_populates="seats")
     player = relationship("Player", lazy="joined")
@@ -81,7 +99,7 @@ class Move(db.Model):
     hash: Mapped[str] = mapped_column(String(64), nullable=False)
     forced: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     events: Mapped[list | None] = mapped_column(JSON)
-    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Snapshot(db.Model):
@@ -124,4 +142,4 @@ class IdempotencyKey(db.Model):
     request_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     status: Mapped[int | None] = mapped_column(Integer)
     body: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

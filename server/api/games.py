@@ -17,6 +17,8 @@ from ..schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSch
                        ViewResponseSchema)
 
 blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
+SIGNED = [{"pbemSignature": []}]
+OPTIONAL = [{}, {"pbemSignature": []}]
 
 
 def game_json(game, player=None):
@@ -53,6 +55,7 @@ class Types(MethodView):
 
 @blp.route("/games")
 class Games(MethodView):
+    @blp.doc(security=OPTIONAL)
     @blp.arguments(GamesQuerySchema, location="query")
     @blp.response(200, GameListSchema)
     @blp.alt_response(401, schema=ErrorSchema)
@@ -71,6 +74,7 @@ class Games(MethodView):
         return {"games": [game_json(g, player) for g in games]}
 
     @idempotent
+    @blp.doc(security=SIGNED)
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSchema)
     @blp.alt_response(400, schema=ErrorSchema)
@@ -98,6 +102,7 @@ class OneGame(MethodView):
 @blp.route("/games/<game_id>/join")
 class Join(MethodView):
     @idempotent
+    @blp.doc(security=SIGNED)
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSchema)
     @blp.alt_response(401, schema=ErrorSchema)
@@ -112,6 +117,7 @@ class Join(MethodView):
 
 @blp.route("/games/<game_id>/view")
 class View(MethodView):
+    @blp.doc(security=OPTIONAL)
     @blp.arguments(SeatQuerySchema, location="query")
     @blp.response(200, ViewResponseSchema)
     @blp.alt_response(401, schema=ErrorSchema)
@@ -131,6 +137,7 @@ class View(MethodView):
 
 @blp.route("/games/<game_id>/legal")
 class Legal(MethodView):
+    @blp.doc(security=SIGNED)
     @blp.arguments(SeatQuerySchema, location="query")
     @blp.response(200, LegalMovesSchema)
     @blp.alt_response(401, schema=ErrorSchema)
@@ -172,6 +179,7 @@ class Moves(MethodView):
 
 @blp.route("/games/<game_id>/log")
 class Log(MethodView):
+    @blp.doc(security=OPTIONAL)
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema)
     @blp.alt_response(401, schema=ErrorSchema)

@@ -61,6 +61,7 @@ class Players(MethodView):
 
 @blp.route("/me")
 class Me(MethodView):
+    @blp.doc(security=[{"pbemSignature": []}])
     @blp.response(200, PlayerSchema)
     @blp.alt_response(401, schema=ErrorSchema)
     def get(self):
