@@ -1,0 +1,332 @@
+"""Battles on the three insets: placement, dice, duels, sectors and their rewards.
+
+Everything here works on a state already validated by ``rules``; functions
+that mutate say so.  Dice come from the move's ``Rng``.
+"""
+
+from .board import CITIES, KIND, NEAR_CITY
+from .notation import SECTORS, plural
+from .state import (CITY_ITEMS, FIELD_ITEMS, FIELD_LAMANITES, GATE, TEMPLE_LOWER, TOWER,
+                    add, check_win, lose_army, total)
+
+#: highest roll that is killed, wounded, captured; anything above is fit for duty
+CHART = {20: (2, 4, 7), 12: (2, 4, 6), 10: (2, 4, 6), 8: (2, 4, 5)}
+DIE_NAME = {20: "blue d20", 12: "purple d12", 10: "green d10", 8: "white d8"}
+
+
+def fate(sides, roll):
+    """The dice chart: "killed", "wounded", "captured" or "fit" for a loser's roll."""
+    killed, wounded, captured = CHART[sides]
+    if roll <= killed:
+        return "killed"
+    if roll <= wounded:
+        return "wounded"
+    if roll <= captured:
+        return "captured"
+    return "fit"
+
+
+def advantage(battle):
+    """Which side has the Advantage of inset defense: "nephite", "lamanite" or None."""
+    kind, zone = battle["kind"], battle["zone"]
+    if kind == "seashore":
+        return {1: "nephite", 2: None, 3: "lamanite"}[zone]
+    if kind == "hill":
+        return "nephite" if zone == 1 else "lamanite"
+    return None
+
+
+def nephite_die(seat, kind, has_advantage):
+    """Dice Entitlements for a Nephite soldier (Helaman's infantry are stronger)."""
+    if kind == "captain":
+        return 20
+    if kind == "scout":
+        return 12
+    if kind == "infantry":
+        if seat == "helaman":
+            return 20 if has_advantage else 12
+        return 12 if has_advantage else 10
+    return 10 if has_advantage else 8
+
+
+def lamanite_die(kind, has_advantage):
+    """Dice Entitlements for a Lamanite: only their infantry gain from the hill."""
+    if kind in ("king", "captain"):
+        return 12
+    if kind == "archer":
+        return 10
+    return 10 if has_advantage else 8
+
+
+def duel_dice(state, seat, ntype, on_path, ltype):
+    """(Nephite die, Lamanite die) for a duel in the current battle."""
+    adv = advantage(state["battle"])
+    n_die = nephite_die(seat, ntype, adv == "nephite")
+    # a scout-led party on a forest path negates the Lamanite hill advantage
+    l_die = lamanite_die(ltype, adv == "lamanite" and not on_path)
+    return n_die, l_die
+
+
+def roll_duel(rng, n_die, l_die):
+    """Both roll until the rolls differ: (nephite roll, lamanite roll, ties)."""
+    ties = 0
+    while True:
+        a, b = rng.die(n_die), rng.die(l_die)
+        if a != b:
+            return a, b, ties
+        ties += 1
+
+
+# --- starting a battle -------------------------------------------------------
+
+def start_battle(state, seat, site, rng):
+    """Open the battle at ``site`` (mutates): place Lamanites on a fresh battlefield."""
+    kind = KIND[site]
+    events = state["events"]
+    battle = {"site": site, "kind": "city" if kind == "city" else kind, "zone": None,
+              "path": {}, "leads": 0, "sector": None, "wine": [], "duels": 0}
+    if kind == "city":
+        city = state["cities"][site]
+        city["attacks"] += 1
+        taken = [s for s in SECTORS if city["sectors"][s]["taken_by"]]
+        note = f" ({', '.join(taken)} already taken)" if taken else ""
+        events.append({"public": f"{seat} attacks the city of {site.capitalize()}{note}."})
+    else:
+        field = state["fields"].get(site)
+        if field is None:
+            rolls = [rng.die(4)]
+            if kind == "seashore":
+                while rolls[-1] == 4:  # RULES.md note 4: a 4 is rolled again
+                    rolls.append(rng.die(4))
+                zone = rolls[-1]
+            else:
+                zone = 1 if rolls[-1] <= 2 else 2
+            field = {"zone": zone, "lamanites": dict(FIELD_LAMANITES)}
+            field.update(FIELD_ITEMS)
+            state["fields"][site] = field
+            events.append({"public": f"{seat} gives battle at {site}: the yellow d4 shows "
+                           f"{', '.join(map(str, rolls))}, the Lamanites stand "
+                           f"{zone_name(kind, zone)}."})
+        else:
+            events.append({"public": f"{seat} takes up the battle left at {site} "
+                           f"({total(field['lamanites'])} Lamanites remain)."})
+        battle["zone"] = field["zone"]
+    state["battle"] = battle
+    state["phase"] = "battle"
+    state["givers"] = []
+
+
+def zone_name(kind, zone):
+    if kind == "seashore":
+        return {1: "on the beach (zone 1, Nephite Advantage from the boat)",
+                2: "in the grass (zone 2, no Advantage)",
+                3: "on the hill (zone 3, Lamanite Advantage)"}[zone]
+    return {1: "in the valley (zone 1, Nephite Advantage on their hill)",
+            2: "on their hill (zone 2, Lamanite Advantage; scouts may lead up the forest paths)"
+            }[zone]
+
+
+# --- who can be fought ----------------------------------------------------------
+
+def temple_open(city):
+    """The road to the temple is open once some sector's tower and gate are empty."""
+    return any(not total(sec["tower"]) and not total(sec["gate"])
+               for sec in city["sectors"].values())
+
+
+def temple_level(city):
+    return "lower" if total(city["temple"]["lower"]) else "upper"
+
+
+def lamanite_groups(state):
+    """{place: {type: n}} of the Lamanites that may be fought now (place None off a city)."""
+    battle = state["battle"]
+    site = battle["site"]
+    if battle["kind"] != "city":
+        return {None: state["fields"][site]["lamanites"]}
+    city = state["cities"][site]
+    out = {}
+    cur = battle["sector"]
+    if cur and not city["sectors"][cur]["taken_by"]:
+        sec = city["sectors"][cur]
+        if total(sec["tower"]):
+            out["tower"] = sec["tower"]
+        if total(sec["gate"]):
+            out["gate"] = sec["gate"]
+    if not city["temple"]["cleared"] and temple_open(city):
+        out["temple"] = city["temple"][temple_level(city)]
+    return out
+
+
+# --- what a lost duel does -----------------------------------------------------
+
+def holding_city(state, site):
+    """The city whose Stockade takes Nephite captives from a battle at ``site``."""
+    first = site if KIND[site] == "city" else NEAR_CITY[site]
+    i = CITIES.index(first)
+    for city in CITIES[i:] + CITIES[:i]:
+        if not state["cities"][city]["sectors"]["stockade"]["taken_by"]:
+            return city
+    return None
+
+
+def nephite_loses(state, seat, ntype, on_path, result):
+    """Apply a lost duel to a Nephite soldier (mutates); returns a short text."""
+    army = state["armies"][seat]
+    battle = state["battle"]
+    if result == "fit":
+        return f"the {ntype} is fit for duty"
+    army["live"][ntype] -= 1
+    if on_path:
+        add(battle["path"], ntype, -1)
+    if result == "killed":
+        army["dead"][ntype] += 1
+        text = f"the {ntype} is killed"
+    elif result == "wounded":
+        army["wounded"][ntype] += 1
+        text = f"the {ntype} is wounded"
+    else:
+        city = holding_city(state, battle["site"])
+        if city is None:  # RULES.md note 13: no Stockade left to hold him
+            army["dead"][ntype] += 1
+            text = f"the {ntype} is captured and, with no Stockade left, put to death"
+        else:
+            add(state["cities"][city]["stockade"].setdefault(seat, {}), ntype)
+            text = f"the {ntype} is captured and held in the Stockade of {city.capitalize()}"
+    if ntype == "captain" and result in ("killed", "captured"):
+        lose_army(state, seat, f"its captain was {result}")
+    return text
+
+
+def lamanite_loses(state, seat, ltype, place, result):
+    """Apply a lost duel to a Lamanite (mutates); returns a short text."""
+    battle = state["battle"]
+    if ltype == "king" and result != "killed":
+        result = "fit"  # RULES.md note 14: Amalickiah is only ever killed
+    if result == "fit":
+        return f"the Lamanite {ltype} is fit for duty"
+    if battle["kind"] != "city":
+        group = state["fields"][battle["site"]]["lamanites"]
+    else:
+        city = state["cities"][battle["site"]]
+        if place == "temple":
+            level = temple_level(city)
+            group = city["temple"][level]
+            if result == "wounded":
+                add(city["temple_wounded"][level], ltype)
+        else:
+            group = city["sectors"][battle["sector"]][place]
+    add(group, ltype, -1)
+    if result == "killed":
+        add(state["killed"], ltype)
+        if ltype == "king":
+            state["king_killed"] = True
+            return "AMALICKIAH IS KILLED"
+        return f"the Lamanite {ltype} is killed"
+    if result == "captured":
+        add(state["armies"][seat]["captives"], ltype)
+        return f"the Lamanite {ltype} is captured"
+    return f"the Lamanite {ltype} is wounded and carried off"
+
+
+# --- taking sectors, cities and battlefields -----------------------------------
+
+def free_captives(state, city_name):
+    """The Stockade is taken: every army's captives there return to LIVE (mutates)."""
+    city = state["cities"][city_name]
+    freed = []
+    for seat, counts in sorted(city["stockade"].items()):
+        n = total(counts)
+        for t, k in counts.items():
+            state["armies"][seat]["live"][t] += k
+        if n:
+            freed.append(f"{n} of {seat}")
+    city["stockade"] = {}
+    return freed
+
+
+def update_city(state, seat):
+    """Clear the temple and take sectors whose way is open (mutates).
+
+    Returns True when the whole city is liberated.
+    """
+    battle = state["battle"]
+    name = battle["site"]
+    city = state["cities"][name]
+    events = state["events"]
+    army = state["armies"][seat]
+    temple = city["temple"]
+    if not temple["cleared"] and not total(temple["lower"]) and not total(temple["upper"]):
+        temple["cleared"] = True
+        city["temple_wounded"] = {"lower": {}, "upper": {}}
+        events.append({"public": f"{seat} clears the temple of {name.capitalize()}."})
+    if temple["cleared"]:
+        for s in SECTORS:
+            sec = city["sectors"][s]
+            if sec["taken_by"] or total(sec["tower"]) or total(sec["gate"]):
+                continue
+            sec["taken_by"] = seat
+            army["sectors"].append(f"{name}:{s}")
+            text = f"{seat} takes the {s} of {name.capitalize()}"
+            if s in CITY_ITEMS:
+                item = CITY_ITEMS[s][0]
+                n = city[item]
+                city[item] = 0
+                army[item] += n
+                text += f" and collects {n} {item}"
+            else:
+                freed = free_captives(state, name)
+                text += (": the Stockade is opened, freeing " + ", ".join(freed)
+                         if freed else ": the Stockade is empty")
+            events.append({"public": text + "."})
+    if battle["sector"] and city["sectors"][battle["sector"]]["taken_by"]:
+        battle["sector"] = None
+    if temple["cleared"] and all(city["sectors"][s]["taken_by"] for s in SECTORS):
+        city["liberated_by"] = seat
+        army["flags"].append(name)
+        events.append({"public": f"{name.capitalize()} is liberated by {seat}: the title of "
+                       "liberty flies over it."})
+        check_win(state)
+        return True
+    return False
+
+
+def win_field(state, seat):
+    """Every Lamanite on the battlefield is gone: collect its supplies (mutates)."""
+    site = state["battle"]["site"]
+    field = state["fields"].pop(site)
+    army = state["armies"][seat]
+    got = []
+    for item in ("food", "weapons", "gold"):
+        army[item] += field[item]
+        got.append(f"{field[item]} {item}")
+    state["events"].append({"public": f"{seat} wins the battle at {site} and collects "
+                            f"{', '.join(got)}."})
+
+
+def end_attack(state):
+    """The battle is over for this turn: the city re-arms its uncaptured sectors (mutates)."""
+    battle = state["battle"]
+    if battle is None:
+        return
+    if battle["kind"] == "city":
+        city = state["cities"][battle["site"]]
+        if not city["liberated_by"]:
+            for sec in city["sectors"].values():
+                if not sec["taken_by"]:
+                    sec["tower"] = dict(TOWER)
+                    sec["gate"] = dict(GATE)
+            temple = city["temple"]
+            if not temple["cleared"]:
+                full = {"lower": TEMPLE_LOWER, "upper": (
+                    {"king": 1} if battle["site"] == "morianton" else {"captain": 1})}
+                for level, wounded in city["temple_wounded"].items():
+                    for t, n in wounded.items():
+                        room = full[level].get(t, 0) - temple[level].get(t, 0)
+                        add(temple[level], t, min(n, room))
+            city["temple_wounded"] = {"lower": {}, "upper": {}}
+    state["battle"] = None
+
+
+def describe_counts(counts):
+    return ", ".join(f"{n} {plural(t, n)}" for t, n in counts.items() if n) or "none"

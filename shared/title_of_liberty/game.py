@@ -1,0 +1,138 @@
+"""The Game object for Title of Liberty: wires notation, rules, view and render."""
+
+from .. import IllegalMove
+from ..base import Game
+from ..rng import Rng
+from . import legal, rules
+from .board import SEATS
+from .notation import format_move, parse_move
+from .render import render as _render
+from .state import new_state
+from .view import owes, to_act, view as _view
+
+HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
+
+At the start of an army's turn the other captains may give it supplies:
+  give helaman 3 food | give helaman 2 gold | give helaman 1 weapons | pass
+The army whose turn it is may train and arm soldiers (1 gold, 1 weapon each):
+  buy 2 archers | arm 2 archers
+then marches along a route that starts where it stands (1 food a step; a
+boat trip ~ from port to port is one step), rests (1 food), renews an attack
+where it stands (free in a city, 1 food on a battlefield), or starves:
+  move bountiful-v2-w1 | move bountiful~lehi-morianton | rest | attack | starve
+A route ends at the first battlefield or Lamanite city it meets: the battle
+starts at once.  In battle, pair one of your soldiers with one Lamanite:
+  duel infantry archer | duel captain captain | duel scout@path infantry
+  sector palace | duel infantry archer@tower | duel slinger infantry@gate
+  duel infantry infantry@temple | duel captain king@temple | wine | stop
+On a hill held by Lamanites a scout may lead up to 5 soldiers up a forest
+path (twice a battle):  lead 3 infantry 2 archers
+Names of places are case-insensitive; a unique prefix (3+ letters) is enough.
+"""
+
+
+class TitleOfLiberty(Game):
+    """The cooperative Nephite war game (the rulebook has no title)."""
+
+    name = "title_of_liberty"
+    title = "Title of Liberty"
+    rules_version = "1"
+    min_seats = 1
+    max_seats = 5
+    options_schema = {
+        "rounds": {"type": "int", "default": 12,
+                   "help": "round budget (the book's one hour); time up = Lamanites win"},
+        "short_game": {"type": "bool", "default": False,
+                       "help": "k armies must retake k+1 cities, Morianton always"},
+        "deadline_hours": {"type": "int", "default": 0,
+                           "help": "optional wall-clock limit in hours, kept by the "
+                                   "server (0 = none)"},
+    }
+
+    # --- set-up -----------------------------------------------------------
+
+    def seat_names(self, n, options=None):
+        if not self.min_seats <= n <= self.max_seats:
+            raise IllegalMove(f"Title of Liberty takes 1 to 5 armies, not {n}",
+                              code="bad_seats")
+        return list(SEATS[:n])
+
+    def normalize_options(self, options, n):
+        options = dict(options or {})
+        if options.get("deadline_hours") is None:
+            options.pop("deadline_hours", None)
+        out = super().normalize_options(options, n)
+        if out["rounds"] < 1:
+            raise IllegalMove("option rounds must be at least 1", code="bad_option")
+        if out["deadline_hours"] < 0:
+            raise IllegalMove("option deadline_hours cannot be negative", code="bad_option")
+        return out
+
+    def new_game(self, seats, options, seed):
+        seats = list(seats)
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise IllegalMove("Title of Liberty takes 1 to 5 armies", code="bad_seats")
+        if [s for s in seats if s not in SEATS] or len(set(seats)) != len(seats):
+            raise IllegalMove(f"the armies are {', '.join(SEATS)}", code="bad_seats")
+        return new_state(seats, self.normalize_options(options, len(seats)), seed)
+
+    # --- play -------------------------------------------------------------
+
+    def to_act(self, state):
+        return to_act(state)
+
+    def legal_moves(self, state, seat):
+        return [format_move(m) for m in legal.legal_moves(state, seat)]
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+    def format_move(self, move):
+        return format_move(move)
+
+    def check(self, state, seat, move_text):
+        rules.check(state, seat, parse_move(move_text))
+
+    def play(self, state, seat, move_text, entropy=b""):
+        move = parse_move(move_text)
+        rules.check(state, seat, move)
+        rng = Rng.for_move(state, entropy)
+        state["events"] = []
+        state["ply"] += 1
+        rules.apply(state, seat, move, rng)
+        return state
+
+    def timeout_move(self, state, seat):
+        """Givers pass; a battle stops; an idle army rests (or renews a free attack,
+        or starves when it has neither food nor a city to attack)."""
+        if seat not in to_act(state):
+            raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")
+        if seat != state["turn"]:
+            return "pass"
+        if state["phase"] == "battle":
+            return "stop"
+        if state["armies"][seat]["food"] >= 1:
+            return "rest"
+        if rules.attack_cost(state, seat) == 0:
+            return "attack"
+        return "starve"
+
+    def result(self, state):
+        return state["result"]
+
+    # --- what people see --------------------------------------------------
+
+    def view(self, state, seat):
+        return _view(state, seat)
+
+    def render(self, view, color=False):
+        return _render(view, color)
+
+    def owes(self, state):
+        return owes(state)
+
+    def rules_help(self):
+        return HELP
+
+
+GAME = TitleOfLiberty()

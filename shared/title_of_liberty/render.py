@@ -1,0 +1,230 @@
+"""ASCII rendering of a view: the main map, the inset being fought, the army boards.
+
+Every line is at most 80 columns; plain text first (it is read in email),
+ANSI colours only with ``color=True``.
+"""
+
+import textwrap
+
+from .board import BATTLEFIELDS, CITIES, INITIAL, draw_map
+from .notation import plural
+
+WIDTH = 79
+_SHORT = {"captain": "capt", "infantry": "inf", "archer": "arch", "king": "KING",
+          "scout": "scout", "slinger": "sling"}
+
+
+def _wrap(text, indent=""):
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent) or [""]
+
+
+def _counts(counts, short=False):
+    parts = []
+    for t, n in counts.items():
+        if n:
+            parts.append(f"{n} {_SHORT[t] if short else plural(t, n)}")
+    return ", ".join(parts) or "none"
+
+
+def _map_lines(view):
+    tags = {}
+    for name, city in view["cities"].items():
+        tags[name] = "[N]" if city["liberated_by"] else "[L]"
+    for space in view["fields"]:
+        tags[space] = "*"
+    battle = view["battle"]
+    if battle and battle["kind"] != "city":
+        tags[battle["site"]] = "!"
+    armies = {}
+    for seat in view["seats"]:
+        army = view["armies"][seat]
+        if army["alive"]:
+            armies[army["at"]] = armies.get(army["at"], "") + INITIAL[seat]
+    lines = ["THE LAND SOUTHWARD" + " " * 52 + "EAST SEA"]
+    lines += draw_map(tags, armies)
+    lines += _wrap("Key: CITY[L] held by the Lamanites (Amalickiah in MORIANTON), CITY[N] "
+                   "liberated; Town and v villages give 1 food when passed; w wilds; h hill "
+                   "and s seashore/river battlefields (* battle left unfinished, ! now "
+                   "fought); letters under a space are armies (M H L T A); every port with "
+                   "~ reaches every other by boat (1 food).", "     ")
+    return lines
+
+
+def _seashore(view, battle):
+    zone = battle["zone"]
+    lam = _counts(battle["lamanites"], True)
+    cols = ["~~ BOAT ~~", "1 BEACH", "2 GRASS", "3 HILL"]
+    body = [[""] * 4 for _ in range(3)]
+    body[0][zone - 1] = "NEPHITES"
+    body[1][zone - 1] = "(your army)"
+    body[0][zone] = "LAMANITES"
+    wrapped = textwrap.wrap(lam, 14)
+    for i, part in enumerate(wrapped[:2]):
+        body[1 + i][zone] = part
+    line = "+" + "+".join(["-" * 16] * 4) + "+"
+    out = [line, "|" + "|".join(f" {c:<15}" for c in cols) + "|"]
+    out += ["|" + "|".join(f" {c:<15}" for c in row) + "|" for row in body]
+    out.append(line)
+    return out
+
+
+def _hill(view, battle):
+    zone = battle["zone"]
+    lam = _counts(battle["lamanites"], True)
+    top = "LAMANITES: " + lam if zone == 2 else ""
+    bottom = "LAMANITES: " + lam if zone == 1 else ""
+    path = battle["path"]
+    on_path = _counts(path, True) if path else "nobody"
+    return [
+        "               .--------- 2  LAMANITE HILL ---------.",
+        f"               |  {top:<34}|",
+        "   forest     #'           open route              '#     forest",
+        "   path 1     #      (scouts cannot lead here)      #     path 2",
+        f"   scout-led:  {on_path:<40}",
+        "               `------------ 1  VALLEY -------------'",
+        f"                  {bottom}",
+        "               NEPHITE HILL: your army",
+    ]
+
+
+def _sector_cell(city, name):
+    sec = city["sectors"][name]
+    if sec["taken_by"]:
+        state = f"taken by {sec['taken_by']}"
+    else:
+        state = f"tower {_counts(sec['tower'], True)}; gate {_counts(sec['gate'], True)}"
+    prize = {"palace": f"gold {city['gold']}", "armory": f"weapons {city['weapons']}",
+             "market": f"food {city['food']}",
+             "stockade": "captives " + (", ".join(f"{s} {n}" for s, n in
+                                                  city["stockade"].items()) or "0")}[name]
+    return [f"{name.upper()}: {prize}", state]
+
+
+def _city(view, battle, name):
+    city = view["cities"][name]
+    temple = city["temple"]
+    if temple["cleared"]:
+        tline = "cleared"
+    else:
+        tline = (f"upper {_counts(temple['upper'], True)}; "
+                 f"lower {_counts(temple['lower'], True)}")
+    line = "+" + "-" * 37 + "+" + "-" * 37 + "+"
+    out = [line]
+    for left, right in (("palace", "stockade"), ("armory", "market")):
+        a, b = _sector_cell(city, left), _sector_cell(city, right)
+        for x, y in zip(a, b):
+            out.append(f"| {x:<36}| {y:<36}|")
+        if left == "palace":
+            out.append("+" + "-" * 28 + " TEMPLE " + "-" * 39 + "+")
+            out.append(f"| {tline:<74}|")
+            out.append(line)
+    out.append(line)
+    cur = battle["sector"] if battle else None
+    if cur:
+        out.append(f"Attacking the {cur}; wine offered in: "
+                   f"{', '.join(battle['wine']) or 'no sector yet'}.")
+    return out
+
+
+def _inset(view):
+    battle = view["battle"]
+    if not battle:
+        return []
+    site = battle["site"]
+    adv = {"nephite": "Nephite Advantage", "lamanite": "Lamanite Advantage",
+           None: "no Advantage"}[battle["advantage"]]
+    if battle["kind"] == "city":
+        head = f"BATTLE: THE CITY OF {site.upper()} (no Advantage anywhere)"
+        body = _city(view, battle, site)
+    elif battle["kind"] == "seashore":
+        head = f"BATTLE: SEASHORE / RIVER BANK at {site} (zone {battle['zone']}, {adv})"
+        body = _seashore(view, battle)
+    else:
+        head = f"BATTLE: HILL at {site} (zone {battle['zone']}, {adv})"
+        body = _hill(view, battle)
+    out = ["", head] + body
+    if battle["kind"] != "city":
+        sup = battle["supplies"]
+        out.append(f"Won, it yields {sup['food']} food, {sup['weapons']} weapons, "
+                   f"{sup['gold']} gold.")
+    targets = []
+    for place, group in battle["targets"].items():
+        for t, n in group.items():
+            if n:
+                targets.append(f"{t}@{place}" if place != "field" else t)
+    out += _wrap("You may duel: " + (", ".join(targets) or "nobody (choose a sector)")
+                 + ".", "  ")
+    return out
+
+
+def _boards(view):
+    out = ["", "ARMY      AT          CAPT SCT INF ARC SLI | WND DEAD CAPT UNARM |"
+           " FOOD WPN GOLD"]
+    for seat in view["seats"]:
+        a = view["armies"][seat]
+        live = a["live"]
+        mark = "*" if seat == view["turn"] and view["status"] == "playing" else " "
+        if not a["alive"]:
+            out.append(f"{seat + mark:<10}LOST: {a['fate']}")
+            continue
+        wnd = sum(a["wounded"].values())
+        dead = sum(a["dead"].values())
+        unarmed = sum(a["unarmed"].values())
+        out.append(f"{seat + mark:<10}{a['at']:<12}{live['captain']:>4}{live['scout']:>4}"
+                   f"{live['infantry']:>4}{live['archer']:>4}{live['slinger']:>4} |"
+                   f"{wnd:>4}{dead:>5}{a['captured']:>5}{unarmed:>6} |"
+                   f"{a['food']:>5}{a['weapons']:>4}{a['gold']:>5}")
+        extra = []
+        if a["flags"]:
+            extra.append("flags: " + ", ".join(c.upper() for c in a["flags"]))
+        if a["sectors"]:
+            extra.append("sectors: " + ", ".join(a["sectors"]))
+        if a["lamanite_captives"]:
+            extra.append("Lamanite captives: " + _counts(a["lamanite_captives"], True))
+        if unarmed:
+            extra.append("unarmed: " + _counts(a["unarmed"], True))
+        if extra:
+            out += _wrap("          " + "; ".join(extra), "          ")
+    return out
+
+
+def _status(view):
+    out = [""]
+    done = [c for c in CITIES if view["cities"][c]["liberated_by"]]
+    goal = (f"Goal: retake {view['required']} cities (MORIANTON among them) and kill "
+            f"Amalickiah. Retaken: {', '.join(c.upper() for c in done) or 'none'}; "
+            f"Amalickiah {'is dead' if view['king_killed'] else 'lives'}.")
+    out += _wrap(goal, "  ")
+    deadline = view["deadline_hours"]
+    out.append(f"Round {view['round']} of {view['rounds']} ({view['rounds_left']} left)"
+               + (f"; wall-clock limit {deadline} hours" if deadline else "")
+               + (". Short game." if view["short_game"] else "."))
+    lam = view["lamanites"]
+    out += _wrap(f"Lamanites on the boards: {_counts(lam['on_board'], True)}; killed: "
+                 f"{_counts(lam['killed'], True)}; held captive: "
+                 f"{_counts(lam['captured'], True)}.", "  ")
+    if view["fields"]:
+        parts = [f"{s} ({_counts(f['lamanites'], True)})" for s, f in view["fields"].items()
+                 if s in BATTLEFIELDS]
+        out += _wrap("Battles left unfinished: " + "; ".join(parts) + ".", "  ")
+    if view["status"] == "over":
+        res = view["result"]
+        who = "THE NEPHITES WIN" if res["winners"] else "THE LAMANITES WIN"
+        out += _wrap(f"{who}: {res['reason']}", "  ")
+    else:
+        out.append(f"Turn of {view['turn']}. To act:")
+        for seat in view["to_act"]:
+            you = " (you)" if seat == view["you"] else ""
+            out += _wrap(f"  {seat}{you}: {view['owes'][seat]}", "      ")
+    return out
+
+
+def render(view, color=False):
+    """The whole picture for a view: map, inset, army boards, status."""
+    lines = _map_lines(view) + _inset(view) + _boards(view) + _status(view)
+    lines = [ln.rstrip() for ln in lines]
+    text = "\n".join(lines)
+    if color:
+        text = (text.replace("[L]", "\x1b[31m[L]\x1b[0m")
+                .replace("[N]", "\x1b[34m[N]\x1b[0m"))
+    return text

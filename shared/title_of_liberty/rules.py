@@ -1,0 +1,445 @@
+"""Checking and applying moves: one ``_check_<kind>`` and one ``_apply_<kind>`` per move.
+
+``check(state, seat, move)`` raises IllegalMove and never mutates;
+``apply(state, seat, move, rng)`` assumes the move was checked and mutates the
+state in place.  Untrusted input only reaches ``apply`` through ``check``.
+"""
+
+from .. import IllegalMove
+from .board import BATTLEFIELDS, FOOD_SPACES, KIND, ROAD_SET, SEA_NEXT
+from .combat import (duel_dice, end_attack, fate, lamanite_groups, lamanite_loses,
+                     nephite_loses, roll_duel, start_battle, update_city, win_field,
+                     DIE_NAME)
+from .notation import LEAD_TYPES, plural
+from .state import end_turn, lose_army, total
+
+MAX_LEADS = 2
+MAX_LED = 5
+
+
+def _illegal(message, code="illegal_move"):
+    raise IllegalMove(message, code=code)
+
+
+# --- shared facts ----------------------------------------------------------------
+
+def is_battle_site(state, space):
+    """A space that must be attacked when entered: a battlefield or a held city."""
+    if space in BATTLEFIELDS:
+        return True
+    return KIND[space] == "city" and not state["cities"][space]["liberated_by"]
+
+
+def attack_cost(state, seat):
+    """Food to (re)open a battle where the army stands, or None if nothing is there."""
+    at = state["armies"][seat]["at"]
+    if KIND[at] == "city":
+        return 0 if not state["cities"][at]["liberated_by"] else None
+    return 1 if at in BATTLEFIELDS else None
+
+
+def must_starve(state, seat):
+    """No food and no free attack: the army cannot march (RULES.md note 12)."""
+    return state["armies"][seat]["food"] == 0 and attack_cost(state, seat) != 0
+
+
+def route_error(state, seat, tokens):
+    """Why a route cannot be marched, or None.  ``tokens``: space, sep, space, ..."""
+    army = state["armies"][seat]
+    if tokens[0] != army["at"]:
+        return (f"a route starts where your army stands, {army['at']}, "
+                f"not at {tokens[0]}")
+    spaces = tokens[0::2]
+    if len(set(spaces)) != len(spaces):
+        return "a route may not pass the same space twice"
+    prev_sea = False
+    for i in range(1, len(tokens), 2):
+        a, sep, b = tokens[i - 1], tokens[i], tokens[i + 1]
+        if sep == "-":
+            if (a, b) not in ROAD_SET:
+                extra = f" (by boat write {a}~{b})" if b in SEA_NEXT[a] else ""
+                return f"no road goes from {a} to {b}: they are not neighbours{extra}"
+            prev_sea = False
+        else:
+            if b not in SEA_NEXT[a]:
+                return f"no boat goes from {a} to {b}: both must be ports on the East Sea"
+            if prev_sea:
+                return ("a boat goes straight from port to port: write one boat trip, "
+                        f"not a call at {a}")
+            prev_sea = True
+        if i + 1 < len(tokens) - 1 and is_battle_site(state, b):
+            return (f"the route meets a battle at {b}: you must attack it there "
+                    "(end the route at it) or go another way")
+    cost = len(spaces) - 1
+    if cost > army["food"]:
+        return (f"this route needs {cost} food and your army has {army['food']}")
+    return None
+
+
+# --- start of turn: gifts, buying, arming ------------------------------------
+
+def _check_give(state, seat, move):
+    to, n, item = move.args
+    if seat not in state["givers"]:
+        _illegal("gifts are given at the start of another army's turn, before it marches",
+                 "not_your_turn")
+    if to != state["turn"]:
+        _illegal(f"gifts go to the army whose turn it is, {state['turn']}, not to {to}",
+                 "wrong_receiver")
+    have = state["armies"][seat][item]
+    if n > have:
+        _illegal(f"you cannot give {n} {item}: your army has {have}", "cannot_afford")
+
+
+def _apply_give(state, seat, move, rng):
+    to, n, item = move.args
+    state["armies"][seat][item] -= n
+    state["armies"][to][item] += n
+    state["events"].append({"public": f"{seat} gives {n} {item} to {to}."})
+    if not state["armies"][seat]["food"] + state["armies"][seat]["gold"] + \
+            state["armies"][seat]["weapons"]:
+        state["givers"].remove(seat)
+
+
+def _check_pass(state, seat, move):
+    if seat not in state["givers"]:
+        _illegal("you owe no gift now", "not_your_turn")
+
+
+def _apply_pass(state, seat, move, rng):
+    state["givers"].remove(seat)
+
+
+def _check_active(state, seat, phase="start"):
+    if seat != state["turn"]:
+        _illegal(f"it is {state['turn']}'s turn, not yours", "not_your_turn")
+    if state["phase"] != phase:
+        if phase == "start":
+            _illegal("your army is in battle: duel, lead, choose a sector, use the wine "
+                     "or stop", "in_battle")
+        _illegal("there is no battle now: march, rest or attack first", "no_battle")
+
+
+def _check_buy(state, seat, move):
+    _check_active(state, seat)
+    n, kind = move.args
+    gold = state["armies"][seat]["gold"]
+    if n > gold:
+        _illegal(f"{n} new {plural(kind, n)} cost {n} gold and your army has {gold}",
+                 "cannot_afford")
+
+
+def _apply_buy(state, seat, move, rng):
+    n, kind = move.args
+    army = state["armies"][seat]
+    army["gold"] -= n
+    army["unarmed"][kind] += n
+    army["bought"][kind] += n
+    state["events"].append({"public": f"{seat} trains {n} {plural(kind, n)} "
+                            f"for {n} gold (unarmed)."})
+
+
+def _check_arm(state, seat, move):
+    _check_active(state, seat)
+    n, kind = move.args
+    army = state["armies"][seat]
+    if army["unarmed"][kind] < n:
+        _illegal(f"you have {army['unarmed'][kind]} unarmed {plural(kind, 2)}, not {n}",
+                 "no_soldiers")
+    if army["weapons"] < n:
+        _illegal(f"arming {n} {plural(kind, n)} takes {n} weapons and your army has "
+                 f"{army['weapons']}", "cannot_afford")
+
+
+def _apply_arm(state, seat, move, rng):
+    n, kind = move.args
+    army = state["armies"][seat]
+    army["weapons"] -= n
+    army["unarmed"][kind] -= n
+    army["live"][kind] += n
+    state["events"].append({"public": f"{seat} arms {n} {plural(kind, n)}: ready for battle."})
+
+
+# --- marching ------------------------------------------------------------------
+
+def _leave(state, seat):
+    at = state["armies"][seat]["at"]
+    if state["empty_food"].get(at) == seat:
+        del state["empty_food"][at]  # a new token is placed once you leave
+
+
+def _check_move(state, seat, move):
+    _check_active(state, seat)
+    error = route_error(state, seat, move.args)
+    if error:
+        _illegal(error, "bad_route" if "food" not in error else "cannot_afford")
+
+
+def _apply_move(state, seat, move, rng):
+    army = state["armies"][seat]
+    spaces = move.args[0::2]
+    _leave(state, seat)
+    cost = len(spaces) - 1
+    army["food"] -= cost
+    gained = 0
+    for space in spaces[1:]:
+        if space in FOOD_SPACES and space not in state["empty_food"]:
+            gained += 1
+    dest = spaces[-1]
+    army["at"] = dest
+    if dest in FOOD_SPACES and dest not in state["empty_food"]:
+        state["empty_food"][dest] = seat
+    army["food"] += gained
+    boat = " by boat" if "~" in move.args else ""
+    text = f"{seat} marches{boat} to {dest} for {cost} food"
+    if gained:
+        text += f" and gathers {gained} food on the way"
+    state["events"].append({"public": text + "."})
+    if is_battle_site(state, dest):
+        start_battle(state, seat, dest, rng)
+    else:
+        end_turn(state)
+
+
+def _check_rest(state, seat, move):
+    _check_active(state, seat)
+    if state["armies"][seat]["food"] < 1:
+        _illegal("resting still eats one food and your army has none", "cannot_afford")
+
+
+def _apply_rest(state, seat, move, rng):
+    army = state["armies"][seat]
+    army["food"] -= 1
+    state["events"].append({"public": f"{seat} rests at {army['at']} (1 food)."})
+    end_turn(state)
+
+
+def _check_attack(state, seat, move):
+    _check_active(state, seat)
+    cost = attack_cost(state, seat)
+    at = state["armies"][seat]["at"]
+    if cost is None:
+        _illegal(f"there is nothing to attack at {at}", "nothing_to_attack")
+    if cost > state["armies"][seat]["food"]:
+        _illegal(f"returning to the battlefield at {at} costs 1 food and your army has none",
+                 "cannot_afford")
+
+
+def _apply_attack(state, seat, move, rng):
+    army = state["armies"][seat]
+    army["food"] -= attack_cost(state, seat)
+    start_battle(state, seat, army["at"], rng)
+
+
+def _check_starve(state, seat, move):
+    _check_active(state, seat)
+    if not must_starve(state, seat):
+        _illegal("your army still has food (or a city to attack for free): it need not "
+                 "starve", "not_starving")
+
+
+def _apply_starve(state, seat, move, rng):
+    lose_army(state, seat, "it starved")
+    end_turn(state)
+
+
+# --- battle ------------------------------------------------------------------
+
+def _available(state, seat, kind, on_path):
+    """Live soldiers of ``kind`` free to fight from the open route or from a path."""
+    on = state["battle"]["path"].get(kind, 0)
+    return on if on_path else state["armies"][seat]["live"][kind] - on
+
+
+def _check_duel(state, seat, move):
+    _check_active(state, seat, "battle")
+    ntype, on_path, ltype, place = move.args
+    battle = state["battle"]
+    if on_path and not battle["path"]:
+        _illegal("none of your soldiers went up a forest path; use lead first", "no_path")
+    if _available(state, seat, ntype, on_path) < 1:
+        where = " on the forest paths" if on_path else ""
+        _illegal(f"you have no {ntype} free to fight{where}", "no_soldiers")
+    groups = lamanite_groups(state)
+    if battle["kind"] == "city":
+        if place is None:
+            _illegal("in a city, say where the Lamanite stands: @tower, @gate or @temple",
+                     "no_place")
+        if place not in groups:
+            if place == "temple":
+                _illegal("the temple is reached only through an open gate: empty a "
+                         "sector's tower and gate first", "temple_closed")
+            if battle["sector"] is None:
+                _illegal("choose a sector to attack first (sector palace, stockade, armory "
+                         "or market)", "no_sector")
+            _illegal(f"no Lamanite is left on the {place} of the {battle['sector']}",
+                     "no_target")
+    elif place is not None:
+        _illegal("only a city has towers, gates and a temple", "no_place")
+    if not groups.get(place, {}).get(ltype):
+        where = f" at the {place}" if place else ""
+        _illegal(f"there is no Lamanite {ltype}{where} to fight", "no_target")
+
+
+def _apply_duel(state, seat, move, rng):
+    ntype, on_path, ltype, place = move.args
+    battle = state["battle"]
+    battle["duels"] += 1
+    n_die, l_die = duel_dice(state, seat, ntype, on_path, ltype)
+    n_roll, l_roll, ties = roll_duel(rng, n_die, l_die)
+    who = f"{ntype}{'@path' if on_path else ''}"
+    target = f"{ltype}{'@' + place if place else ''}"
+    head = (f"{seat}'s {who} ({DIE_NAME[n_die]}: {n_roll}) vs {target} "
+            f"({DIE_NAME[l_die]}: {l_roll})")
+    if ties:
+        head += f" after {ties} tie{'s' if ties > 1 else ''}"
+    if n_roll > l_roll:
+        text = lamanite_loses(state, seat, ltype, place, fate(l_die, l_roll))
+    else:
+        text = nephite_loses(state, seat, ntype, on_path, fate(n_die, n_roll))
+    state["events"].append({"public": f"{head}: {text}."})
+    _after_fight(state, seat)
+
+
+def _after_fight(state, seat):
+    """Settle the battle after a duel or the wine: victory, defeat or carry on."""
+    army = state["armies"][seat]
+    battle = state["battle"]
+    if not army["alive"]:
+        end_attack(state)
+        end_turn(state)
+        return
+    if battle["kind"] == "city":
+        if update_city(state, seat):
+            end_attack(state)
+            end_turn(state)
+            return
+    elif not total(state["fields"][battle["site"]]["lamanites"]):
+        win_field(state, seat)
+        end_attack(state)
+        end_turn(state)
+        return
+    if not total(army["live"]):
+        state["events"].append({"public": f"{seat} has no soldier left to fight: "
+                                "the battle stops."})
+        end_attack(state)
+        end_turn(state)
+
+
+def _check_lead(state, seat, move):
+    _check_active(state, seat, "battle")
+    battle = state["battle"]
+    if battle["kind"] != "hill" or battle["zone"] != 2:
+        _illegal("scouts lead men up the forest paths only against Lamanites on their hill",
+                 "no_path")
+    if battle["leads"] >= MAX_LEADS:
+        _illegal("both forest paths already have a scout on them", "paths_full")
+    if _available(state, seat, "scout", False) < 1:
+        _illegal("you have no scout free to lead men up a path", "no_soldiers")
+    led = sum(n for _, n in move.args)
+    if led > MAX_LED:
+        _illegal(f"one scout leads at most {MAX_LED} soldiers, not {led}", "too_many")
+    for kind, n in move.args:
+        if _available(state, seat, kind, False) < n:
+            _illegal(f"you have {_available(state, seat, kind, False)} {plural(kind, 2)} "
+                     f"free to follow a scout, not {n}", "no_soldiers")
+
+
+def _apply_lead(state, seat, move, rng):
+    battle = state["battle"]
+    battle["leads"] += 1
+    path = battle["path"]
+    path["scout"] = path.get("scout", 0) + 1
+    for kind, n in move.args:
+        path[kind] = path.get(kind, 0) + n
+    led = ", ".join(f"{n} {plural(k, n)}" for k, n in move.args) or "no one"
+    state["events"].append({"public": f"{seat}'s scout leads {led} up forest path "
+                            f"{battle['leads']}."})
+
+
+def _check_sector(state, seat, move):
+    _check_active(state, seat, "battle")
+    battle = state["battle"]
+    if battle["kind"] != "city":
+        _illegal("only a city has sectors", "no_sector")
+    name = move.args[0]
+    if state["cities"][battle["site"]]["sectors"][name]["taken_by"]:
+        _illegal(f"the {name} is already in Nephite hands", "sector_taken")
+    if battle["sector"] == name:
+        _illegal(f"you are already attacking the {name}", "sector_chosen")
+
+
+def _apply_sector(state, seat, move, rng):
+    state["battle"]["sector"] = move.args[0]
+    state["events"].append({"public": f"{seat} attacks the {move.args[0]} sector."})
+
+
+def _check_wine(state, seat, move):
+    _check_active(state, seat, "battle")
+    battle = state["battle"]
+    if battle["kind"] != "city":
+        _illegal("the drugged wine is used only in a city", "no_wine")
+    cur = battle["sector"]
+    if cur is None:
+        _illegal("choose a sector first: the wine is offered to its tower and gate",
+                 "no_sector")
+    if cur in battle["wine"]:
+        _illegal(f"the wine was already offered in the {cur} during this attack", "no_wine")
+    sec = state["cities"][battle["site"]]["sectors"][cur]
+    if not total(sec["tower"]) and not total(sec["gate"]):
+        _illegal(f"no one is left on the tower or gate of the {cur} to drink the wine "
+                 "(it cannot be used at the temple)", "no_wine")
+
+
+def _apply_wine(state, seat, move, rng):
+    battle = state["battle"]
+    cur = battle["sector"]
+    battle["wine"].append(cur)
+    roll = rng.die(4)
+    if roll != 1:
+        state["events"].append({"public": f"{seat} offers the drugged wine in the {cur}: "
+                                f"the yellow d4 shows {roll}, they do not drink."})
+        return
+    sec = state["cities"][battle["site"]]["sectors"][cur]
+    army = state["armies"][seat]
+    n = 0
+    for place in ("tower", "gate"):
+        for kind, k in sec[place].items():
+            army["captives"][kind] = army["captives"].get(kind, 0) + k
+            n += k
+        sec[place] = {}
+    state["events"].append({"public": f"{seat} offers the drugged wine in the {cur}: the "
+                            f"yellow d4 shows 1, the Lamanites drink and {n} are captured."})
+    _after_fight(state, seat)
+
+
+def _check_stop(state, seat, move):
+    _check_active(state, seat, "battle")
+
+
+def _apply_stop(state, seat, move, rng):
+    state["events"].append({"public": f"{seat} stops the battle at "
+                            f"{state['battle']['site']}."})
+    end_attack(state)
+    end_turn(state)
+
+
+CHECK = {k[7:]: v for k, v in list(globals().items()) if k.startswith("_check_")
+         and k != "_check_active"}
+APPLY = {k[7:]: v for k, v in list(globals().items()) if k.startswith("_apply_")}
+
+
+def check(state, seat, move):
+    """Raise IllegalMove if ``seat`` may not play ``move`` now; never mutates."""
+    if state["phase"] == "over":
+        _illegal("the war is over", "game_over")
+    if seat not in state["armies"]:
+        _illegal(f"{seat!r} is not an army in this game", "not_your_turn")
+    if seat != state["turn"] and seat not in state["givers"]:
+        _illegal(f"it is {state['turn']}'s turn and you owe nothing now", "not_your_turn")
+    CHECK[move.kind](state, seat, move)
+
+
+def apply(state, seat, move, rng):
+    """Apply a checked move (mutates the state)."""
+    APPLY[move.kind](state, seat, move, rng)

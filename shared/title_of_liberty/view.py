@@ -1,0 +1,138 @@
+"""The view of a state for one viewer.
+
+Title of Liberty has no hand or face-down token: every army board, city and
+battle is public.  The only secret is the seed (and so the future dice), which
+no view contains.  The view is built fresh (no shared references into the
+state), so a caller may change it freely.
+"""
+
+from .board import CITIES, SPACES
+from .combat import advantage, lamanite_groups
+from .notation import SECTORS
+from .rules import must_starve
+from .state import LAMANITE_POOL, army_total, captive_count, total
+
+
+def owes(state):
+    """{seat: short text of what it owes now}."""
+    if state["phase"] == "over":
+        return {}
+    turn = state["turn"]
+    out = {}
+    for seat in state["givers"]:
+        out[seat] = f"give food, gold or weapons to {turn}, or pass"
+    if state["phase"] == "battle":
+        kind = state["battle"]["kind"]
+        extra = "sector, wine, " if kind == "city" else ""
+        if kind == "hill" and state["battle"]["zone"] == 2:
+            extra = "lead, "
+        out[turn] = f"fight at {state['battle']['site']}: duel, {extra}or stop"
+    elif must_starve(state, turn):
+        out[turn] = "no food to march: wait for gifts, or starve"
+    else:
+        out[turn] = "buy and arm soldiers, then move, rest or attack"
+    return out
+
+
+def to_act(state):
+    if state["phase"] == "over":
+        return []
+    seats = set(state["givers"]) | {state["turn"]}
+    return [s for s in state["seats"] if s in seats]
+
+
+def _army_view(state, seat):
+    army = state["armies"][seat]
+    return {
+        "at": army["at"], "alive": army["alive"], "fate": army["fate"],
+        "live": dict(army["live"]), "wounded": dict(army["wounded"]),
+        "dead": dict(army["dead"]), "unarmed": dict(army["unarmed"]),
+        "captured": captive_count(state, seat), "total": total(army_total(state, seat)),
+        "lamanite_captives": dict(army["captives"]),
+        "food": army["food"], "weapons": army["weapons"], "gold": army["gold"],
+        "flags": list(army["flags"]), "sectors": list(army["sectors"]),
+    }
+
+
+def _city_view(state, name):
+    city = state["cities"][name]
+    return {
+        "liberated_by": city["liberated_by"], "attacks": city["attacks"],
+        "sectors": {s: {"taken_by": sec["taken_by"], "tower": dict(sec["tower"]),
+                        "gate": dict(sec["gate"])} for s, sec in city["sectors"].items()},
+        "temple": {"lower": dict(city["temple"]["lower"]),
+                   "upper": dict(city["temple"]["upper"]),
+                   "cleared": city["temple"]["cleared"]},
+        "gold": city["gold"], "weapons": city["weapons"], "food": city["food"],
+        "stockade": {s: total(c) for s, c in sorted(city["stockade"].items()) if total(c)},
+    }
+
+
+def _battle_view(state):
+    battle = state["battle"]
+    if battle is None:
+        return None
+    out = {"site": battle["site"], "kind": battle["kind"], "zone": battle["zone"],
+           "advantage": advantage(battle), "path": dict(battle["path"]),
+           "leads": battle["leads"], "sector": battle["sector"], "wine": list(battle["wine"]),
+           "duels": battle["duels"],
+           "targets": {p or "field": dict(g) for p, g in lamanite_groups(state).items()}}
+    if battle["kind"] != "city":
+        field = state["fields"][battle["site"]]
+        out["lamanites"] = dict(field["lamanites"])
+        out["supplies"] = {k: field[k] for k in ("food", "weapons", "gold")}
+    return out
+
+
+def view(state, seat):
+    """The public view, plus ``you`` for the viewer (every board is public)."""
+    on_board = {}
+    for name in CITIES:
+        city = state["cities"][name]
+        for sec in city["sectors"].values():
+            for group in (sec["tower"], sec["gate"]):
+                for t, n in group.items():
+                    on_board[t] = on_board.get(t, 0) + n
+        for level in ("lower", "upper"):
+            for t, n in city["temple"][level].items():
+                on_board[t] = on_board.get(t, 0) + n
+    for field in state["fields"].values():
+        for t, n in field["lamanites"].items():
+            on_board[t] = on_board.get(t, 0) + n
+    out = {
+        "game": "title_of_liberty",
+        "status": "over" if state["phase"] == "over" else "playing",
+        "to_act": to_act(state), "owes": owes(state),
+        "scores": {s: len(state["armies"][s]["flags"]) for s in state["seats"]},
+        "you": seat if seat in state["armies"] else None,
+        "seats": list(state["seats"]),
+        "round": state["round"], "rounds": state["options"]["rounds"],
+        "rounds_left": (state["options"]["rounds"] - state["round"]
+                        + (0 if state["phase"] == "over" else 1)),
+        "deadline_hours": state["options"].get("deadline_hours") or None,
+        "short_game": state["options"].get("short_game", False),
+        "required": state["required"], "turn": state["turn"], "phase": state["phase"],
+        "armies": {s: _army_view(state, s) for s in state["seats"]},
+        "cities": {c: _city_view(state, c) for c in CITIES},
+        "fields": {s: {"zone": f["zone"], "lamanites": dict(f["lamanites"]),
+                       "supplies": {k: f[k] for k in ("food", "weapons", "gold")}}
+                   for s, f in sorted(state["fields"].items())},
+        "empty_food": sorted(s for s in state["empty_food"] if s in SPACES),
+        "battle": _battle_view(state),
+        "king_killed": state["king_killed"],
+        "lamanites": {"pool": dict(LAMANITE_POOL), "on_board": on_board,
+                      "killed": dict(state["killed"]),
+                      "captured": _captured_lamanites(state)},
+        "sectors": list(SECTORS),
+    }
+    if state["phase"] == "over":
+        out["result"] = dict(state["result"])
+    return out
+
+
+def _captured_lamanites(state):
+    out = {}
+    for army in state["armies"].values():
+        for t, n in army["captives"].items():
+            out[t] = out.get(t, 0) + n
+    return out
