@@ -1,0 +1,216 @@
+"""A small client for the pbem HTTP API: one requestor over an injected ``requests.Session``.
+
+Every endpoint is a thin method returning the parsed JSON body.  Failures
+raise :class:`ApiError` subclasses that carry the HTTP status, the server's
+error ``code``, ``message`` and ``details`` (every error body is
+``{"error": {"code", "message", "details"}}``), or :class:`ServerUnreachable`
+when no answer came back at all.
+
+>>> api = Api("http://127.0.0.1:5000", identity=("ann", key))   # doctest: +SKIP
+>>> api.view("g7Hk2")["next_seq"]                                 # doctest: +SKIP
+"""
+
+import json
+from urllib.parse import quote, urlencode
+
+from .signing import request_headers
+
+DEFAULT_TIMEOUT = 15
+
+
+class ApiError(Exception):
+    """The server refused a request.  ``status`` is the HTTP status (None when unreachable)."""
+
+    def __init__(self, message, status=None, code=None, details=None, reason=None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.code = code
+        self.details = details or {}
+        self.reason = reason
+
+
+class ServerUnreachable(ApiError):
+    """No HTTP answer: connection refused, DNS failure, timeout."""
+
+
+class BadRequest(ApiError):
+    """400: the request was malformed."""
+
+
+class Unauthorized(ApiError):
+    """401: the signature, nonce, clock or player name was not accepted."""
+
+
+class Forbidden(ApiError):
+    """403: signed correctly but not allowed (wrong seat, bad move signature)."""
+
+
+class NotFound(ApiError):
+    """404: no such game, player or game type."""
+
+
+class Conflict(ApiError):
+    """409: the state moved on (stale seq, game started, seat taken, game over)."""
+
+
+class Refused(ApiError):
+    """422: the rules refused the move or the game's options."""
+
+
+class RateLimited(ApiError):
+    """429: too many requests; ``retry_after`` seconds (or None)."""
+
+    retry_after = None
+
+
+class ServerError(ApiError):
+    """5xx: the server failed."""
+
+
+_BY_STATUS = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 409: Conflict,
+              422: Refused, 429: RateLimited}
+
+
+def error_from_response(resp):
+    """The ApiError for a non-2xx ``requests.Response``."""
+    code, details, message = None, {}, None
+    try:
+        body = resp.json()
+        err = body.get("error") if isinstance(body, dict) else None
+        if isinstance(err, dict):
+            code = err.get("code")
+            message = err.get("message")
+            details = err.get("details") or {}
+    except ValueError:
+        pass
+    if not message:
+        message = f"the server answered HTTP {resp.status_code} {resp.reason or ''}".strip()
+    cls = _BY_STATUS.get(resp.status_code)
+    if cls is None:
+        cls = ServerError if resp.status_code >= 500 else ApiError
+    exc = cls(message, resp.status_code, code, details, resp.reason)
+    if cls is RateLimited:
+        try:
+            exc.retry_after = float(resp.headers.get("Retry-After"))
+        except (TypeError, ValueError):
+            exc.retry_after = None
+    return exc
+
+
+class Api:
+    """The pbem API at ``base_url``.
+
+    ``identity`` is ``(name, private key bytes)``; with it, requests are
+    signed (see ``client.signing.request_headers``).  ``session`` is any
+    object with ``requests.Session.request``'s signature (tests inject fakes).
+    """
+
+    def __init__(self, base_url, identity=None, session=None, timeout=DEFAULT_TIMEOUT):
+        self.base_url = base_url.rstrip("/")
+        self.identity = identity
+        self.timeout = timeout
+        if session is None:
+            import requests
+            session = requests.Session()
+            session.headers["User-Agent"] = "pbem-cli/0.1"
+        self.session = session
+
+    # --- the requestor --------------------------------------------------------------
+
+    def request(self, method, path, body=None, params=None, signed=True, identity=None):
+        """Send one request; return the parsed JSON body.  Raises ApiError."""
+        query = urlencode({k: v for k, v in (params or {}).items() if v is not None})
+        full_path = path + ("?" + query if query else "")
+        data = json.dumps(body, separators=(",", ":")).encode("utf-8") \
+            if body is not None else b""
+        headers = {"Accept": "application/json"}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        who = identity or (self.identity if signed else None)
+        if who is not None:
+            name, key = who
+            headers.update(request_headers(key, name, method, full_path, data))
+        try:
+            import requests
+            resp = self.session.request(method, self.base_url + full_path, data=data or None,
+                                        headers=headers, timeout=self.timeout)
+        except requests.exceptions.Timeout:
+            raise ServerUnreachable(f"the server at {self.base_url} did not answer within "
+                                    f"{self.timeout} seconds") from None
+        except requests.exceptions.RequestException:
+            raise ServerUnreachable(f"cannot reach the server at {self.base_url} (is it "
+                                    "running? see --server or PBEM_SERVER)") from None
+        if not 200 <= resp.status_code < 300:
+            raise error_from_response(resp)
+        try:
+            return resp.json()
+        except ValueError:
+            raise ServerError(f"the server at {self.base_url} answered with something that is "
+                              "not JSON (is --server pointing at a pbem server?)",
+                              resp.status_code) from None
+
+    @staticmethod
+    def _g(game_id):
+        return quote(game_id, safe="")
+
+    # --- endpoints ----------------------------------------------------------------------
+
+    def health(self):
+        return self.request("GET", "/api/health", signed=False)
+
+    def server_info(self):
+        """{"public_key", "time", "version"}: the key that signs log heads."""
+        return self.request("GET", "/api/server", signed=False)
+
+    def types(self):
+        return self.request("GET", "/api/types", signed=False)["types"]
+
+    def register(self, name, private_key, public_key, email=None, tz=None):
+        body = {"name": name, "public_key": public_key}
+        if email:
+            body["email"] = email
+        if tz:
+            body["tz"] = tz
+        return self.request("POST", "/api/players", body, identity=(name, private_key))
+
+    def me(self):
+        return self.request("GET", "/api/players/me")
+
+    def player(self, name):
+        return self.request("GET", "/api/players/" + quote(name, safe=""), signed=False)
+
+    def games(self, status=None):
+        return self.request("GET", "/api/games", params={"status": status})["games"]
+
+    def game(self, game_id):
+        return self.request("GET", f"/api/games/{self._g(game_id)}")
+
+    def create_game(self, type_, seats, options=None, seat=None, move_hours=None):
+        body = {"type": type_, "seats": seats, "options": options or {}}
+        if seat:
+            body["seat"] = seat
+        if move_hours:
+            body["move_hours"] = move_hours
+        return self.request("POST", "/api/games", body)
+
+    def join(self, game_id, seat=None):
+        return self.request("POST", f"/api/games/{self._g(game_id)}/join",
+                            {"seat": seat} if seat else {})
+
+    def view(self, game_id, seat=None):
+        return self.request("GET", f"/api/games/{self._g(game_id)}/view", params={"seat": seat})
+
+    def legal(self, game_id, seat=None):
+        return self.request("GET", f"/api/games/{self._g(game_id)}/legal", params={"seat": seat})
+
+    def log(self, game_id, since=None, limit=None):
+        return self.request("GET", f"/api/games/{self._g(game_id)}/log",
+                            params={"since": since, "limit": limit})
+
+    def post_move(self, game_id, envelope, signature):
+        return self.request("POST", f"/api/games/{self._g(game_id)}/moves",
+                            {"envelope": envelope, "signature": signature}, signed=False)
+
+    def archive(self, game_id):
+        return self.request("GET", f"/api/games/{self._g(game_id)}/archive", signed=False)

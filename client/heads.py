@@ -1,0 +1,86 @@
+"""History only grows: check every signed log head the server shows against the last one seen.
+
+The server signs each game's log head ``{"game", "length", "hash",
+"signature"}`` with its key (``GET /api/server``), which the client pins in
+the home on first use.  A later head must extend the remembered one: not
+shorter, not the same length with another hash, and when longer, the entry
+at the old ``length - 1`` must still have the remembered hash (for an old
+length of 0, entry 0 must link to the remembered genesis hash).
+"""
+
+from shared.envelope import entry_hash, head_message, verify
+
+
+class HistoryError(Exception):
+    """The server showed a head that does not extend what this home saw before."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+class HeadKeeper:
+    """Checks and remembers heads for one server, using ``api`` and ``home``."""
+
+    def __init__(self, api, home):
+        self.api = api
+        self.home = home
+        self.server = api.base_url
+
+    def server_key(self):
+        """The pinned server key (pinning it now on first use)."""
+        key = self.home.pinned_key(self.server)
+        if key is None:
+            key = self.api.server_info()["public_key"]
+            self.home.pin_key(self.server, key)
+        return key
+
+    def check(self, game_id, head):
+        """Verify ``head`` and remember it; raise HistoryError when it rewrites history."""
+        if head is None:
+            return
+        if not isinstance(head, dict) or head.get("game") != game_id \
+                or not isinstance(head.get("length"), int) or not isinstance(head.get("hash"),
+                                                                             str):
+            raise HistoryError(f"the server sent a malformed log head for game {game_id}")
+        key = self.server_key()
+        if not verify(key, head_message(game_id, head["length"], head["hash"]),
+                      head.get("signature") or ""):
+            raise HistoryError(f"the log head of game {game_id} is not signed by the server key "
+                               f"pinned in this home ({key[:16]}...); the server or its key "
+                               "changed")
+        old = self.home.last_head(self.server, game_id)
+        if old is not None:
+            self._extends(game_id, old, head)
+        if old is None or old != {"length": head["length"], "hash": head["hash"]}:
+            self.home.remember_head(self.server, game_id, head)
+
+    def _extends(self, game_id, old, new):
+        told = f"game {game_id}'s history was rewritten: "
+        if new["length"] < old["length"]:
+            raise HistoryError(told + f"the server now shows {new['length']} moves where it "
+                               f"showed {old['length']} before")
+        if new["length"] == old["length"]:
+            if new["hash"] != old["hash"]:
+                raise HistoryError(told + f"move {old['length'] - 1} now has another hash than "
+                                   "the one seen before")
+            return
+        if old["length"] == 0:
+            entries = self.api.log(game_id, since=0, limit=1)["entries"]
+            if not entries or entries[0].get("prev") != old["hash"]:
+                raise HistoryError(told + "the first move no longer links to the game's "
+                                   "original header")
+            return
+        entries = self.api.log(game_id, since=old["length"] - 1, limit=1)["entries"]
+        if not entries or entries[0].get("seq") != old["length"] - 1 \
+                or entries[0].get("hash") != old["hash"] or not _hash_holds(entries[0]):
+            raise HistoryError(told + f"move {old['length'] - 1} now has another hash than the "
+                               "one seen before")
+
+
+def _hash_holds(entry):
+    """True when the entry's hash is really the hash of its envelope and signature."""
+    try:
+        return entry_hash(entry["envelope"].encode("utf-8"), entry["signature"]) == entry["hash"]
+    except (KeyError, AttributeError, TypeError):
+        return False

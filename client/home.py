@@ -1,0 +1,170 @@
+"""The player's home directory: key, config, pinned server keys, last heads, cache, outbox.
+
+Layout (every file written atomically, mode 0600; the directory 0700)::
+
+    HOME/key.ed25519     the private key as hex (never printed, never sent)
+    HOME/config.json     {"name", "email", "tz"}
+    HOME/servers.json    {server url: {"public_key": hex, "heads": {game: {length, hash}}}}
+    HOME/cache/<server>/<game>.json   the last view response fetched (for --offline)
+    HOME/outbox.json     [{"server", "game", "seat", "move", "envelope", "signature"}]
+"""
+
+import json
+import os
+import re
+import secrets
+import tempfile
+
+
+class HomeError(Exception):
+    """A home directory that cannot be read or written."""
+
+
+def default_home():
+    import platformdirs
+    return platformdirs.user_data_dir("pbem", appauthor=False)
+
+
+def atomic_write(path, data, mode=0o600):
+    """Write ``data`` (bytes or str) to ``path`` atomically with ``mode``."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _server_slug(url):
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", url.rstrip("/").split("://", 1)[-1])[:100]
+
+
+class Home:
+    """Local files of one player.  Nothing here talks to a server."""
+
+    KEY = "key.ed25519"
+
+    def __init__(self, path):
+        self.path = os.path.abspath(os.path.expanduser(path))
+
+    def file(self, *parts):
+        return os.path.join(self.path, *parts)
+
+    def _read_json(self, name, default):
+        try:
+            with open(self.file(name), encoding="utf-8") as fh:
+                return json.load(fh)
+        except FileNotFoundError:
+            return default
+        except (OSError, ValueError) as exc:
+            raise HomeError(f"cannot read {self.file(name)}: {exc}") from None
+
+    def _write_json(self, name, obj):
+        try:
+            os.makedirs(self.path, mode=0o700, exist_ok=True)
+            atomic_write(self.file(name), json.dumps(obj, indent=1, sort_keys=True) + "\n")
+        except OSError as exc:
+            raise HomeError(f"cannot write {self.file(name)}: {exc.strerror or exc}") from None
+
+    # --- the key ------------------------------------------------------------------
+
+    def has_key(self):
+        return os.path.exists(self.file(self.KEY))
+
+    def private_key(self):
+        """The raw 32-byte private key; HomeError when there is none."""
+        try:
+            with open(self.file(self.KEY), encoding="ascii") as fh:
+                text = fh.read().strip()
+        except FileNotFoundError:
+            raise HomeError(f"there is no key in {self.path}: run pbem register NAME "
+                            "first") from None
+        except OSError as exc:
+            raise HomeError(f"cannot read the key in {self.path}: {exc.strerror}") from None
+        try:
+            key = bytes.fromhex(text)
+        except ValueError:
+            key = b""
+        if len(key) != 32:
+            raise HomeError(f"the key file {self.file(self.KEY)} is damaged")
+        return key
+
+    def create_key(self):
+        """Create a new private key (mode 0600) unless one exists; return the key."""
+        if self.has_key():
+            return self.private_key()
+        key = secrets.token_bytes(32)
+        try:
+            atomic_write(self.file(self.KEY), key.hex() + "\n", mode=0o600)
+        except OSError as exc:
+            raise HomeError(f"cannot write the key in {self.path}: {exc.strerror}") from None
+        return key
+
+    # --- config ---------------------------------------------------------------------
+
+    def config(self):
+        return self._read_json("config.json", {})
+
+    def save_config(self, config):
+        self._write_json("config.json", config)
+
+    def name(self):
+        name = self.config().get("name")
+        if not name:
+            raise HomeError(f"no player is registered in {self.path}: run pbem register NAME "
+                            "first")
+        return name
+
+    # --- servers: pinned key and last seen heads --------------------------------------
+
+    def _servers(self):
+        return self._read_json("servers.json", {})
+
+    def pinned_key(self, server):
+        return self._servers().get(server.rstrip("/"), {}).get("public_key")
+
+    def pin_key(self, server, public_key):
+        servers = self._servers()
+        servers.setdefault(server.rstrip("/"), {})["public_key"] = public_key
+        self._write_json("servers.json", servers)
+
+    def last_head(self, server, game):
+        return self._servers().get(server.rstrip("/"), {}).get("heads", {}).get(game)
+
+    def remember_head(self, server, game, head):
+        servers = self._servers()
+        entry = servers.setdefault(server.rstrip("/"), {})
+        entry.setdefault("heads", {})[game] = {"length": head["length"], "hash": head["hash"]}
+        self._write_json("servers.json", servers)
+
+    # --- cached views (what --offline signs against) ----------------------------------
+
+    def _cache_name(self, server, game):
+        return os.path.join("cache", _server_slug(server), re.sub(r"[^A-Za-z0-9]", "_", game)
+                            + ".json")
+
+    def cached_view(self, server, game):
+        return self._read_json(self._cache_name(server, game), None)
+
+    def cache_view(self, server, game, response):
+        self._write_json(self._cache_name(server, game), response)
+
+    # --- outbox ----------------------------------------------------------------------
+
+    def outbox(self):
+        return self._read_json("outbox.json", [])
+
+    def save_outbox(self, items):
+        self._write_json("outbox.json", items)
