@@ -149,3 +149,26 @@ def test_view_for_a_seat_you_do_not_hold_is_403(make_player):
     game_id, (ann, bob) = start_pig(make_player)
     r = bob.get(f"/api/games/{game_id}/view?seat=north")
     assert r.status_code == 403
+
+
+def test_oversized_body_is_413(make_player, client):
+    r = client.post("/api/players", data=b"{" + b" " * 70000 + b"}",
+                    content_type="application/json")
+    assert r.status_code == 413 and r.get_json()["error"]["code"] == "too_large"
+
+
+@pytest.mark.parametrize("extra", [{"seq": 5}, {"result": {"winners": ["north"]}},
+                                   {"status": "over"}, {"id": "mine"}, {"created_by": 1}])
+def test_server_owned_game_fields_cannot_be_set(make_player, extra):
+    ann = make_player("ann")
+    r = ann.post("/api/games", {"type": "pig", "seats": 2, **extra})
+    assert r.status_code == 400, r.get_json()
+    assert ann.get("/api/games").get_json()["games"] == []
+
+
+@pytest.mark.parametrize("options", [{"x" * 40: 1}, {f"o{i}": 1 for i in range(30)},
+                                     {"target": 1.5}, {"target": [1]}, {"target": "y" * 100}])
+def test_option_caps(make_player, options):
+    ann = make_player("ann")
+    r = ann.post("/api/games", {"type": "pig", "seats": 2, "options": options})
+    assert r.status_code in (400, 422), r.get_json()
