@@ -1,0 +1,167 @@
+"""Legal-move generation: every listed move is accepted by ``play``.
+
+Open-ended moves are listed by a finite representative subset: one shortest
+path to each crossing a nomad can reach, and 1-for-1 trade offers to everyone
+(only while no offer is open).  Anything else that follows the rules is
+accepted too.
+"""
+
+from collections import deque
+from itertools import product
+
+from . import board
+from .develop import move_cost, nomad_spots
+from .notation import RES, TRACKS, Move, format_move
+from .rules import desert_options, free_chips, owes_answer, victims
+from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, can_cross, has,
+                    occupied, steps_per_meat)
+
+
+def _bundles(hand, n):
+    """Every way to pick ``n`` cards from ``hand`` (counts per kind)."""
+    out = []
+    for a in range(min(hand[0], n) + 1):
+        for b in range(min(hand[1], n - a) + 1):
+            for c in range(min(hand[2], n - a - b) + 1):
+                d = n - a - b - c
+                if d <= hand[3]:
+                    out.append((a, b, c, d))
+    return out
+
+
+def reachable(state, seat, start, budget):
+    """{crossing: shortest path} for free crossings within ``budget`` steps."""
+    occ = occupied(state)
+    parent = {start: None}
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        x = queue.popleft()
+        if dist[x] >= budget:
+            continue
+        for y in board.ADJ[x]:
+            if y not in parent and can_cross(state, seat, x, y):
+                parent[y] = x
+                dist[y] = dist[x] + 1
+                queue.append(y)
+    out = {}
+    for x in parent:
+        if x == start or x in occ:
+            continue
+        path, y = [], x
+        while y is not None:
+            path.append(y)
+            y = parent[y]
+        out[x] = tuple(reversed(path))
+    return out
+
+
+def _figure_moves(state, seat, p):
+    out = []
+    for fig in p["figures"]:
+        for h in board.FIGURE_HEXES[fig]:
+            if h == state["figures"][fig]:
+                continue
+            cands = victims(state, seat, h) if p["steal"] != "none" else []
+            if not (p["steal"] == "must" and cands):
+                out.append(Move("figure", (fig, h, None)))
+            out.extend(Move("figure", (fig, h, v)) for v in cands)
+    return out
+
+
+def legal(state, seat):
+    """Every move ``seat`` may play now, as Move values."""
+    phase = state["phase"]
+    if phase == "over" or seat not in state["seats"]:
+        return []
+    if phase == "discard":
+        if seat not in state["discards"]:
+            return []
+        return [Move("discard", (b,)) for b in _bundles(state["hands"][seat],
+                                                          state["discards"][seat])]
+    cur = state["current"]
+    if seat != cur:
+        if phase == "main" and owes_answer(state, seat):
+            out = [Move("decline")]
+            offer = state["turn"]["offer"]
+            hand = state["hands"][seat]
+            if has(hand, offer["get"]):
+                out.append(Move("accept"))
+            # one representative counter: a card of the kind I hold most for
+            # the first kind offered
+            i = max(range(4), key=lambda k: hand[k])
+            j = next(k for k in range(4) if offer["give"][k])
+            if hand[i] and i != j:
+                give = tuple(1 if k == i else 0 for k in range(4))
+                get = tuple(1 if k == j else 0 for k in range(4))
+                out.append(Move("counter", (give, get)))
+            return out
+        return []
+    if phase == "place":
+        occ = occupied(state)
+        return [Move("place", (x,)) for x in board.BLACK if x not in occ]
+    if phase == "roll":
+        return [Move("roll")]
+    if state["pending"]:
+        p = state["pending"][0]
+        if p["kind"] == "figure":
+            return _figure_moves(state, seat, p)
+        if p["kind"] == "desert":
+            return [Move("desert", (h,)) for h in desert_options(state, p["terrain"])]
+        return [Move("take", (x,)) for x in sorted(free_chips(state))]
+    out = [Move("end")]
+    hand = state["hands"][seat]
+    turn = state["turn"]
+    if not turn["developing"]:
+        for i in range(4):
+            if hand[i] >= 3:
+                for j in range(4):
+                    if j != i and state["supply"][j]:
+                        give = tuple(3 if k == i else 0 for k in range(4))
+                        get = tuple(1 if k == j else 0 for k in range(4))
+                        out.append(Move("bank", (give, get)))
+        offer = turn["offer"]
+        if offer is None:
+            # representative offers: one card of the kind I hold most for one
+            # of each other kind, to everyone
+            i = max(range(4), key=lambda k: hand[k])
+            if hand[i]:
+                for j in range(4):
+                    if j != i:
+                        give = tuple(1 if k == i else 0 for k in range(4))
+                        get = tuple(1 if k == j else 0 for k in range(4))
+                        out.append(Move("offer", (give, get, ())))
+        else:
+            out.append(Move("withdraw"))
+            from .trade import deal_terms
+            for s in state["seats"]:
+                terms = deal_terms(offer, s)
+                if terms and has(hand, terms[0]) and has(state["hands"][s], terms[1]):
+                    out.append(Move("confirm", (s,)))
+    if len(state["nomads"][seat]) < MAX_NOMADS and has(hand, NOMAD_COST):
+        out.extend(Move("nomad", (x,)) for x in nomad_spots(state, seat))
+    budget = turn["steps"] + hand[0] * steps_per_meat(state, seat)
+    for x in state["nomads"][seat]:
+        if budget:
+            for path in reachable(state, seat, x, budget).values():
+                if move_cost(state, seat, len(path) - 1) <= hand[0]:
+                    out.append(Move("move", (path,)))
+    if has(hand, TRIBE_COST):
+        tribes = state["tribes"][seat]
+        african = [t for t in tribes if t in board.AFRICA_CROSSINGS] or tribes
+        for x in state["nomads"][seat]:
+            if str(x) in state["chips"]:
+                if len(tribes) < MAX_TRIBES:
+                    out.append(Move("tribe", (x, None)))
+                else:
+                    out.extend(Move("tribe", (x, r)) for r in african)
+    for i, track in enumerate(TRACKS):
+        level = state["tracks"][seat][i]
+        if level < 5 and not (level == 4 and state["art"][track]) and \
+                has(hand, TRACK_COSTS[track][level]):
+            out.append(Move("develop", (track,)))
+    return out
+
+
+def legal_texts(state, seat):
+    return [format_move(m) for m in legal(state, seat)]

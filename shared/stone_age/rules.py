@@ -1,0 +1,281 @@
+"""Checking and applying moves: one ``_check_<kind>`` and ``_apply_<kind>`` per move.
+
+A check raises :class:`shared.IllegalMove` with one sentence in the game's
+words, or returns a *plan* (whatever it computed) for the apply.  Applies
+never raise: everything they rely on was checked first, so a refused move
+leaves the state untouched.
+"""
+
+from .. import IllegalMove
+from . import board
+from .notation import RES, TRACKS, bundle_text
+from .state import (HAND_LIMIT, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, ART,
+                    TRACK_TITLES, WIN_POINTS, can_cross, event, has, next_seat, occupant, occupied,
+                    pay, points, steps_per_meat)
+
+TRADE_KINDS = ("bank", "offer", "confirm", "withdraw")
+DEVELOP_KINDS = ("nomad", "move", "tribe", "develop")
+ANSWER_KINDS = ("accept", "decline", "counter")
+PENDING_KINDS = {"figure": "figure", "desert": "desert", "take": "take"}
+
+
+def _need(state, seat, bundle, what):
+    if not has(state["hands"][seat], bundle):
+        raise IllegalMove(f"{what} costs {bundle_text(bundle)} and you hold "
+                          f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
+
+
+def owes_answer(state, seat):
+    offer = state["turn"]["offer"]
+    return bool(offer) and seat in offer["to"] and seat not in offer["answers"]
+
+
+def gate(state, seat, move):
+    """Raise unless ``seat`` may play a move of this kind now."""
+    phase, kind, cur = state["phase"], move.kind, state["current"]
+    if seat not in state["seats"]:
+        raise IllegalMove(f"{seat} is not a player in this game", code="not_a_player")
+    if phase == "over":
+        raise IllegalMove("the game is over", code="game_over")
+    if phase == "discard":
+        if seat not in state["discards"]:
+            raise IllegalMove("a 7 was rolled: wait until the players over 7 cards have "
+                              "discarded", code="not_your_turn")
+        if kind != "discard":
+            raise IllegalMove(f"you must first discard {state['discards'][seat]} cards",
+                              code="must_discard")
+        return
+    if seat != cur:
+        if kind in ANSWER_KINDS and phase == "main":
+            if not owes_answer(state, seat):
+                raise IllegalMove("there is no open offer waiting for your answer",
+                                  code="no_offer")
+            return
+        raise IllegalMove(f"it is {cur}'s turn; you may only answer an offer made to you",
+                          code="not_your_turn")
+    if phase == "place":
+        if kind != "place":
+            raise IllegalMove("set-up: place a tribe on a free black crossing, e.g. place 92",
+                              code="must_place")
+        return
+    if phase == "roll":
+        if kind != "roll":
+            raise IllegalMove("roll the dice first", code="must_roll")
+        return
+    pending = state["pending"]
+    if pending:
+        want = pending[0]["kind"]
+        if kind != want:
+            raise IllegalMove(f"first {pending_text(pending[0])}", code="pending")
+        return
+    if kind in ANSWER_KINDS:
+        raise IllegalMove("you cannot answer your own offer", code="own_offer")
+    if kind in ("place", "roll", "discard", "figure", "desert", "take"):
+        raise IllegalMove(f"'{kind}' is not a move you can make now", code="not_now")
+    if kind in TRADE_KINDS and kind != "withdraw" and state["turn"]["developing"]:
+        raise IllegalMove("the trade phase is over: you have started developing this turn",
+                          code="trade_over")
+
+
+def pending_text(p):
+    if p["kind"] == "figure":
+        figs = " or the ".join(p["figures"])
+        steal = {"may": " (you may steal)", "must": " and steal a card", "none": ""}[p["steal"]]
+        return f"move the {figs}{steal}"
+    if p["kind"] == "desert":
+        return f"place a desert on an African {board.TERRAINS[p['terrain']]}"
+    return "take a free people chip from the board"
+
+
+# --- set-up, dice, discards ----------------------------------------------------
+
+def _check_place(state, seat, move):
+    x = move.args[0]
+    if x not in board.BLACK:
+        raise IllegalMove(f"crossing {x} is not a black starting crossing of Africa",
+                          code="not_black")
+    if x in occupied(state):
+        raise IllegalMove(f"crossing {x} already has a tribe", code="occupied")
+
+
+def _apply_place(state, seat, move, plan, rng, ev):
+    state["tribes"][seat].append(move.args[0])
+    state["place_order"].pop(0)
+    ev.append(event(f"{seat} places a tribe on {move.args[0]}"))
+    if state["place_order"]:
+        state["current"] = state["place_order"][0]
+    else:
+        state["phase"], state["current"] = "roll", state["first"]
+
+
+def _check_roll(state, seat, move):
+    return None
+
+
+def produce(state, number):
+    """Cards each seat gets for ``number`` (before the shortage rule)."""
+    gains = {s: [0, 0, 0, 0] for s in state["seats"]}
+    blocked = set(state["deserts"]) | set(state["figures"].values())
+    for h in board.HEXES_BY_NUMBER[number]:
+        if h in blocked:
+            continue
+        res = board.PRODUCES[board.HEXES[h]["terrain"]]
+        corners = board.HEX_CROSSINGS[h]
+        for s in state["seats"]:
+            n = sum(1 for x in state["tribes"][s] if x in corners)
+            gains[s][res] += n
+    return gains
+
+
+def _apply_roll(state, seat, move, plan, rng, ev):
+    d1, d2 = rng.die(6), rng.die(6)
+    total = d1 + d2
+    state["dice"] = [d1, d2]
+    ev.append(event(f"{seat} rolls {d1}+{d2} = {total}"))
+    if total == 7:
+        owed = {s: (sum(state["hands"][s]) + 1) // 2 for s in state["seats"]
+                if sum(state["hands"][s]) > HAND_LIMIT}
+        state["pending"] = [{"kind": "figure", "figures": ["neanderthal"], "steal": "may",
+                             "why": "7"}]
+        state["phase"] = "main"
+        if owed:
+            state["discards"] = owed
+            state["phase"] = "discard"
+            ev.append(event("7: " + ", ".join(f"{s} must discard {n}" for s, n in owed.items())))
+        return
+    state["phase"] = "main"
+    gains = produce(state, total)
+    for i, name in enumerate(RES):
+        want = sum(g[i] for g in gains.values())
+        if not want:
+            continue
+        takers = [s for s in state["seats"] if gains[s][i]]
+        if want > state["supply"][i] and len(takers) > 1:
+            ev.append(event(f"the {name} stack is short: nobody gets {name}"))
+            continue
+        for s in takers:
+            n = min(gains[s][i], state["supply"][i])
+            state["hands"][s][i] += n
+            state["supply"][i] -= n
+            ev.append(event(f"{s} gets {n} {name}"))
+
+
+def _check_discard(state, seat, move):
+    bundle, owed = move.args[0], state["discards"][seat]
+    if sum(bundle) != owed:
+        raise IllegalMove(f"you must discard exactly {owed} cards, not {sum(bundle)}",
+                          code="wrong_count")
+    if not has(state["hands"][seat], bundle):
+        raise IllegalMove(f"you cannot discard {bundle_text(bundle)}: you hold "
+                          f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
+
+
+def _apply_discard(state, seat, move, plan, rng, ev):
+    pay(state, seat, move.args[0])
+    del state["discards"][seat]
+    ev.append(event(f"{seat} discards {bundle_text(move.args[0])}"))
+    if not state["discards"]:
+        state["phase"] = "main"
+
+
+# --- disruption figures, deserts, free chips -----------------------------------
+
+def victims(state, seat, hexname):
+    """Seats other than ``seat`` with a tribe on ``hexname`` and at least one card."""
+    corners = board.HEX_CROSSINGS[hexname]
+    return [s for s in state["seats"] if s != seat and sum(state["hands"][s])
+            and any(x in corners for x in state["tribes"][s])]
+
+
+def _check_figure(state, seat, move):
+    fig, h, victim = move.args
+    p = state["pending"][0]
+    if fig not in p["figures"]:
+        raise IllegalMove(f"only the {' or the '.join(p['figures'])} may be moved now",
+                          code="wrong_figure")
+    if h not in board.FIGURE_HEXES[fig]:
+        regions = " or ".join(board.REGIONS[r] for r in board.FIGURE_REGIONS[fig])
+        raise IllegalMove(f"the {fig} may only stand in {regions}, and {h} is in "
+                          f"{board.REGIONS[board.HEXES[h]['region']]}", code="wrong_region")
+    if state["figures"][fig] == h:
+        raise IllegalMove(f"the {fig} already stands on {h}: move it to another landscape",
+                          code="must_move")
+    cands = victims(state, seat, h)
+    if victim is None:
+        if p["steal"] == "must" and cands:
+            raise IllegalMove(f"you must steal a card from one of: {', '.join(cands)}",
+                              code="must_steal")
+        return None
+    if p["steal"] == "none":
+        raise IllegalMove("moving a figure for Hunting & Combat steals nothing", code="no_steal")
+    if victim == seat:
+        raise IllegalMove("you cannot steal from yourself", code="bad_victim")
+    if victim not in cands:
+        if victim in state["seats"] and any(x in board.HEX_CROSSINGS[h]
+                                            for x in state["tribes"][victim]):
+            raise IllegalMove(f"{victim} has no cards to steal", code="bad_victim")
+        raise IllegalMove(f"{victim} has no tribe on {h}", code="bad_victim")
+    return None
+
+
+def _apply_figure(state, seat, move, plan, rng, ev):
+    fig, h, victim = move.args
+    state["pending"].pop(0)
+    state["figures"][fig] = h
+    ev.append(event(f"{seat} moves the {fig} to {h}"))
+    if victim:
+        hand = state["hands"][victim]
+        r = rng.randbelow(sum(hand))
+        i = 0
+        while r >= hand[i]:
+            r -= hand[i]
+            i += 1
+        hand[i] -= 1
+        state["hands"][seat][i] += 1
+        text = f"{seat} steals 1 {RES[i]} from {victim}"
+        ev.append(event(f"{seat} steals a card from {victim}", {seat: text, victim: text}))
+
+
+def desert_options(state, terrain):
+    return [h for h in board.DESERT_HEXES
+            if board.HEXES[h]["terrain"] == terrain and h not in state["deserts"]]
+
+
+def _check_desert(state, seat, move):
+    h = move.args[0]
+    terrain = state["pending"][0]["terrain"]
+    if h not in board.DESERT_HEXES:
+        raise IllegalMove(f"only landscapes of Africa may become deserts, and {h} is not one",
+                          code="not_africa")
+    if h in state["deserts"]:
+        raise IllegalMove(f"{h} is already a desert", code="already_desert")
+    if board.HEXES[h]["terrain"] != terrain:
+        raise IllegalMove(f"the chip shows {board.TERRAINS[terrain]}, and {h} is "
+                          f"{board.TERRAINS[board.HEXES[h]['terrain']]}", code="wrong_terrain")
+
+
+def _apply_desert(state, seat, move, plan, rng, ev):
+    state["pending"].pop(0)
+    state["deserts"].append(move.args[0])
+    ev.append(event(f"{seat} turns {move.args[0]} into a desert"))
+
+
+def free_chips(state):
+    nomads = {x for s in state["seats"] for x in state["nomads"][s]}
+    return [int(k) for k in state["chips"] if int(k) not in nomads]
+
+
+def _check_take(state, seat, move):
+    x = move.args[0]
+    if str(x) not in state["chips"]:
+        raise IllegalMove(f"there is no people chip on crossing {x}", code="no_chip")
+    if x not in free_chips(state):
+        raise IllegalMove(f"a nomad stands on the chip at {x}: take a free one", code="not_free")
+
+
+def _apply_take(state, seat, move, plan, rng, ev):
+    state["pending"].pop(0)
+    people = state["chips"].pop(str(move.args[0]))
+    state["people"][seat][board.PEOPLES.index(people)] += 1
+    ev.append(event(f"{seat} takes the {board.PEOPLE_NAMES[people]} people chip from "
+                    f"{move.args[0]}"))

@@ -1,0 +1,154 @@
+"""Set-up and the small helpers every rule uses (points, hands, occupancy).
+
+A state is plain JSON data.  Per-seat lists of cards are ordered like
+``board.RESOURCES`` (meat, bone, flint, hide); per-seat track levels like
+``TRACKS`` (food, hunting, construction, clothing).
+"""
+
+from ..rng import Rng
+from . import board
+from .notation import SEAT_ORDER, TRACKS
+
+CARDS_PER_KIND = 20
+WIN_POINTS = 10
+MAX_TRIBES = 5
+MAX_NOMADS = 2
+HAND_LIMIT = 7
+
+#: cost of each step 1..5 of each track, as (meat, bone, flint, hide)
+TRACK_COSTS = {
+    "food": ((0, 1, 0, 0), (0, 1, 0, 0), (1, 1, 0, 0), (1, 2, 0, 0), (2, 2, 0, 0)),
+    "hunting": ((0, 0, 1, 0), (0, 0, 1, 0), (1, 0, 1, 0), (1, 0, 2, 0), (2, 0, 2, 0)),
+    "construction": ((0, 0, 1, 0), (0, 0, 1, 0), (0, 1, 1, 0), (0, 1, 2, 0), (0, 2, 2, 0)),
+    "clothing": ((0, 0, 0, 1), (0, 0, 0, 1), (0, 1, 0, 1), (0, 1, 0, 2), (0, 2, 0, 2)),
+}
+TRACK_TITLES = {"food": "Food", "hunting": "Hunting & Combat",
+                "construction": "Construction", "clothing": "Clothing"}
+ART = {"food": "Venus figurine", "hunting": "Cave painting", "construction": "Megalith",
+       "clothing": "Jewellery"}
+NOMAD_COST = (1, 0, 0, 1)
+TRIBE_COST = (0, 1, 1, 1)
+
+
+def new_state(seats, options, seed):
+    """The state before the first move (see :meth:`StoneAgeGame.new_game`)."""
+    n = len(seats)
+    state = {
+        "seed": seed.hex() if isinstance(seed, (bytes, bytearray)) else str(seed),
+        "ply": 0, "events": [], "seats": list(seats), "options": dict(options),
+        "phase": "roll", "current": seats[0], "first": seats[0], "place_order": [],
+        "hands": {s: [0, 1, 0, 1] for s in seats},
+        "supply": [CARDS_PER_KIND, CARDS_PER_KIND - n, CARDS_PER_KIND, CARDS_PER_KIND - n],
+        "tribes": {s: [] for s in seats}, "nomads": {s: [] for s in seats},
+        "chips": {str(x): p for x, p in sorted(board.PEOPLE_CHIPS.items())
+                  if n == 4 or x in board.MARKED_3P},
+        "people": {s: [0, 0, 0, 0] for s in seats},
+        "tracks": {s: [0, 0, 0, 0] for s in seats},
+        "art": {t: None for t in TRACKS},
+        "boxes": {k: None for k in board.BOXES},
+        "pools": {k: dict(v) for k, v in board.CHIP_POOLS.items()},
+        "taken": {s: [] for s in seats},
+        "deserts": [], "figures": dict(board.FIGURE_START),
+        "adaptation": {p: None for p in board.PEOPLES},
+        "exploration": None, "spread": None, "spread2": None,
+        "dice": None, "discards": {}, "pending": [],
+        "turn": {"developing": False, "steps": 0, "offer": None},
+        "result": None,
+    }
+    events = []
+    if options.get("setup") == "advanced":
+        rng = Rng(seed, b"setup")
+        contenders, first = list(seats), None
+        while first is None:
+            rolls = {s: rng.die(6) + rng.die(6) for s in contenders}
+            events.append({"public": "set-up roll: " + ", ".join(
+                f"{s} {rolls[s]}" for s in contenders)})
+            top = max(rolls.values())
+            contenders = [s for s in contenders if rolls[s] == top]
+            if len(contenders) == 1:
+                first = contenders[0]
+        i = seats.index(first)
+        order = seats[i:] + seats[:i]
+        state["place_order"] = order + order[::-1] + order
+        state["phase"] = "place"
+        state["first"] = state["current"] = first
+        events.append({"public": f"{first} rolled highest and places first"})
+    else:
+        for s in seats:
+            lay = board.FIXED_LAYOUT[s]
+            state["tribes"][s] = list(lay["tribes"])
+            state["nomads"][s] = [lay["nomad"]]
+        events.append({"public": f"the tribes stand in Africa; {seats[0]} begins"})
+    state["events"] = events
+    return state
+
+
+def seats_of(n):
+    """The seat ids for ``n`` players."""
+    return list(SEAT_ORDER[:n])
+
+
+def points(state, seat):
+    """Public victory points of ``seat``."""
+    vp = sum(state["people"][seat])
+    vp += sum(1 for s in state["art"].values() if s == seat)
+    vp += sum(1 for s in state["adaptation"].values() if s == seat)
+    vp += 2 * (state["exploration"] == seat) + 2 * (state["spread"] == seat)
+    return vp
+
+
+def occupant(state, x):
+    """(seat, "tribe"|"nomad") standing on crossing ``x``, or None."""
+    for s in state["seats"]:
+        if x in state["tribes"][s]:
+            return s, "tribe"
+        if x in state["nomads"][s]:
+            return s, "nomad"
+    return None
+
+
+def occupied(state):
+    """The set of crossings with a tribe or a nomad on them."""
+    out = set()
+    for s in state["seats"]:
+        out.update(state["tribes"][s])
+        out.update(state["nomads"][s])
+    return out
+
+
+def has(hand, bundle):
+    return all(h >= b for h, b in zip(hand, bundle))
+
+
+def pay(state, seat, bundle):
+    hand = state["hands"][seat]
+    for i, n in enumerate(bundle):
+        hand[i] -= n
+        state["supply"][i] += n
+
+
+def steps_per_meat(state, seat):
+    """Crossings one Meat buys: 2 plus the Food level."""
+    return 2 + state["tracks"][seat][0]
+
+
+def can_cross(state, seat, a, b):
+    """Whether ``seat``'s nomads may use the path a-b (its condition box, if any)."""
+    letter = board.BOX_AT.get(frozenset((a, b)))
+    if letter is None:
+        return True
+    _, _, clothing, construction, _ = board.BOXES[letter]
+    tr = state["tracks"][seat]
+    return tr[3] >= clothing and tr[2] >= construction
+
+
+def next_seat(state, seat):
+    seats = state["seats"]
+    return seats[(seats.index(seat) + 1) % len(seats)]
+
+
+def event(text, private=None):
+    ev = {"public": text}
+    if private:
+        ev["private"] = private
+    return ev

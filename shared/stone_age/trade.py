@@ -1,0 +1,156 @@
+"""Trading with the bank (3:1) and with the player whose turn it is.
+
+The asynchronous offer: the current player makes an ``offer`` (to everyone
+or to named seats); each addressed seat owes an answer (``accept``,
+``decline`` or ``counter``) but nobody waits for it; the current player
+``confirm``s a seat that accepted or countered, or ``withdraw``s.  Ending the
+turn or starting to develop withdraws an open offer.
+"""
+
+from .. import IllegalMove
+from .notation import RES, bundle_text
+from .state import event, has, pay
+
+
+def _sides(give, get, what):
+    if not sum(give) or not sum(get):
+        raise IllegalMove(f"a {what} must give something and ask for something",
+                          code="bad_trade")
+    both = [RES[i] for i in range(4) if give[i] and get[i]]
+    if both:
+        raise IllegalMove(f"a {what} cannot give and ask for {both[0]} at once",
+                          code="bad_trade")
+
+
+def _check_bank(state, seat, move):
+    give, get = move.args
+    _sides(give, get, "bank trade")
+    odd = [RES[i] for i in range(4) if give[i] % 3]
+    if odd:
+        raise IllegalMove(f"the bank takes 3 cards of one kind for each card: {give[RES.index(odd[0])]} "
+                          f"{odd[0]} is not a multiple of 3", code="bad_rate")
+    if sum(get) * 3 != sum(give):
+        raise IllegalMove(f"{sum(give)} cards buy {sum(give) // 3} from the bank, not {sum(get)}",
+                          code="bad_rate")
+    if not has(state["hands"][seat], give):
+        raise IllegalMove(f"you cannot give {bundle_text(give)}: you hold "
+                          f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
+    short = [RES[i] for i in range(4) if get[i] > state["supply"][i]]
+    if short:
+        raise IllegalMove(f"the {short[0]} stack has only {state['supply'][RES.index(short[0])]} "
+                          "cards left", code="supply_empty")
+
+
+def _apply_bank(state, seat, move, plan, rng, ev):
+    give, get = move.args
+    pay(state, seat, give)
+    for i, n in enumerate(get):
+        state["hands"][seat][i] += n
+        state["supply"][i] -= n
+    ev.append(event(f"{seat} trades {bundle_text(give)} with the bank for {bundle_text(get)}"))
+
+
+def _check_offer(state, seat, move):
+    give, get, to = move.args
+    _sides(give, get, "trade offer")
+    for s in to:
+        if s == seat:
+            raise IllegalMove("you cannot offer a trade to yourself", code="bad_seat")
+        if s not in state["seats"]:
+            raise IllegalMove(f"{s} is not playing in this game", code="bad_seat")
+    if not has(state["hands"][seat], give):
+        raise IllegalMove(f"you cannot offer {bundle_text(give)}: you hold "
+                          f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
+
+
+def _apply_offer(state, seat, move, plan, rng, ev):
+    give, get, to = move.args
+    to = list(to) or [s for s in state["seats"] if s != seat]
+    state["turn"]["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": to,
+                              "answers": {}}
+    ev.append(event(f"{seat} offers {bundle_text(give)} for {bundle_text(get)} to "
+                    f"{', '.join(to)}"))
+
+
+def _check_accept(state, seat, move):
+    offer = state["turn"]["offer"]
+    if not has(state["hands"][seat], offer["get"]):
+        raise IllegalMove(f"you cannot accept: {offer['from']} asks for "
+                          f"{bundle_text(offer['get'])} and you hold "
+                          f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
+
+
+def _apply_accept(state, seat, move, plan, rng, ev):
+    state["turn"]["offer"]["answers"][seat] = "accept"
+    ev.append(event(f"{seat} accepts {state['current']}'s offer"))
+
+
+def _check_decline(state, seat, move):
+    return None
+
+
+def _apply_decline(state, seat, move, plan, rng, ev):
+    state["turn"]["offer"]["answers"][seat] = "decline"
+    ev.append(event(f"{seat} declines {state['current']}'s offer"))
+
+
+def _check_counter(state, seat, move):
+    give, get = move.args
+    _sides(give, get, "counter-offer")
+    if not has(state["hands"][seat], give):
+        raise IllegalMove(f"you cannot give {bundle_text(give)}: you hold "
+                          f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
+
+
+def _apply_counter(state, seat, move, plan, rng, ev):
+    give, get = move.args
+    state["turn"]["offer"]["answers"][seat] = {"give": list(give), "get": list(get)}
+    ev.append(event(f"{seat} counters: {bundle_text(give)} for {bundle_text(get)}"))
+
+
+def deal_terms(offer, partner):
+    """(what the current player gives, what the partner gives) or None."""
+    answer = offer["answers"].get(partner)
+    if answer == "accept":
+        return offer["give"], offer["get"]
+    if isinstance(answer, dict):
+        return answer["get"], answer["give"]
+    return None
+
+
+def _check_confirm(state, seat, move):
+    partner = move.args[0]
+    offer = state["turn"]["offer"]
+    if not offer:
+        raise IllegalMove("you have no open offer to confirm", code="no_offer")
+    terms = deal_terms(offer, partner)
+    if terms is None:
+        raise IllegalMove(f"{partner} has not accepted or countered your offer",
+                          code="not_accepted")
+    mine, theirs = terms
+    if not has(state["hands"][seat], mine):
+        raise IllegalMove(f"you no longer hold {bundle_text(mine)}", code="cannot_afford")
+    if not has(state["hands"][partner], theirs):
+        raise IllegalMove(f"{partner} cannot complete this trade now", code="partner_cannot")
+    return terms
+
+
+def _apply_confirm(state, seat, move, plan, rng, ev):
+    partner = move.args[0]
+    mine, theirs = plan
+    a, b = state["hands"][seat], state["hands"][partner]
+    for i in range(4):
+        a[i] += theirs[i] - mine[i]
+        b[i] += mine[i] - theirs[i]
+    state["turn"]["offer"] = None
+    ev.append(event(f"{seat} trades {bundle_text(mine)} to {partner} for {bundle_text(theirs)}"))
+
+
+def _check_withdraw(state, seat, move):
+    if not state["turn"]["offer"]:
+        raise IllegalMove("you have no open offer to withdraw", code="no_offer")
+
+
+def _apply_withdraw(state, seat, move, plan, rng, ev):
+    state["turn"]["offer"] = None
+    ev.append(event(f"{seat} withdraws the offer"))

@@ -1,0 +1,89 @@
+"""The per-viewer view: everything public, plus the viewer's own hand.
+
+Never contains the seed or another seat's cards (only their counts).
+"""
+
+from . import board
+from .develop import chip_name
+from .notation import RES, TRACKS
+from .rules import owes_answer, pending_text
+from .state import points
+
+
+def owes(state, to_act):
+    """{seat: short text of what it owes now}."""
+    out = {}
+    phase = state["phase"]
+    for s in to_act:
+        if phase == "place":
+            out[s] = "place a tribe on a free black crossing"
+        elif phase == "roll":
+            out[s] = "roll the dice"
+        elif phase == "discard":
+            out[s] = f"discard {state['discards'][s]} cards"
+        elif s != state["current"]:
+            out[s] = f"answer {state['current']}'s offer (accept, decline or counter)"
+        elif state["pending"]:
+            out[s] = pending_text(state["pending"][0])
+        elif state["turn"]["developing"]:
+            out[s] = "develop and move nomads, or end the turn"
+        else:
+            out[s] = "trade, develop and move nomads, or end the turn"
+    return out
+
+
+def make_view(state, seat, to_act):
+    seats = state["seats"]
+    over = state["phase"] == "over"
+    offer = state["turn"]["offer"]
+    v = {
+        "game": "stone_age",
+        "status": "over" if over else "playing",
+        "phase": state["phase"],
+        "ply": state["ply"],
+        "options": dict(state["options"]),
+        "seats": list(seats),
+        "you": seat if seat in seats else None,
+        "current": state["current"],
+        "to_act": list(to_act),
+        "owes": owes(state, to_act),
+        "scores": {s: points(state, s) for s in seats},
+        "dice": list(state["dice"]) if state["dice"] else None,
+        "hand_counts": {s: sum(state["hands"][s]) for s in seats},
+        "supply": dict(zip(RES, state["supply"])),
+        "tribes": {s: sorted(state["tribes"][s]) for s in seats},
+        "nomads": {s: sorted(state["nomads"][s]) for s in seats},
+        "chips": {k: v for k, v in state["chips"].items()},
+        "people": {s: dict(zip(board.PEOPLES, state["people"][s])) for s in seats},
+        "tracks": {s: dict(zip(TRACKS, state["tracks"][s])) for s in seats},
+        "art": dict(state["art"]),
+        "boxes": dict(state["boxes"]),
+        "event_chips": {s: [chip_name(c) for c in state["taken"][s]] for s in seats},
+        "chips_left": {k: sum(p.values()) for k, p in state["pools"].items()},
+        "deserts": list(state["deserts"]),
+        "deserts_left": board.DESERTS - len(state["deserts"]),
+        "figures": dict(state["figures"]),
+        "adaptation": dict(state["adaptation"]),
+        "exploration": state["exploration"],
+        "spread": state["spread"],
+        "spread2": state["spread2"],
+        "discards": dict(state["discards"]),
+        "pending": [pending_text(p) for p in state["pending"]],
+        "developing": state["turn"]["developing"],
+        "steps_left": state["turn"]["steps"],
+        "offer": None,
+        "place_order": list(state["place_order"]),
+    }
+    if offer:
+        v["offer"] = {"from": offer["from"], "give": dict(zip(RES, offer["give"])),
+                      "get": dict(zip(RES, offer["get"])), "to": list(offer["to"]),
+                      "answers": {s: (a if isinstance(a, str) else
+                                      {"give": dict(zip(RES, a["give"])),
+                                       "get": dict(zip(RES, a["get"]))})
+                                  for s, a in offer["answers"].items()},
+                      "waiting": [s for s in seats if owes_answer(state, s)]}
+    if seat in seats:
+        v["hand"] = dict(zip(RES, state["hands"][seat]))
+    if over:
+        v["result"] = state["result"]
+    return v
