@@ -1,0 +1,110 @@
+"""Every real game end to end through the HTTP API, and guarantee 5: no one sees what is not theirs.
+
+Random legal players drive each game through /legal and signed moves; every
+response body any seat or a spectator receives is searched for secrets
+planted in the state: the seed, and (for the Pig fixture) a per-seat
+sentinel string that only its own seat may see.
+"""
+
+import json
+import random
+
+import pytest
+
+from shared.archive import check_chain, replay
+from shared.games import game_types, get_game
+
+from tests.server.test_platform import start_pig
+
+REAL_GAMES = [g for g in ("zarahemla", "stone_age", "title_of_liberty")]
+SEATS = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}
+
+
+def _available(name):
+    return name in game_types()
+
+
+def start(make_player, type_, n):
+    players = [make_player(f"p{i}") for i in range(n)]
+    r = players[0].post("/api/games", {"type": type_, "seats": n})
+    assert r.status_code == 201, r.get_json()
+    game_id = r.get_json()["id"]
+    for p in players[1:]:
+        assert p.post(f"/api/games/{game_id}/join", {}).status_code == 200
+    seats = {s["player"]: s["seat"] for s in r.get_json()["seats"] if s["player"]}
+    info = players[0].get(f"/api/games/{game_id}").get_json()
+    by_seat = {s["seat"]: next(p for p in players if p.name == s["player"])
+               for s in info["seats"]}
+    return game_id, by_seat
+
+
+def read_everything(game_id, by_seat, anyone):
+    """Every GET body each seat and a spectator can read for this game."""
+    bodies = []
+    for who in list(by_seat.values()) + [None]:
+        for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/view",
+                     f"/api/games/{game_id}/log", f"/api/games/{game_id}/archive"):
+            if who is None:
+                r = anyone.get(path, signed=False)
+            else:
+                r = who.get(path)
+            bodies.append((who.name if who else None, path, r.get_data(as_text=True)))
+        if who is not None:
+            bodies.append((who.name, "legal", who.get(f"/api/games/{game_id}/legal")
+                           .get_data(as_text=True)))
+    return bodies
+
+
+@pytest.mark.parametrize("type_", REAL_GAMES)
+def test_random_game_over_the_api_keeps_the_seed_secret(make_player, app, type_):
+    if not _available(type_):
+        pytest.skip(f"{type_} is not available yet")
+    n = SEATS[type_]
+    game_id, by_seat = start(make_player, type_, n)
+    rng = random.Random(7)
+    from server.extensions import db
+    from server.models import Game
+    with app.app_context():
+        seed = db.session.get(Game, game_id).seed
+    for step in range(60):
+        info = by_seat[next(iter(by_seat))].get(f"/api/games/{game_id}/view").get_json()
+        if info["game"]["status"] == "over":
+            break
+        seat = rng.choice(info["view"]["to_act"])
+        legal = by_seat[seat].get(f"/api/games/{game_id}/legal").get_json()["moves"]
+        assert legal, f"{seat} owes a move but has none"
+        r = by_seat[seat].play(game_id, seat, rng.choice(legal))
+        assert r.status_code == 201, r.get_json()
+        if step % 20 == 0:
+            for who, path, body in read_everything(game_id, by_seat, by_seat[seat]):
+                assert seed not in body, f"the seed leaked to {who} via {path}"
+    archive = by_seat[next(iter(by_seat))].get(f"/api/games/{game_id}/archive").get_json()
+    envelopes = check_chain(archive)
+    # the server's state is exactly the replay of its own log
+    game = get_game(type_)
+    state = replay(game, archive["header"], bytes.fromhex(seed), envelopes)
+    for seat, player in by_seat.items():
+        served = player.get(f"/api/games/{game_id}/view").get_json()["view"]
+        assert served == json.loads(json.dumps(dict(game.view(state, seat), you=seat)))
+
+
+def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
+    game_id, (ann, bob) = start_pig(make_player)
+    by_seat = {"north": ann, "east": bob}
+    for seat, player in by_seat.items():
+        # make it seat's turn and peek: the Pig fixture's secret is private to its seat
+        while ann.get(f"/api/games/{game_id}/view").get_json()["view"]["to_act"] != [seat]:
+            other = next(s for s in by_seat if s != seat)
+            by_seat[other].play(game_id, other, "roll")
+        assert player.play(game_id, seat, "peek").status_code == 201
+    from server import services
+    from server.extensions import db
+    from server.models import Game
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        state = services.load_state(game)
+    secrets_by_seat = {s: f"peeked at {state['secret'][s]}" for s in by_seat}
+    for who, path, body in read_everything(game_id, by_seat, ann):
+        for seat, sentinel in secrets_by_seat.items():
+            if who != by_seat[seat].name:
+                assert sentinel not in body, f"{seat}'s secret reached {who} via {path}"
