@@ -72,8 +72,9 @@ class PbemGroup(click.Group):
 class Context:
     """Global options and lazily built helpers, shared by every command."""
 
-    def __init__(self, server, home, as_json, debug):
+    def __init__(self, server, home, as_json, debug, session=None):
         self.server = server.rstrip("/")
+        self.session = session
         self.home_path = home
         self.json = as_json
         self.debug = debug
@@ -97,7 +98,7 @@ class Context:
             identity = None
             if self.home.has_key() and self.home.config().get("name"):
                 identity = self.identity()
-            self._api = Api(self.server, identity=identity)
+            self._api = Api(self.server, identity=identity, session=self.session)
         return self._api
 
     def signed_api(self):
@@ -190,7 +191,10 @@ def cli(ctx, server, home, as_json, debug):
 
     Exit codes: 0 ok, 1 refused or failed, 2 usage, 3 wait timed out.
     """
-    ctx.obj = Context(server, home, as_json, debug)
+    # a caller (a test, an embedding program) may inject a requests.Session-like object:
+    # cli.main(obj={"session": session})
+    session = ctx.obj.get("session") if isinstance(ctx.obj, dict) else None
+    ctx.obj = Context(server, home, as_json, debug, session=session)
 
 
 # --- register -------------------------------------------------------------------------------
@@ -218,7 +222,7 @@ def register(c, name, email, tz):
     public = public_key_hex(key)
     if created:
         c.note(f"created a new key in {home.path}")
-    api = Api(c.server)
+    api = Api(c.server, session=c.session)
     c._api = api
     c.heads.server_key()  # pin the server's key on first use
     try:
