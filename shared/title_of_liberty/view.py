@@ -37,8 +37,8 @@ def owes(state):
 def to_act(state):
     if state["phase"] == "over":
         return []
-    seats = set(state["givers"]) | {state["turn"]}
-    return [s for s in state["seats"] if s in seats]
+    turn = state["turn"]
+    return [turn] + [s for s in state["seats"] if s in state["givers"] and s != turn]
 
 
 def _army_view(state, seat):
