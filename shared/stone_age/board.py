@@ -19,7 +19,7 @@ PRODUCES = {"H": 0, "S": 1, "M": 2, "F": 3}
 # rows 8 (drawn half a hex to the right).
 _GRID = [
     ".... .... .... .... eF06 .... .... aH03 ....",
-    "  .... eH09 eM11 eF08 eF04 aS10 aS05 ....",
+    "  .... eH09 eM12 eF08 eF04 aS10 aS05 ....",
     ".... eH09 eS05 eS10 .... .... aH04 aM10 ....",
     "  eH11 eS08 eH02 .... .... aM02 aF09 ....",
     ".... .... eM05 eM06 .... .... aM09 .... ....",

@@ -1,0 +1,76 @@
+"""Set-up: fixed layout, 3-player chips, the advanced snake placement."""
+
+import pytest
+
+from shared.stone_age import board
+
+from .helpers import GAME, IllegalMove, cards_conserved, new, play, refused
+
+
+def test_seats_and_options():
+    assert GAME.seat_names(3) == ["red", "blue", "white"]
+    assert GAME.seat_names(4) == ["red", "blue", "white", "orange"]
+    with pytest.raises(IllegalMove):
+        GAME.seat_names(2)
+    assert GAME.normalize_options({}, 4) == {"setup": "fixed"}
+    with pytest.raises(IllegalMove) as exc:
+        GAME.normalize_options({"setup": "random"}, 4)
+    assert exc.value.code == "bad_option"
+
+
+def test_fixed_layout_three_tribes_one_nomad_hide_and_bone():
+    st = new(4)
+    for s in st["seats"]:
+        assert len(st["tribes"][s]) == 3 and all(x in board.BLACK for x in st["tribes"][s])
+        assert len(st["nomads"][s]) == 1
+        nomad = st["nomads"][s][0]
+        assert any(nomad in board.ADJ[t] for t in st["tribes"][s])
+        assert st["hands"][s] == [0, 1, 0, 1]
+    assert st["phase"] == "roll" and st["current"] == "red"
+    assert len(st["chips"]) == 32
+    cards_conserved(st)
+
+
+def test_three_players_leave_orange_aside_and_use_the_marked_chips():
+    st = new(3)
+    assert st["seats"] == ["red", "blue", "white"]
+    assert sorted(int(x) for x in st["chips"]) == sorted(board.MARKED_3P)
+    assert len(st["chips"]) == 20
+    occupied = {x for s in st["seats"] for x in st["tribes"][s]}
+    assert not occupied & set(board.FIXED_LAYOUT["orange"]["tribes"])
+
+
+def test_advanced_setup_snake_order_and_no_nomads():
+    st = new(4, setup="advanced", seed=b"adv")
+    first = st["first"]
+    i = st["seats"].index(first)
+    order = st["seats"][i:] + st["seats"][:i]
+    assert st["place_order"] == order + order[::-1] + order
+    assert st["phase"] == "place" and all(not st["nomads"][s] for s in st["seats"])
+    assert any("places first" in e["public"] for e in st["events"])
+    refused(st, first, "place 100", "not_black")
+    refused(st, first, "roll", "must_place")
+    other = order[1]
+    refused(st, other, "place 92", "not_your_turn")
+    placed = []
+    for seat in order + order[::-1] + order:
+        assert GAME.to_act(st) == [seat]
+        x = next(x for x in board.BLACK if x not in placed)
+        play(st, seat, f"place {x}")
+        placed.append(x)
+    assert st["phase"] == "roll" and st["current"] == first
+    assert all(len(st["tribes"][s]) == 3 for s in st["seats"])
+    assert all(st["hands"][s] == [0, 1, 0, 1] for s in st["seats"])
+
+
+def test_advanced_setup_refuses_an_occupied_black_crossing():
+    st = new(3, setup="advanced", seed=b"adv2")
+    first = st["first"]
+    play(st, first, "place 92")
+    refused(st, st["current"], "place 92", "occupied")
+
+
+def test_same_seed_same_game():
+    a, b = new(4, "advanced", b"s"), new(4, "advanced", b"s")
+    assert a == b
+    assert "seed" in a and a["ply"] == 0

@@ -1,0 +1,205 @@
+"""The turn: rolling for everyone, the 7, trading with the player on turn."""
+
+from .helpers import (GAME, cards_conserved, give, main_phase, new, play, refused, roll_to)
+
+
+def _clear_pieces(st):
+    for s in st["seats"]:
+        st["tribes"][s], st["nomads"][s] = [], []
+
+
+def test_rulebook_example_blue_rolls_5_others_get_meat():
+    """Blue rolls a 5: White, Red and Orange each get a Meat; Blue gets nothing."""
+    st = new(4)
+    _clear_pieces(st)
+    st["current"] = "blue"
+    # i1 is Highlands 5; 107, 116 and 124 are its corners; 69 touches no 5
+    st["tribes"].update(red=[107], white=[116], orange=[124], blue=[69])
+    before = {s: list(st["hands"][s]) for s in st["seats"]}
+    roll_to(st, "blue", 5)
+    for s in ("red", "white", "orange"):
+        assert st["hands"][s][0] == before[s][0] + 1
+    assert st["hands"]["blue"] == before["blue"]
+    assert st["phase"] == "main"
+    cards_conserved(st)
+
+
+def test_tribe_on_two_matching_landscapes_gets_two_cards():
+    st = new(4)
+    _clear_pieces(st)
+    st["tribes"]["red"] = [109]        # 109 touches h2 (Forest 10) and i3 (Forest 10)
+    roll_to(st, "red", 10)
+    assert st["hands"]["red"][3] == 1 + 2
+
+
+def test_figure_and_desert_block_production():
+    st = new(4)
+    _clear_pieces(st)
+    st["tribes"]["red"] = [107]
+    st["figures"]["neanderthal"] = "i1"
+    roll_to(st, "red", 5)
+    assert st["hands"]["red"][0] == 0
+    st = new(4)
+    _clear_pieces(st)
+    st["tribes"]["red"] = [107]
+    st["deserts"] = ["i1"]
+    roll_to(st, "red", 5)
+    assert st["hands"]["red"][0] == 0
+
+
+def test_rules_note_supply_short_nobody_gets_it():
+    """RULES.md note 13: a stack too short for everyone gives nobody that resource."""
+    st = new(4)
+    _clear_pieces(st)
+    st["tribes"].update(red=[107], white=[116])
+    moved = st["supply"][0] - 1
+    st["supply"][0] -= moved
+    st["hands"]["orange"][0] += moved
+    roll_to(st, "red", 5)
+    assert st["hands"]["red"][0] == 0 and st["hands"]["white"][0] == 0
+    cards_conserved(st)
+
+
+def test_must_roll_first_and_only_on_your_turn():
+    st = new(4)
+    refused(st, "red", "end", "must_roll")
+    refused(st, "blue", "roll", "not_your_turn")
+    refused(st, "red", "develop food", "must_roll")
+
+
+def test_seven_discards_half_rounded_up_only_above_seven():
+    """RULES.md note 3: more than 7 cards discards ceil(n/2); exactly 7 keeps them."""
+    st = new(4)
+    give(st, "blue", meat=4, bone=4)          # 4+5+... blue holds 10
+    give(st, "white", meat=3, flint=2)        # white holds 7
+    give(st, "orange", flint=7)               # orange holds 9
+    roll_to(st, "red", 7)
+    assert st["phase"] == "discard"
+    assert st["discards"] == {"blue": 5, "orange": 5}
+    assert set(GAME.to_act(st)) == {"blue", "orange"}
+    refused(st, "red", "neanderthal e3", "not_your_turn")
+    refused(st, "blue", "discard 4meat", "wrong_count")
+    refused(st, "blue", "discard 5flint", "cannot_afford")
+    play(st, "orange", "discard 5flint")
+    assert GAME.to_act(st) == ["blue"]
+    play(st, "blue", "discard 4meat+1bone")
+    assert st["phase"] == "main" and GAME.to_act(st) == ["red"]
+    assert GAME.view(st, "red")["owes"]["red"].startswith("move the neanderthal")
+    cards_conserved(st)
+
+
+def test_seven_moves_the_neanderthal_only_and_steals_at_random():
+    """RULES.md note 6: the roller moves the Neanderthal (never the Predator)."""
+    st = new(4)
+    roll_to(st, "red", 7)
+    assert st["phase"] == "main"
+    refused(st, "red", "predator a8", "wrong_figure")
+    refused(st, "red", "neanderthal a8", "wrong_region")
+    refused(st, "red", "neanderthal b5", "must_move")
+    refused(st, "red", "develop food", "pending")
+    refused(st, "red", "neanderthal g3 steal white", "bad_victim")   # white not on g3
+    # g3 has blue tribes on 78 and 94
+    play(st, "red", "neanderthal g3 steal blue", b"x")
+    assert st["figures"]["neanderthal"] == "g3"
+    assert sum(st["hands"]["red"]) == 3 and sum(st["hands"]["blue"]) == 1
+    ev = st["events"][-1]
+    assert ev["public"] == "red steals a card from blue"
+    assert "steals 1 " in ev["private"]["red"] and ev["private"]["blue"] == ev["private"]["red"]
+    assert GAME.events_for(st["events"], "white")[-1] == "red steals a card from blue"
+    cards_conserved(st)
+
+
+def test_seven_steal_is_optional():
+    st = new(4)
+    roll_to(st, "red", 7)
+    play(st, "red", "neanderthal g3")
+    assert st["pending"] == [] and sum(st["hands"]["red"]) == 2
+
+
+def test_bank_trade_three_for_one():
+    st = main_phase()
+    give(st, "red", meat=6, bone=2)
+    play(st, "red", "bank 3meat for 1flint")
+    assert st["hands"]["red"] == [3, 2, 1, 0]
+    play(st, "red", "bank 3meat for 1hide")
+    refused(st, "red", "bank 2bone for 1flint", "bad_rate")
+    refused(st, "red", "bank 3bone for 1flint", "cannot_afford")
+    refused(st, "red", "bank 3meat for 1meat", "bad_trade")
+    cards_conserved(st)
+
+
+def test_offer_accept_confirm():
+    """The book's example: Tom offers a Hide for a Meat; Sabine accepts."""
+    st = main_phase()
+    give(st, "red", hide=1)
+    give(st, "blue", meat=1)
+    play(st, "red", "offer 1hide for 1meat")
+    assert GAME.to_act(st) == ["red", "blue", "white", "orange"]
+    owes = GAME.view(st, None)["owes"]
+    assert owes["blue"].startswith("answer red's offer")
+    refused(st, "white", "accept", "cannot_afford")
+    play(st, "blue", "accept")
+    play(st, "white", "decline")
+    assert GAME.to_act(st) == ["red", "orange"]
+    refused(st, "red", "confirm white", "not_accepted")
+    play(st, "red", "confirm blue")
+    assert st["hands"]["red"] == [1, 0, 0, 0] and st["hands"]["blue"] == [0, 0, 0, 1]
+    assert st["turn"]["offer"] is None and GAME.to_act(st) == ["red"]
+    cards_conserved(st)
+
+
+def test_counter_offer_and_addressed_offer():
+    st = main_phase()
+    give(st, "red", hide=2)
+    give(st, "white", bone=1, flint=1)
+    play(st, "red", "offer 1hide for 1bone to white")
+    assert GAME.to_act(st) == ["red", "white"]
+    refused(st, "blue", "accept", "no_offer")
+    play(st, "white", "counter 1flint for 2hide")
+    play(st, "red", "confirm white")
+    assert st["hands"]["red"] == [0, 0, 1, 0] and st["hands"]["white"] == [0, 1, 0, 2]
+    cards_conserved(st)
+
+
+def test_an_open_offer_never_blocks_and_ending_withdraws_it():
+    st = main_phase()
+    give(st, "red", hide=1)
+    play(st, "red", "offer 1hide for 1meat")
+    refused(st, "red", "accept", "own_offer")
+    play(st, "red", "end")
+    assert st["turn"]["offer"] is None and GAME.to_act(st) == ["blue"]
+    refused(st, "white", "decline", "not_your_turn")
+
+
+def test_withdraw_and_trade_only_with_the_player_on_turn():
+    st = main_phase()
+    give(st, "red", hide=1)
+    give(st, "blue", meat=1)
+    refused(st, "blue", "offer 1meat for 1hide", "not_your_turn")
+    play(st, "red", "offer 1hide for 1meat")
+    play(st, "red", "withdraw")
+    refused(st, "blue", "accept", "no_offer")
+    refused(st, "red", "withdraw", "no_offer")
+
+
+def test_rules_note_11_trade_phase_ends_with_the_first_development():
+    """RULES.md note 11: roll, trade, then develop; no trading after developing."""
+    st = main_phase()
+    give(st, "red", meat=4, bone=1, hide=1)
+    play(st, "red", "offer 1hide for 1flint")
+    play(st, "red", "develop food")
+    assert st["turn"]["offer"] is None
+    refused(st, "red", "bank 3meat for 1flint", "trade_over")
+    refused(st, "red", "offer 1meat for 1flint", "trade_over")
+
+
+def test_confirm_when_partner_can_no_longer_pay_reveals_nothing_more():
+    st = main_phase()
+    give(st, "red", hide=2, meat=1)
+    give(st, "blue", meat=1)
+    play(st, "red", "offer 1hide for 1meat")
+    play(st, "blue", "accept")
+    st["hands"]["blue"][0] = 0      # (as if traded away)
+    st["supply"][0] += 1
+    err = refused(st, "red", "confirm blue", "partner_cannot")
+    assert "meat" not in err.message
