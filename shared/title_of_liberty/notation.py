@@ -63,8 +63,10 @@ def _count(word, what):
     return int(word)
 
 
-def _soldier(word, allowed, side):
+def _soldier(word, allowed, side, verb=None):
     kind = _SINGULAR.get(word)
+    if kind is not None and kind not in allowed and verb:
+        _bad(f"you cannot {verb} {plural(kind, 2)}; use {', '.join(allowed)}")
     if kind is None or kind not in allowed:
         _bad(f"{word!r} is not a {side} soldier; use one of {', '.join(allowed)}")
     return kind
@@ -110,7 +112,7 @@ def _parse_counts(words, allowed, what):
     counts = {}
     for i in range(0, len(words), 2):
         n = _count(words[i], what)
-        kind = _soldier(words[i + 1], allowed, "Nephite")
+        kind = _soldier(words[i + 1], allowed, "Nephite", f"{what} with")
         if kind in counts:
             _bad(f"{what} names {kind} twice")
         counts[kind] = n
@@ -157,7 +159,7 @@ def parse_move(text):
         if len(rest) != 2:
             _bad(f"write it as: {verb} <number> infantry|archers|slingers")
         n = _count(rest[0], verb)
-        kind = _soldier(rest[1], BUYABLE, "new")
+        kind = _soldier(rest[1], BUYABLE, "new", verb)
         return Move(verb, (n, kind))
     if verb == "move":
         if len(rest) != 1:

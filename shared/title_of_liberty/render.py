@@ -70,20 +70,20 @@ def _seashore(view, battle):
 
 def _hill(view, battle):
     zone = battle["zone"]
-    lam = _counts(battle["lamanites"], True)
-    top = "LAMANITES: " + lam if zone == 2 else ""
-    bottom = "LAMANITES: " + lam if zone == 1 else ""
+    lam = "LAMANITES: " + _counts(battle["lamanites"], True)
+    top = lam if zone == 2 else "(empty)"
+    bottom = lam if zone == 1 else "(empty)"
     path = battle["path"]
-    on_path = _counts(path, True) if path else "nobody"
+    on_path = _counts(path, True) if path else "nobody yet"
     return [
         "               .--------- 2  LAMANITE HILL ---------.",
         f"               |  {top:<34}|",
         "   forest     #'           open route              '#     forest",
         "   path 1     #      (scouts cannot lead here)      #     path 2",
-        f"   scout-led:  {on_path:<40}",
         "               `------------ 1  VALLEY -------------'",
-        f"                  {bottom}",
+        f"               |  {bottom:<34}|",
         "               NEPHITE HILL: your army",
+        f"Up the forest paths (scout-led, no Lamanite Advantage): {on_path}",
     ]
 
 
@@ -204,9 +204,11 @@ def _status(view):
                  f"{_counts(lam['killed'], True)}; held captive: "
                  f"{_counts(lam['captured'], True)}.", "  ")
     if view["fields"]:
+        now = view["battle"]["site"] if view["battle"] else None
         parts = [f"{s} ({_counts(f['lamanites'], True)})" for s, f in view["fields"].items()
-                 if s in BATTLEFIELDS]
-        out += _wrap("Battles left unfinished: " + "; ".join(parts) + ".", "  ")
+                 if s in BATTLEFIELDS and s != now]
+        if parts:
+            out += _wrap("Battles left unfinished: " + "; ".join(parts) + ".", "  ")
     if view["status"] == "over":
         res = view["result"]
         who = "THE NEPHITES WIN" if res["winners"] else "THE LAMANITES WIN"

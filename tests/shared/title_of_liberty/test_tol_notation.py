@@ -1,0 +1,98 @@
+"""Move notation: canonical round-trip and plain errors for bad text."""
+
+import pytest
+
+from shared import InvalidMove
+from shared.title_of_liberty import GAME, Move, format_move, parse_move
+
+from .helpers import random_game
+
+CANONICAL = [
+    "give helaman 3 food", "give lehi 1 gold", "give antipus 2 weapons", "pass",
+    "buy 2 archers", "buy 1 infantry", "arm 1 slinger", "arm 3 slingers",
+    "move bountiful-v2-w1", "move bountiful~lehi-morianton", "rest", "attack", "starve",
+    "lead 3 infantry 2 archers", "lead 1 captain 1 slinger", "lead",
+    "sector palace", "sector stockade", "duel infantry archer", "duel scout@path infantry",
+    "duel captain archer@tower", "duel slinger infantry@gate", "duel captain king@temple",
+    "wine", "stop",
+]
+
+
+@pytest.mark.parametrize("text", CANONICAL)
+def test_canonical_texts_round_trip(text):
+    move = parse_move(text)
+    assert format_move(move) == text
+    assert parse_move(format_move(move)) == move
+    assert GAME.format_move(GAME.parse_move(text)) == text
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("  MOVE Bountiful-V2  ", "move bountiful-v2"),
+    ("move bount~moria", "move bountiful~morianton"),
+    ("buy 2 archer", "buy 2 archers"),
+    ("arm 1 archers", "arm 1 archer"),
+    ("give helaman 2 coins", "give helaman 2 gold"),
+    ("give helaman 1 weapon", "give helaman 1 weapons"),
+    ("lead 2 archers 3 infantry", "lead 3 infantry 2 archers"),
+    ("Duel Infantrymen Archers@Gate", "duel infantry archer@gate"),
+])
+def test_loose_spellings_become_canonical(text, canonical):
+    assert format_move(parse_move(text)) == canonical
+
+
+def test_move_value_is_immutable_and_pasteable():
+    move = parse_move("duel scout@path infantry")
+    assert move == Move("duel", ("scout", True, "infantry", None))
+    assert eval(repr(move)) == move
+    with pytest.raises(AttributeError):
+        move.kind = "stop"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "empty"),
+    ("fly bountiful", "unknown move 'fly'"),
+    ("rest now", "takes nothing after it"),
+    ("give zoram 1 food", "not an army"),
+    ("give helaman x food", "whole number"),
+    ("give helaman 0 food", "whole number"),
+    ("give helaman 1 wine", "food, gold or weapons"),
+    ("buy 2 scouts", "you cannot buy scouts"),
+    ("buy two archers", "whole number"),
+    ("move bountiful", "at least one more space"),
+    ("move bountiful--v2", "no space name"),
+    ("move bountiful-", "must end with a space name"),
+    ("move bountiful-zarahemla", "no space called 'zarahemla'"),
+    ("move bountiful~mor", "could be"),
+    ("move bountiful - v2", "no spaces"),
+    ("sector temple", "choose a sector"),
+    ("duel infantry", "one Nephite and one Lamanite"),
+    ("duel elephant archer", "not a Nephite soldier"),
+    ("duel infantry slinger", "not a Lamanite soldier"),
+    ("duel infantry@boat archer", "@path"),
+    ("duel infantry archer@wall", "@tower, @gate or @temple"),
+    ("lead 3", "a number and a kind"),
+    ("lead 2 infantry 1 infantry", "twice"),
+    ("lead 1 scout", "you cannot lead with scouts"),
+])
+def test_bad_text_gives_a_plain_error(text, message):
+    with pytest.raises(InvalidMove) as err:
+        parse_move(text)
+    assert message in str(err.value)
+    assert err.value.code == "bad_notation"
+
+
+def test_every_legal_move_round_trips_in_random_games():
+    seen = set()
+
+    def every(state, seat, text):
+        for who in GAME.to_act(state):
+            for move in GAME.legal_moves(state, who):
+                if move not in seen:
+                    seen.add(move)
+                    assert format_move(parse_move(move)) == move
+
+    for seed in range(30):
+        random_game(seed, every=every)
+    kinds = {m.split()[0] for m in seen}
+    assert kinds >= {"give", "pass", "buy", "arm", "move", "rest", "attack", "lead",
+                     "sector", "duel", "wine", "stop"}
