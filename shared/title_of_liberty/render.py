@@ -83,8 +83,7 @@ def _hill(view, battle):
         "               `------------ 1  VALLEY -------------'",
         f"               |  {bottom:<34}|",
         "               NEPHITE HILL: your army",
-        f"Up the forest paths (scout-led, no Lamanite Advantage): {on_path}",
-    ]
+    ] + _wrap(f"Up the forest paths (scout-led, no Lamanite Advantage): {on_path}", "  ")
 
 
 def _sector_cell(city, name):
@@ -95,8 +94,8 @@ def _sector_cell(city, name):
         state = f"tower {_counts(sec['tower'], True)}; gate {_counts(sec['gate'], True)}"
     prize = {"palace": f"gold {city['gold']}", "armory": f"weapons {city['weapons']}",
              "market": f"food {city['food']}",
-             "stockade": "captives " + (", ".join(f"{s} {n}" for s, n in
-                                                  city["stockade"].items()) or "0")}[name]
+             "stockade": "captives " + (" ".join(f"{INITIAL[s]}{n}" for s, n in
+                                                 city["stockade"].items()) or "0")}[name]
     return [f"{name.upper()}: {prize}", state]
 
 

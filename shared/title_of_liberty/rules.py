@@ -10,7 +10,7 @@ from .board import BATTLEFIELDS, FOOD_SPACES, KIND, ROAD_SET, SEA_NEXT
 from .combat import (duel_dice, end_attack, fate, lamanite_groups, lamanite_loses,
                      nephite_loses, roll_duel, start_battle, update_city, win_field,
                      DIE_NAME)
-from .notation import LEAD_TYPES, plural
+from .notation import plural
 from .state import end_turn, lose_army, total
 
 MAX_LEADS = 2

@@ -126,7 +126,8 @@ def view(state, seat):
         "sectors": list(SECTORS),
     }
     if state["phase"] == "over":
-        out["result"] = dict(state["result"])
+        out["result"] = {k: list(v) if isinstance(v, list) else v
+                         for k, v in state["result"].items()}
     return out
 
 
