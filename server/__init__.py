@@ -57,9 +57,10 @@ def create_app(config=None):
     from .limits import limiter
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter.init_app(app)
-    from .api import games, players
+    from .api import games, mail, players
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(mail.blp)
 
     @app.get("/api/health")
     def health():

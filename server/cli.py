@@ -34,9 +34,55 @@ def run(host, port):
     from werkzeug.serving import run_simple
     app = current_app._get_current_object()
     upgrade()
+    if app.config["PBEM_NOTIFY_INTERVAL"] > 0:
+        from .notify import start_background
+        start_background(app, app.config["PBEM_NOTIFY_INTERVAL"])
     click.echo(f"pbem server on http://{host}:{port}/ "
                f"(database {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]})", err=True)
     run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+@main.command("notify")
+@click.option("--once", is_flag=True, help="drain what is due now, then exit")
+@click.option("--interval", default=5.0, show_default=True, help="seconds between passes")
+def notify_command(once, interval):
+    """Send notices, reminders and digests; play forced moves for missed deadlines.
+
+    Run it as a separate process beside gunicorn workers (several may run: each
+    notice is sent once).  Example: pbem-server notify --once
+    """
+    from flask import current_app
+    from .notify import run_forever, tick
+    if once:
+        counts = tick()
+        click.echo(", ".join(f"{k}: {v}" for k, v in counts.items()))
+        return
+    run_forever(current_app._get_current_object(), interval)
+
+
+@main.command("mail-in")
+def mail_in():
+    """Read one raw email on standard input and append every signed move in it.
+
+    Example (from a mail server's pipe): pbem-server mail-in < message.eml
+    """
+    from .mailin import process
+    raw = click.get_binary_stream("stdin").read()
+    if not raw.strip():
+        raise click.UsageError("no message on standard input")
+    outcome = process(raw)
+    for r in outcome["results"]:
+        if r["status"] == "refused":
+            click.echo(f"game {r['game']}: refused: {r['reason']}")
+        else:
+            click.echo(f"game {r['game']} move {r['seq']} ({r['seat']}: {r['move']}): "
+                       f"{r['status']}")
+    for e in outcome.get("undecodable", []):
+        click.echo(f"{e}: could not be read")
+    if not outcome["results"]:
+        click.echo("no signed move found in the message")
+    if not outcome["results"] or any(r["status"] == "refused" for r in outcome["results"]):
+        raise SystemExit(1)
 
 
 def _register_db():

@@ -28,6 +28,9 @@ def from_env(instance_path):
         "PBEM_EXTRA_GAMES": os.environ.get("PBEM_EXTRA_GAMES", ""),
         "PBEM_BASE_URL": os.environ.get("PBEM_BASE_URL", ""),
         "RATELIMIT_STORAGE_URI": os.environ.get("PBEM_RATELIMIT_STORAGE", "memory://"),
+        "PBEM_INBOUND_TOKEN": os.environ.get("PBEM_INBOUND_TOKEN"),
+        "PBEM_VACATION_DAYS": int(os.environ.get("PBEM_VACATION_DAYS", 21)),
+        "PBEM_NOTIFY_INTERVAL": int(os.environ.get("PBEM_NOTIFY_INTERVAL", 5)),
         "RATELIMIT_ENABLED": os.environ.get("PBEM_RATELIMIT", "on") != "off",
     }
     return config

@@ -39,6 +39,15 @@ class Player(db.Model):
     email: Mapped[str | None] = mapped_column(String(254))
     tz: Mapped[str] = mapped_column(String(64), nullable=False, default="UTC")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # notices: "every" (each notice), "digest" (one mail a day), "none"
+    notify: Mapped[str] = mapped_column(String(8), nullable=False, default="every")
+    quiet_start: Mapped[int | None] = mapped_column(Integer)  # local hour, 0-23
+    quiet_end: Mapped[int | None] = mapped_column(Integer)
+    webhook_url: Mapped[str | None] = mapped_column(String(500))
+    vacation_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    vacation_year: Mapped[int | None] = mapped_column(Integer)
+    vacation_days_used: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    last_digest_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class Game(db.Model):
@@ -143,3 +152,41 @@ class IdempotencyKey(db.Model):
     status: Mapped[int | None] = mapped_column(Integer)
     body: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Duty(db.Model):
+    """A seat that owes a move, since which seq, and its deadline (mutable: not the log)."""
+
+    __tablename__ = "duties"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), nullable=False)
+    seat: Mapped[str] = mapped_column(String(32), nullable=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    since_seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    reminded: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    notified: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, index=True)
+
+
+class Notice(db.Model):
+    """The outbox: one message to one player (email or webhook), sent once by one worker."""
+
+    __tablename__ = "notices"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    to_address: Mapped[str | None] = mapped_column(String(254))
+    game_id: Mapped[str | None] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16), nullable=False)
+    channel: Mapped[str] = mapped_column(String(8), nullable=False, default="email")
+    subject: Mapped[str] = mapped_column(String(200), nullable=False)
+    body: Mapped[str] = mapped_column(Text, nullable=False)
+    payload: Mapped[dict | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, index=True)
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default="pending",
+                                        index=True)  # pending, digest, sent, failed
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(String(500))

@@ -25,8 +25,9 @@ class Strict(ma.Schema):
 
 
 class PlayerCreateSchema(Strict):
-    name = fields.String(required=True, validate=validate.Regexp(
-        NAME_RE, error="a name is 2 to 32 letters, digits, '.', '_' or '-'"))
+    name = fields.String(required=True, validate=[validate.Regexp(
+        NAME_RE, error="a name is 2 to 32 letters, digits, '.', '_' or '-'"),
+        validate.NoneOf(["me"], error="the name 'me' is reserved")])
     public_key = fields.String(required=True, validate=validate.Regexp(
         r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
     email = fields.Email(load_default=None, allow_none=True, validate=validate.Length(max=254))
@@ -84,6 +85,7 @@ class GameSchema(Strict):
     created_at = fields.DateTime(dump_only=True)
     move_hours = fields.Integer(dump_only=True, allow_none=True)
     you = fields.List(fields.String(), dump_only=True)
+    deadlines = fields.Dict(keys=fields.String(), values=fields.DateTime(), dump_only=True)
 
 
 class HeadSchema(Strict):
@@ -173,3 +175,32 @@ class ArchiveSchema(Strict):
     head = fields.Nested(HeadSchema, dump_only=True)
     seed = fields.String(dump_only=True, allow_none=True)
     result = fields.Dict(dump_only=True, allow_none=True)
+
+
+class InboundResultSchema(Strict):
+    results = fields.List(fields.Dict(), dump_only=True)
+    undecodable = fields.List(fields.String(), dump_only=True)
+
+
+class SettingsSchema(Strict):
+    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
+    tz = fields.String(validate=_valid_tz)
+    notify = fields.String(validate=validate.OneOf(["every", "digest", "none"]))
+    quiet_start = fields.Integer(allow_none=True, strict=True,
+                                 validate=validate.Range(min=0, max=23))
+    quiet_end = fields.Integer(allow_none=True, strict=True, validate=validate.Range(min=0, max=23))
+    webhook_url = fields.Url(allow_none=True, schemes={"http", "https"},
+                             require_tld=False, validate=validate.Length(max=500))
+
+
+class VacationSchema(Strict):
+    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=60))
+
+
+class MeSchema(PlayerSchema):
+    notify = fields.String(dump_only=True)
+    quiet_start = fields.Integer(dump_only=True, allow_none=True)
+    quiet_end = fields.Integer(dump_only=True, allow_none=True)
+    webhook_url = fields.String(dump_only=True, allow_none=True)
+    vacation_until = fields.DateTime(dump_only=True, allow_none=True)
+    vacation_days_left = fields.Integer(dump_only=True)

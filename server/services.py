@@ -19,6 +19,7 @@ from shared.envelope import (EnvelopeError, entry_hash, envelope_message, genesi
                              seed_commitment, sign, validate_envelope, verify)
 from shared.games import get_game
 
+from . import duties
 from .clock import now
 from .errors import fail
 from .extensions import db
@@ -225,6 +226,8 @@ def maybe_start(game):
         return
     text = json.dumps(state, separators=(",", ":"))
     _store_snapshot(game.id, -1, text)
+    db.session.flush()
+    duties.refresh(game, game_def.to_act(state), None, -1)
     db.session.commit()
     db.session.expire(game)
 
@@ -308,6 +311,7 @@ def append_move(game, envelope_text, signature, forced=False):
                 forced=forced, events=events, received_at=now())
     db.session.add(move)
     _store_snapshot(game.id, env["seq"], text)
+    duties.refresh(game, values["to_act"], env["seat"], env["seq"], over=result is not None)
     try:
         db.session.commit()
     except IntegrityError:

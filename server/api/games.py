@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from shared.games import game_types, get_game
 
-from .. import services
+from .. import duties, services
 from ..idempotency import idempotent
 from ..limits import move_limit
 from ..auth import current_player
@@ -23,13 +23,17 @@ OPTIONAL = [{}, {"pbemSignature": []}]
 
 def game_json(game, player=None):
     mine = [s.seat for s in game.seats if player is not None and s.player_id == player.id]
+    due = {}
+    if mine and game.status == "playing" and game.move_hours:
+        due = {seat: at for seat, at in duties.deadlines(game.id, mine).items() if at}
     return {"id": game.id, "type": game.type, "rules_version": game.rules_version,
             "options": game.options, "status": game.status,
             "seats": [{"seat": s.seat, "player": s.player.name if s.player else None}
                       for s in game.seats],
             "seq": game.head_seq, "head": game.head_hash, "to_act": game.to_act or [],
             "seed_commitment": game.seed_commitment, "result": game.result,
-            "created_at": game.created_at, "move_hours": game.move_hours, "you": mine}
+            "created_at": game.created_at, "move_hours": game.move_hours, "you": mine,
+            "deadlines": due}
 
 
 def get_or_404(game_id):

@@ -1,15 +1,19 @@
 """Players: register a name with a public key; read a profile."""
 
+from datetime import timedelta
+
+from flask import current_app
 from flask.views import MethodView
 from sqlalchemy.exc import IntegrityError
 
 from ..idempotency import idempotent
 from ..limits import registration_limit
 from ..auth import check_self_signed, current_player
+from ..clock import now
 from ..errors import Blueprint, ErrorSchema, fail
 from ..extensions import db
-from ..models import Player, RequestNonce
-from ..schemas import PlayerCreateSchema, PlayerSchema
+from ..models import Duty, Player, RequestNonce
+from ..schemas import MeSchema, PlayerCreateSchema, PlayerSchema, SettingsSchema, VacationSchema
 
 blp = Blueprint("players", __name__, url_prefix="/api/players",
                 description="Players and their public keys")
@@ -21,6 +25,22 @@ def _public(player, me=False):
     if me:
         out["email"] = player.email
     return out
+
+
+def _me(player):
+    out = _public(player, me=True)
+    out.update(notify=player.notify, quiet_start=player.quiet_start,
+               quiet_end=player.quiet_end, webhook_url=player.webhook_url,
+               vacation_until=player.vacation_until,
+               vacation_days_left=vacation_days_left(player))
+    return out
+
+
+def vacation_days_left(player):
+    allowance = current_app.config.get("PBEM_VACATION_DAYS", 21)
+    if player.vacation_year != now().year:
+        return allowance
+    return max(0, allowance - player.vacation_days_used)
 
 
 @blp.route("")
@@ -62,11 +82,54 @@ class Players(MethodView):
 @blp.route("/me")
 class Me(MethodView):
     @blp.doc(security=[{"pbemSignature": []}])
-    @blp.response(200, PlayerSchema)
+    @blp.response(200, MeSchema)
     @blp.alt_response(401, schema=ErrorSchema)
     def get(self):
-        """The caller's own profile (signed request)."""
-        return _public(current_player(), me=True)
+        """The caller's own profile and notification settings (signed request)."""
+        return _me(current_player())
+
+    @blp.doc(security=[{"pbemSignature": []}])
+    @blp.arguments(SettingsSchema)
+    @blp.response(200, MeSchema)
+    @blp.alt_response(400, schema=ErrorSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    def patch(self, data):
+        """Change email, time zone, notices (every, digest, none), quiet hours, webhook."""
+        player = current_player()
+        for field in ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url"):
+            if field in data:
+                setattr(player, field, data[field])
+        db.session.commit()
+        return _me(player)
+
+
+@blp.route("/me/vacation")
+class Vacation(MethodView):
+    @blp.doc(security=[{"pbemSignature": []}])
+    @blp.arguments(VacationSchema)
+    @blp.response(200, MeSchema)
+    @blp.alt_response(400, schema=ErrorSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(422, schema=ErrorSchema)
+    def post(self, data):
+        """Take vacation days from now: your deadlines pause for that long."""
+        player = current_player()
+        left = vacation_days_left(player)
+        if data["days"] > left:
+            fail(422, "no_vacation_left", f"you have {left} vacation days left this year")
+        current = now()
+        if player.vacation_year != current.year:
+            player.vacation_year, player.vacation_days_used = current.year, 0
+        start = max(current, player.vacation_until or current)
+        extra = timedelta(days=data["days"])
+        player.vacation_until = start + extra
+        player.vacation_days_used += data["days"]
+        for duty in db.session.execute(db.select(Duty).filter_by(player_id=player.id)
+                                       .filter(Duty.due_at.is_not(None))).scalars():
+            duty.due_at = duty.due_at + extra
+            duty.reminded = False
+        db.session.commit()
+        return _me(player)
 
 
 @blp.route("/<name>")

@@ -1,0 +1,323 @@
+"""Notices out, deadlines, reminders, digests: the worker's tick.
+
+The append transaction only records duties (server/duties.py).  This worker,
+run as a background thread in ``pbem-server run`` or as ``pbem-server
+notify``, turns them into notices in the outbox table and drains it:
+
+* a new duty -> a turn notice (the board for that seat as plain text, what
+  is owed, the deadline in the player's zone, legal moves, how to answer);
+* a deadline getting close -> one reminder; a deadline passed -> the game's
+  ``timeout_move`` appended as a server-signed forced entry;
+* the outbox -> email (or the log) and webhooks, each notice claimed by one
+  worker with a conditional update, retried with exponential backoff;
+  quiet hours in the player's zone postpone email; "digest" players get one
+  mail a day; "none" players get no mail.
+"""
+
+import logging
+import secrets
+import threading
+from datetime import datetime, time as dtime, timedelta
+from zoneinfo import ZoneInfo
+
+from flask import current_app
+from sqlalchemy import or_, update
+
+from shared.envelope import make_envelope, sign_envelope
+from shared.games import get_game
+
+from . import services
+from .clock import now, now_ts
+from .errors import ApiError
+from .extensions import db
+from .mailer import SendError, post_webhook, send_email
+from .models import Duty, Game, Notice, Player
+
+log = logging.getLogger("pbem.notices")
+MAX_ATTEMPTS = 10
+DIGEST_HOUR = 8
+MOVES_IN_NOTICE = 25
+
+
+def _zone(player):
+    try:
+        return ZoneInfo(player.tz or "UTC")
+    except Exception:
+        return ZoneInfo("UTC")
+
+
+def local(dt, player):
+    return dt.astimezone(_zone(player)).strftime("%a %d %b %Y %H:%M %Z")
+
+
+# --- composing -------------------------------------------------------------------
+
+def _turn_text(game, seat, player, kind):
+    game_def = get_game(game.type)
+    state = services.load_state(game)
+    view = game_def.view(state, seat)
+    view["you"] = seat
+    board = game_def.render(view)
+    owes = (view.get("owes") or {}).get(seat, "a move")
+    moves = game_def.legal_moves(state, seat)
+    duty = db.session.execute(db.select(Duty).filter_by(game_id=game.id, seat=seat)) \
+        .scalar_one_or_none()
+    due = f"Deadline: {local(duty.due_at, player)}" if duty and duty.due_at \
+        else "No deadline is set for this game."
+    shown = moves[:MOVES_IN_NOTICE]
+    more = f"\n  ... and {len(moves) - len(shown)} more (pbem moves {game.id})" \
+        if len(moves) > len(shown) else ""
+    head = "Reminder: you still owe" if kind == "reminder" else "You owe"
+    body = "\n".join([
+        f"{game_def.title} - game {game.id} - you play {seat}",
+        f"{head}: {owes}", due, "", board, "",
+        "Your legal moves:", *(f"  {m}" for m in shown), more.lstrip("\n") if more else "",
+        "To answer:",
+        f"  pbem play {game.id} '<move>'",
+        "  or reply to this email with the block printed by",
+        f"  pbem play --armor {game.id} '<move>'", ""])
+    subject = f"[pbem] {'Reminder: ' if kind == 'reminder' else ''}{game_def.title} " \
+              f"{game.id}: you owe {owes}"
+    payload = {"event": kind, "game": game.id, "type": game.type, "seat": seat, "owes": owes,
+               "deadline": duty.due_at.isoformat() if duty and duty.due_at else None,
+               "legal_moves": shown, "seq": game.head_seq}
+    return subject[:200], body, payload
+
+
+def enqueue(player, game_id, kind, subject, body, payload=None, to=None):
+    """Outbox rows for one message to ``player`` (or a bare address ``to``)."""
+    current = now()
+    if player is None:
+        db.session.add(Notice(to_address=to, game_id=game_id, kind=kind, channel="email",
+                              subject=subject, body=body, next_attempt_at=current, created_at=current))
+        return
+    if player.email and player.notify != "none":
+        status = "digest" if player.notify == "digest" and kind in ("turn", "reminder") \
+            else "pending"
+        db.session.add(Notice(player_id=player.id, to_address=player.email, game_id=game_id,
+                              kind=kind, channel="email", subject=subject, body=body,
+                              payload=payload, next_attempt_at=current, created_at=current, status=status))
+    elif not player.email and not player.webhook_url:
+        log.info("notice for %s (no email, no webhook): %s\n%s", player.name, subject, body)
+    if player.webhook_url:
+        db.session.add(Notice(player_id=player.id, game_id=game_id, kind=kind,
+                              channel="webhook", subject=subject, body=body,
+                              payload=payload or {"event": kind, "game": game_id},
+                              next_attempt_at=current, created_at=current))
+
+
+def compose_turn_notices():
+    """A notice for every duty not yet announced (claimed with a conditional update)."""
+    count = 0
+    duties = db.session.execute(db.select(Duty).filter_by(notified=False).limit(200)) \
+        .scalars().all()
+    for duty in duties:
+        claimed = db.session.execute(update(Duty).where(Duty.id == duty.id,
+                                                        Duty.notified.is_(False))
+                                     .values(notified=True))
+        if claimed.rowcount != 1:
+            db.session.rollback()
+            continue
+        game = db.session.get(Game, duty.game_id)
+        player = db.session.get(Player, duty.player_id)
+        subject, body, payload = _turn_text(game, duty.seat, player, "turn")
+        enqueue(player, game.id, "turn", subject, body, payload)
+        db.session.commit()
+        count += 1
+    return count
+
+
+# --- deadlines ---------------------------------------------------------------------
+
+def _reminder_window(game):
+    return timedelta(hours=min(12, game.move_hours / 4)) if game.move_hours else None
+
+
+def sweep_deadlines():
+    """Reminders for deadlines getting close; forced moves for deadlines passed."""
+    current = now()
+    forced = reminded = 0
+    rows = db.session.execute(db.select(Duty).filter(Duty.due_at.is_not(None))
+                              .order_by(Duty.due_at).limit(500)).scalars().all()
+    for duty in rows:
+        game = db.session.get(Game, duty.game_id)
+        if game is None or game.status != "playing":
+            continue
+        if duty.due_at <= current:
+            forced += _force(game, duty)
+        elif not duty.reminded and duty.due_at - _reminder_window(game) <= current:
+            claimed = db.session.execute(update(Duty).where(Duty.id == duty.id,
+                                                            Duty.reminded.is_(False))
+                                         .values(reminded=True))
+            if claimed.rowcount != 1:
+                db.session.rollback()
+                continue
+            player = db.session.get(Player, duty.player_id)
+            subject, body, payload = _turn_text(game, duty.seat, player, "reminder")
+            enqueue(player, game.id, "reminder", subject, body, payload)
+            db.session.commit()
+            reminded += 1
+    return forced, reminded
+
+
+def _force(game, duty):
+    """Append the game's timeout move for the late seat, signed by the server."""
+    game_def = get_game(game.type)
+    state = services.load_state(game)
+    if duty.seat not in game_def.to_act(state):
+        return 0
+    move = game_def.timeout_move(state, duty.seat)
+    env = make_envelope(game.id, game.head_seq + 1, game.head_hash, duty.seat, move,
+                        secrets.token_hex(12), now_ts(), forced=True)
+    text, sig = sign_envelope(services.server_key()[0], env)
+    try:
+        services.append_move(game, text, sig, forced=True)
+    except ApiError as exc:  # another worker or a player got there first
+        db.session.rollback()
+        log.info("forced move for %s in %s not appended: %s", duty.seat, game.id, exc.message)
+        return 0
+    player = db.session.get(Player, duty.player_id)
+    enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your deadline "
+            f"passed",
+            f"Your deadline in game {game.id} passed, so the server played for {duty.seat}:\n"
+            f"  {move}\n\nThis entry is marked as forced in the log and the archive.\n",
+            {"event": "forced", "game": game.id, "seat": duty.seat, "move": move})
+    db.session.commit()
+    return 1
+
+
+# --- digests and sending -------------------------------------------------------------
+
+def _in_quiet_hours(player, at):
+    if player is None or player.quiet_start is None or player.quiet_end is None \
+            or player.quiet_start == player.quiet_end:
+        return None
+    zone = _zone(player)
+    t = at.astimezone(zone)
+    start, end = player.quiet_start, player.quiet_end
+    hour = t.hour
+    quiet = start <= hour < end if start < end else (hour >= start or hour < end)
+    if not quiet:
+        return None
+    end_day = t.date() if hour < end else t.date() + timedelta(days=1)
+    return datetime.combine(end_day, dtime(end), zone)
+
+
+def build_digests():
+    """One digest email a day, at 08:00 in the player's zone, of the notices before it.
+
+    Notices that arrive after today's digest wait for tomorrow's.
+    """
+    current = now()
+    players = db.session.execute(db.select(Player).where(Player.id.in_(
+        db.select(Notice.player_id).filter_by(status="digest")))).scalars().all()
+    made = 0
+    for player in players:
+        zone = _zone(player)
+        t = current.astimezone(zone)
+        day = t.date() if t.hour >= DIGEST_HOUR else t.date() - timedelta(days=1)
+        boundary = datetime.combine(day, dtime(DIGEST_HOUR), zone)
+        if player.last_digest_at and player.last_digest_at >= boundary:
+            continue
+        items = db.session.execute(db.select(Notice).filter(
+            Notice.player_id == player.id, Notice.status == "digest",
+            Notice.created_at <= boundary).order_by(Notice.id)).scalars().all()
+        if not items:
+            continue
+        parts = [f"Your pbem digest for {t.strftime('%a %d %b %Y')}: "
+                 f"{len(items)} notice{'s' if len(items) != 1 else ''}.", ""]
+        for n in items:
+            parts += ["=" * 72, n.subject, "", n.body, ""]
+            n.status = "digested"
+        player.last_digest_at = current
+        db.session.add(Notice(player_id=player.id, to_address=player.email, kind="digest",
+                              channel="email", subject=f"[pbem] Daily digest: {len(items)} "
+                              f"notice{'s' if len(items) != 1 else ''}",
+                              body="\n".join(parts), next_attempt_at=current, created_at=current))
+        db.session.commit()
+        made += 1
+    return made
+
+
+def send_due(limit=50):
+    """Send what is due; each notice claimed by exactly one worker."""
+    current = now()
+    sent = 0
+    ids = db.session.execute(
+        db.select(Notice.id).filter(Notice.status == "pending", Notice.next_attempt_at <= current,
+                                    or_(Notice.claimed_until.is_(None),
+                                        Notice.claimed_until < current))
+        .order_by(Notice.id).limit(limit)).scalars().all()
+    for notice_id in ids:
+        claimed = db.session.execute(
+            update(Notice).where(Notice.id == notice_id, Notice.status == "pending",
+                                 or_(Notice.claimed_until.is_(None),
+                                     Notice.claimed_until < current))
+            .values(claimed_until=current + timedelta(minutes=2)))
+        db.session.commit()
+        if claimed.rowcount != 1:
+            continue
+        notice = db.session.get(Notice, notice_id)
+        player = db.session.get(Player, notice.player_id) if notice.player_id else None
+        if notice.channel == "email":
+            resume = _in_quiet_hours(player, current)
+            if resume is not None and notice.kind not in ("mail-reply",):
+                notice.next_attempt_at = resume
+                notice.claimed_until = None
+                db.session.commit()
+                continue
+        try:
+            if notice.channel == "webhook":
+                post_webhook(player.webhook_url, notice.payload or {})
+            else:
+                send_email(current_app.config, notice.to_address, notice.subject, notice.body)
+        except SendError as exc:
+            notice.attempts += 1
+            notice.last_error = str(exc)[:500]
+            notice.claimed_until = None
+            if notice.attempts >= MAX_ATTEMPTS:
+                notice.status = "failed"
+                log.error("notice %s failed for good: %s", notice.id, exc)
+            else:
+                notice.next_attempt_at = current + timedelta(
+                    seconds=min(3600, 30 * 2 ** (notice.attempts - 1)))
+            db.session.commit()
+            continue
+        notice.status = "sent"
+        notice.sent_at = current
+        notice.attempts += 1
+        db.session.commit()
+        sent += 1
+    return sent
+
+
+def tick():
+    """One pass of the worker: deadlines, new duties, digests, sending.  Returns counts."""
+    forced, reminded = sweep_deadlines()
+    composed = compose_turn_notices()
+    digests = build_digests()
+    sent = send_due()
+    return {"forced": forced, "reminders": reminded, "notices": composed, "digests": digests,
+            "sent": sent}
+
+
+def run_forever(app, interval=5.0, stop=None):
+    stop = stop or threading.Event()
+    while not stop.is_set():
+        with app.app_context():
+            try:
+                tick()
+            except Exception:  # the worker must outlive a bad notice; the error is logged
+                db.session.rollback()
+                log.exception("notice worker tick failed")
+            finally:
+                db.session.remove()
+        stop.wait(interval)
+
+
+def start_background(app, interval=5.0):
+    stop = threading.Event()
+    thread = threading.Thread(target=run_forever, args=(app, interval, stop),
+                              name="pbem-notices", daemon=True)
+    thread.start()
+    return stop

@@ -1,0 +1,327 @@
+"""Play by email: notices through a real SMTP server, digests, quiet hours, retries,
+deadlines with forced moves, reminders, vacations, and moves by mail."""
+
+import email
+import email.policy
+import json
+import time
+from datetime import datetime, timezone
+from email.message import EmailMessage
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from client.armor import encode_block
+from client.signing import signed_move
+from shared.archive import check_chain
+from tests.liveserver import free_port
+
+HOUR = 3600
+
+
+class Inbox:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        self.messages.append(msg)
+        return "250 OK"
+
+    def bodies(self):
+        return [m.get_content() for m in self.messages]
+
+
+class SmtpServer(Inbox):
+    """A real SMTP server (aiosmtpd) on a loopback port that can go down and come back."""
+
+    def __init__(self):
+        super().__init__()
+        self.port = free_port()
+        self.controller = None
+
+    def start(self):
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def stop(self):
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
+@pytest.fixture
+def smtp(app):
+    server = SmtpServer()
+    server.start()
+    app.config["PBEM_SMTP_URL"] = f"smtp://127.0.0.1:{server.port}"
+    yield server
+    server.stop()
+
+
+def tick(app):
+    from server import notify
+    with app.app_context():
+        return notify.tick()
+
+
+def set_clock_utc(clock, year, month, day, hour, minute=0):
+    clock.t = int(datetime(year, month, day, hour, minute, tzinfo=timezone.utc).timestamp())
+
+
+def pig_game(make_player, clock, move_hours=48, ann_settings=None, bob_settings=None):
+    ann = make_player("ann", email="ann@example.org", tz="America/New_York")
+    bob = make_player("bob", email="bob@example.org", tz="Asia/Tokyo")
+    for p, settings in ((ann, ann_settings), (bob, bob_settings)):
+        if settings:
+            r = p.request("PATCH", "/api/players/me", settings)
+            assert r.status_code == 200, r.get_json()
+    r = ann.post("/api/games", {"type": "pig", "seats": 2, "move_hours": move_hours})
+    game_id = r.get_json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
+    return game_id, ann, bob
+
+
+def test_turn_notice_has_board_moves_and_local_deadline(app, make_player, clock, smtp):
+    set_clock_utc(clock, 2027, 3, 10, 15)
+    game_id, ann, bob = pig_game(make_player, clock)
+    counts = tick(app)
+    assert counts["notices"] == 1 and counts["sent"] == 1
+    (msg,) = smtp.messages
+    assert msg["To"] == "ann@example.org" and game_id in msg["Subject"]
+    body = msg.get_content()
+    assert "Pig to 20" in body                        # the board for her view
+    assert "  roll" in body and "  hold" in body       # her legal moves
+    assert "Fri 12 Mar 2027 10:00 EST" in body         # 48 h later, in New York time
+    assert f"pbem play {game_id}" in body and "--armor" in body
+    # the deadline shows in her zone in the API too (stored in UTC)
+    mine = ann.get(f"/api/games/{game_id}").get_json()
+    assert mine["deadlines"]["north"].startswith("2027-03-12T15:00:00")
+    # a move by ann makes bob owe: he is told, once
+    assert ann.play(game_id, "north", "hold").status_code == 201
+    tick(app)
+    tick(app)
+    assert [m["To"] for m in smtp.messages] == ["ann@example.org", "bob@example.org"]
+    assert "Sat 13 Mar 2027 00:00 JST" in smtp.messages[1].get_content()
+
+
+def test_digest_collects_a_day_of_notices(app, make_player, clock, smtp):
+    set_clock_utc(clock, 2027, 3, 10, 15)   # 10:00 in New York
+    game_id, ann, bob = pig_game(make_player, clock, ann_settings={"notify": "digest"})
+    tick(app)
+    assert smtp.messages == []               # digest players get no single notice
+    clock.advance(18 * HOUR)                 # 04:00 next day in New York: not yet
+    tick(app)
+    assert smtp.messages == []
+    clock.advance(4 * HOUR)                  # 08:00: the digest goes
+    tick(app)
+    (msg,) = smtp.messages
+    assert "digest" in msg["Subject"].lower() and "Pig to 20" in msg.get_content()
+    tick(app)
+    assert len(smtp.messages) == 1           # once a day
+
+
+def test_quiet_hours_postpone_email(app, make_player, clock, smtp):
+    set_clock_utc(clock, 2027, 3, 11, 4)     # 23:00 in New York
+    game_id, ann, bob = pig_game(make_player, clock,
+                                 ann_settings={"quiet_start": 22, "quiet_end": 7})
+    tick(app)
+    assert smtp.messages == []
+    clock.advance(7 * HOUR)                  # 06:00 local, still quiet
+    tick(app)
+    assert smtp.messages == []
+    clock.advance(1 * HOUR)                  # 07:00 local
+    tick(app)
+    assert len(smtp.messages) == 1
+
+
+def test_retry_after_the_smtp_server_was_down(app, make_player, clock, smtp):
+    smtp.stop()
+    game_id, ann, bob = pig_game(make_player, clock)
+    counts = tick(app)
+    assert counts["sent"] == 0
+    from server.extensions import db
+    from server.models import Notice
+    with app.app_context():
+        notice = db.session.execute(db.select(Notice)).scalar_one()
+        assert notice.attempts == 1 and notice.status == "pending" and notice.last_error
+    smtp.start()
+    assert tick(app)["sent"] == 0            # backoff: not yet
+    clock.advance(31)
+    assert tick(app)["sent"] == 1
+    assert len(smtp.messages) == 1
+
+
+def test_notices_without_smtp_go_to_the_log(app, make_player, clock, caplog):
+    game_id, ann, bob = pig_game(make_player, clock)
+    with caplog.at_level("INFO", logger="pbem.notices"):
+        tick(app)
+    assert any("Pig to 20" in r.getMessage() for r in caplog.records)
+
+
+def test_webhook_gets_a_json_post(app, make_player, clock):
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+    got = []
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self):
+            got.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        game_id, ann, bob = pig_game(
+            make_player, clock,
+            ann_settings={"webhook_url": f"http://127.0.0.1:{server.server_port}/hook"})
+        tick(app)
+        assert got and got[0]["event"] == "turn" and got[0]["game"] == game_id
+        assert got[0]["seat"] == "north" and "roll" in got[0]["legal_moves"]
+    finally:
+        server.shutdown()
+
+
+def test_missed_deadline_plays_a_forced_move_with_reminder_first(app, make_player, clock, smtp):
+    game_id, ann, bob = pig_game(make_player, clock, move_hours=48)
+    tick(app)
+    clock.advance(35 * HOUR)
+    assert tick(app)["reminders"] == 0
+    clock.advance(2 * HOUR)                  # 12 h before the deadline
+    assert tick(app)["reminders"] == 1
+    assert "Reminder" in smtp.messages[-1]["Subject"]
+    clock.advance(12 * HOUR)
+    counts = tick(app)
+    assert counts["forced"] == 1
+    log = ann.get(f"/api/games/{game_id}/log").get_json()["entries"]
+    assert log[0]["forced"] is True and log[0]["move"] == "roll" and log[0]["seat"] == "north"
+    assert any("deadline passed" in m["Subject"] for m in smtp.messages)
+    archive = ann.get(f"/api/games/{game_id}/archive").get_json()
+    check_chain(archive)                     # the server's signature verifies in the archive
+    assert json.loads(archive["entries"][0]["envelope"])["forced"] is True
+
+
+def test_vacation_pauses_the_clock(app, make_player, clock, smtp):
+    game_id, ann, bob = pig_game(make_player, clock, move_hours=48)
+    r = ann.post("/api/players/me/vacation", {"days": 3})
+    assert r.status_code == 200 and r.get_json()["vacation_days_left"] == 18
+    clock.advance(49 * HOUR)
+    assert tick(app)["forced"] == 0
+    clock.advance(3 * 24 * HOUR)
+    assert tick(app)["forced"] == 1
+    r = ann.post("/api/players/me/vacation", {"days": 30})
+    assert r.status_code == 422
+
+
+def test_forged_forced_flag_from_a_player_is_refused(make_player, clock):
+    game_id, ann, bob = pig_game(make_player, clock)
+    info = ann.get(f"/api/games/{game_id}/view").get_json()
+    from shared.envelope import make_envelope, sign_envelope
+    env = make_envelope(game_id, 0, info["prev"], "north", "roll", "n" * 10, clock(), forced=True)
+    text, sig = sign_envelope(ann.key, env)
+    r = ann.post(f"/api/games/{game_id}/moves", {"envelope": text, "signature": sig})
+    assert r.status_code == 403
+
+
+# --- moves by mail ---------------------------------------------------------------------
+
+def armored(player, game_id, seat, move, seq, prev, clock):
+    body = signed_move(player.key, game_id, seq, prev, seat, move, ts=clock())
+    return encode_block(game_id, body["envelope"], body["signature"]), body
+
+
+def _mail(frm, body, subject="Re: your move", html=None):
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = frm, "moves@pbem.example", subject
+    msg.set_content(body)
+    if html is not None:
+        msg.add_alternative(html, subtype="html")
+    return msg.as_bytes()
+
+
+def post_mail(client, raw):
+    return client.post("/api/mail/inbound", data=raw, content_type="message/rfc822")
+
+
+def test_mail_in_plain_html_forwarded_two_blocks_and_garbage(app, client, make_player, clock,
+                                                              smtp):
+    game_id, ann, bob = pig_game(make_player, clock)
+    info = ann.get(f"/api/games/{game_id}/view").get_json()
+    block0, body0 = armored(ann, game_id, "north", "peek", 0, info["prev"], clock)
+    # plain text with a signature and a quoted earlier message
+    raw = _mail("Ann <ann@example.org>",
+                f"Here is my move.\n\n{block0}\n-- \nAnn\n\n> On Monday the server wrote:\n"
+                f"> You owe a move\n")
+    r = post_mail(client, raw)
+    assert r.status_code == 200
+    assert r.get_json()["results"][0]["status"] == "accepted"
+    # the same block again (e.g. the mail was delivered twice): a no-op
+    r = post_mail(client, raw)
+    assert r.get_json()["results"][0]["status"] == "already in log"
+    from shared.envelope import entry_hash
+    h0 = entry_hash(body0["envelope"].encode(), body0["signature"])
+    # HTML mail with the block quoted in a blockquote, two blocks in one message
+    block1, body1 = armored(ann, game_id, "north", "peek", 1, h0, clock)
+    h1 = entry_hash(body1["envelope"].encode(), body1["signature"])
+    block2, _ = armored(ann, game_id, "north", "peek", 2, h1, clock)
+    quoted = "".join(f"&gt; {line}<br>" for line in block1.splitlines())
+    html = f"<html><body><p>Two moves</p><blockquote>{quoted}</blockquote>" \
+           f"<div>{block2.replace(chr(10), '<br>')}</div></body></html>"
+    r = post_mail(client, _mail("ann@example.org", "see html", html=html))
+    assert [x["status"] for x in r.get_json()["results"]] == ["accepted", "accepted"]
+    # forwarded as an attached message
+    info = ann.get(f"/api/games/{game_id}/view").get_json()
+    block3, _ = armored(ann, game_id, "north", "hold", info["next_seq"], info["prev"], clock)
+    inner = EmailMessage()
+    inner["From"], inner["Subject"] = "ann@example.org", "my move"
+    inner.set_content(block3)
+    outer = EmailMessage()
+    outer["From"], outer["To"], outer["Subject"] = "bob@example.org", "moves@x", "Fwd: my move"
+    outer.set_content("Forwarding Ann's move, her mail is down.")
+    outer.add_attachment(inner)
+    r = post_mail(client, outer.as_bytes())
+    assert r.get_json()["results"][0]["status"] == "accepted"
+    # garbage: a broken block and no block at all
+    r = post_mail(client, _mail("ann@example.org",
+                                "-----BEGIN PBEM MOVE-----\nnot base64 !!\n-----END PBEM MOVE-----"))
+    assert r.status_code == 200 and r.get_json()["results"] == []
+    assert r.get_json()["undecodable"]
+    r = post_mail(client, _mail("ann@example.org", "hello, how are you?"))
+    assert r.get_json()["results"] == []
+    assert post_mail(client, b"").status_code == 400
+    entries = ann.get(f"/api/games/{game_id}/log").get_json()["entries"]
+    assert [e["move"] for e in entries] == ["peek", "peek", "peek", "hold"]
+    # every message got an answer by email
+    tick(app)
+    replies = [m for m in smtp.messages if "server" in m.get_content() and
+               "read by the pbem server" in m.get_content()]
+    assert len(replies) == 6   # the empty POST was a 400, not a message
+    assert any("REFUSED" not in m.get_content() and "already in log" in m.get_content()
+               for m in replies)
+    assert any("No signed move was found" in m.get_content() for m in replies)
+
+
+def test_mail_in_refuses_a_stale_or_forged_block(app, client, make_player, clock):
+    game_id, ann, bob = pig_game(make_player, clock)
+    info = ann.get(f"/api/games/{game_id}/view").get_json()
+    forged, _ = armored(bob, game_id, "north", "peek", 0, info["prev"], clock)
+    r = post_mail(client, _mail("bob@example.org", forged))
+    assert r.get_json()["results"][0]["status"] == "refused"
+    assert ann.get(f"/api/games/{game_id}/log").get_json()["entries"] == []
+
+
+def test_mail_in_command_reads_stdin(app, make_player, clock):
+    game_id, ann, bob = pig_game(make_player, clock)
+    info = ann.get(f"/api/games/{game_id}/view").get_json()
+    block, _ = armored(ann, game_id, "north", "peek", 0, info["prev"], clock)
+    runner = app.test_cli_runner()
+    from server.cli import mail_in
+    result = runner.invoke(mail_in, input=_mail("ann@example.org", block))
+    assert result.exit_code == 0, result.output
+    assert "accepted" in result.output
+    result = runner.invoke(mail_in, input=_mail("ann@example.org", "nothing here"))
+    assert result.exit_code == 1 and "no signed move" in result.output
