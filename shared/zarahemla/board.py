@@ -7,7 +7,7 @@ Names the notation uses:
 * hexes are the letters ``A``..``S`` in reading order (rows of 3, 4, 5, 4, 3);
 * corners are the numbers ``1``..``54`` in reading order (top to bottom,
   left to right);
-* a path is named by its two corners, smaller first: ``14-15``.
+* a path is named by its two corners, smaller first: ``14-19``.
 
 Internally corners are indexes 0..53 (name - 1), hexes 0..18 and paths
 0..71 (sorted by their corner pair).

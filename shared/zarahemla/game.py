@@ -10,13 +10,13 @@ from .view import make_view
 
 HELP = """The Settlers of Zarahemla - move notation
 
-Corners are the numbers 1-54 on the board, paths are two corners (14-15),
+Corners are the numbers 1-54 on the board, paths are two corners (14-19),
 hexes are the letters A-S.  Resources: wood brick water wheat stone, written
 count+name joined by + (2wood+1brick).
 
-  set-up     settle 14      road 14-15      start 14 (starting resources)
+  set-up     settle 14      road 14-19      start 14 (starting resources)
   turn       roll           end
-  build      road 14-15     settle 14       city 14     temple     buy
+  build      road 14-19     settle 14       city 14     temple     buy
   7/warrior  discard 2wood+1stone           robber F blue   (robber F: no steal)
   cards      play warrior   play liahona 8  play harvest 1wood+1stone
              play roads     play temples    play prosperity wood

@@ -24,6 +24,7 @@ START_TEXT = tuple(f"start {c + 1}" for c in range(N_CORNERS))
 ROBBER_TEXT = tuple(f"robber {h}" for h in HEX_NAMES)
 OFFER_TEXT = {(x, y): f"offer 1{RESOURCES[x]} for 1{RESOURCES[y]}"
               for x in range(5) for y in range(5) if x != y}
+OFFERS_FROM = tuple(tuple(OFFER_TEXT[(x, y)] for y in range(5) if y != x) for x in range(5))
 COUNTER_TEXT = {(x, y): f"counter 1{RESOURCES[x]} for 1{RESOURCES[y]}"
                 for x in range(5) for y in range(5) if x != y}
 BANK_TEXT = {(rate, x, y): f"bank {rate}{RESOURCES[x]} for 1{RESOURCES[y]}"
@@ -189,20 +190,19 @@ def _play_moves(st, seat):
         out.append("temple")
     if has(hand, COST["buy"]) and sum(st["deck"]):
         out.append("buy")
-    if any(hand):
+    if max(hand) >= 2:
         rates = post_rates(st, seat)
         bank = st["bank"]
         for x in range(5):
-            if hand[x] >= rates[x]:
+            rate = rates[x]
+            if hand[x] >= rate:
                 for y in range(5):
                     if y != x and bank[y]:
-                        out.append(BANK_TEXT[(rates[x], x, y)])
+                        out.append(BANK_TEXT[(rate, x, y)])
     if offer is None:
         for x in range(5):
             if hand[x]:
-                for y in range(5):
-                    if y != x:
-                        out.append(OFFER_TEXT[(x, y)])
+                out.extend(OFFERS_FROM[x])
     else:
         out.append("withdraw")
         for s, ans in offer["answers"].items():

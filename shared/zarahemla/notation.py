@@ -8,7 +8,7 @@ text                               move
 =================================  ==========================================
 ``roll``                           ("roll",)
 ``settle 14``                      ("settle", 13)          corner index
-``road 14-15``                     ("road", edge)          path index
+``road 14-19``                     ("road", edge)          path index
 ``city 14``                        ("city", 13)
 ``temple``                         ("temple",)
 ``buy``                            ("buy",)                a development card
@@ -69,10 +69,10 @@ def parse_corner(word):
 
 
 def parse_edge(word):
-    """``"14-15"`` (either order) -> path index; explains non-adjacent corners."""
+    """``"14-19"`` (either order) -> path index; explains non-adjacent corners."""
     a, sep, b = word.partition("-")
     if not sep:
-        _bad(f"{word!r} is not a path: write its two corners like 14-15")
+        _bad(f"{word!r} is not a path: write its two corners like 14-19")
     ca, cb = parse_corner(a), parse_corner(b)
     key = (ca, cb) if ca < cb else (cb, ca)
     e = EDGE_INDEX.get(key)
@@ -126,7 +126,7 @@ _CACHE = {}
 def parse_move(text):
     """Parse one move; raises InvalidMove with a plain sentence when the text is wrong.
 
-    >>> parse_move("road 15-14")
+    >>> parse_move("road 19-14")
     ('road', 20)
     """
     if not isinstance(text, str):
@@ -156,7 +156,7 @@ def _parse(text):
         if len(args) == 2 and args[0].isdigit():
             args = [args[0] + "-" + args[1]]
         if len(args) != 1:
-            _bad("write road and a path, like: road 14-15")
+            _bad("write road and a path, like: road 14-19")
         return ("road", parse_edge(args[0]))
     if verb == "discard":
         if len(args) != 1:

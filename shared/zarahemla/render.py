@@ -188,9 +188,10 @@ def draw_panel(view):
         p = view["players"][s]
         mine = [name for key, name in specials.items() if view.get(key) == s]
         mark = "*" if view.get("turn") == s else " "
-        lines.append(f"{s + mark:<8}{p['vp']:>2}{p['cards']:>6}{p['dev_cards']:>4}"
-                     f"{p['warriors']:>9}{p['temple_stones']:>7}{p['road_length']:>5}  "
-                     + ", ".join(mine)).rstrip()
+        row = (f"{s + mark:<8}{p['vp']:>2}{p['cards']:>6}{p['dev_cards']:>4}"
+               f"{p['warriors']:>9}{p['temple_stones']:>7}{p['road_length']:>5}  "
+               + ", ".join(mine))
+        lines.append(row.rstrip())
     if view.get("you"):
         lines.append(f"Your hand ({view['you']}): " + _bundle(view.get("hand", {})))
         devs = []

@@ -14,7 +14,7 @@ Settlement, 2 = City) and ``roads`` per path (owning seat or None).
 """
 
 from ..rng import Rng
-from .board import N_CORNERS, N_EDGES, RESOURCES, make_board
+from .board import EDGES, N_CORNERS, N_EDGES, POST_EDGES, RESOURCES, make_board
 
 SEATS = ("red", "blue", "white", "orange")
 LETTER = {"red": "R", "blue": "B", "white": "W", "orange": "O"}
@@ -169,21 +169,25 @@ def take(state, seat, bundle):
 
 def post_rates(state, seat):
     """Best bank rate per resource for ``seat``: 4, 3 with a 3:1 post, 2 with its 2:1 post."""
-    from .board import EDGES, POST_EDGES
     owner = state["owner"]
-    rates = [4] * 5
-    generic = False
-    for i, e in enumerate(POST_EDGES):
-        a, b = EDGES[e]
+    rates = None
+    for i, a, b in _POST_CORNERS:
         if owner[a] == seat or owner[b] == seat:
+            if rates is None:
+                rates = [4] * 5
             kind = state["posts"][i]
             if kind == "3:1":
-                generic = True
+                for r in range(5):
+                    if rates[r] == 4:
+                        rates[r] = 3
             else:
-                rates[RESOURCES.index(kind)] = 2
-    if generic:
-        rates = [min(r, 3) for r in rates]
-    return rates
+                rates[_RES_INDEX[kind]] = 2
+    return rates or _NO_POST
+
+
+_POST_CORNERS = tuple((i, EDGES[e][0], EDGES[e][1]) for i, e in enumerate(POST_EDGES))
+_RES_INDEX = {r: i for i, r in enumerate(RESOURCES)}
+_NO_POST = (4, 4, 4, 4, 4)
 
 
 def cap(seat):

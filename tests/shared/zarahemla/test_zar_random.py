@@ -1,0 +1,174 @@
+"""Random play between legal players, refusals that leave the state unchanged, timeouts."""
+
+import json
+import os
+import random
+import time
+
+import pytest
+
+from shared import IllegalMove
+from shared.rng import Rng
+from shared.zarahemla import GAME
+from shared.zarahemla.state import TOTAL_RESOURCES
+
+from .helpers import SEATS4, clone, random_game
+
+N_GAMES = int(os.environ.get("ZAR_RANDOM_GAMES", "1000"))
+MOVE_CAP = 6000
+JSON_EVERY_MOVE_GAMES = 40     # JSON round-trip after every move in these; sampled after
+
+
+def _conserved(st):
+    """Cards are conserved: bank + hands = 90 (the issue's invariant), after every move."""
+    total = sum(st["bank"])
+    for p in st["players"].values():
+        total += sum(p["hand"])
+    assert total == TOTAL_RESOURCES
+
+
+def _invariants(st):
+    """Stock limits, no negative counts, the development deck; checked on a sample."""
+    assert min(st["bank"]) >= 0
+    for p in st["players"].values():
+        assert min(p["hand"]) >= 0 and min(p["dev"]) >= 0
+        assert p["settlements"] <= 5 and p["cities"] <= 4
+        assert p["roads"] <= 15 and p["stones"] <= 10
+    assert sum(st["deck"]) + sum(sum(p["dev"]) for p in st["players"].values()) <= 29
+
+
+def play_random_game(seed, json_every_move):
+    n = 2 + seed % 3
+    options = {"board": "beginner" if seed % 5 == 0 else "variable",
+               "vp_to_win": (10, 11, 12)[seed % 3]}
+    st = GAME.new_game(SEATS4[:n], options, b"random-%d" % seed)
+    rng = random.Random(seed)      # the players' choices; the game's dice use the seed
+    moves = 0
+    while st["phase"] != "over" and moves < MOVE_CAP:
+        acting = GAME.to_act(st)
+        assert acting, "nobody owes a move in a running game"
+        legal = {}
+        for s in acting:
+            legal[s] = GAME.legal_moves(st, s)
+            assert legal[s], f"{s} owes {GAME.view(st, None)['owes'].get(s)} with no legal move"
+        seat = rng.choice(acting)
+        mv = rng.choice(legal[seat])
+        try:
+            st = GAME.play(st, seat, mv, b"chain|%d" % moves)
+        except IllegalMove as exc:   # pragma: no cover - the assertion message is the point
+            raise AssertionError(f"listed move {mv!r} of {seat} refused: {exc}") from exc
+        moves += 1
+        _conserved(st)
+        if json_every_move or moves % 25 == 0:
+            _invariants(st)
+            assert json.loads(json.dumps(st)) == st
+    assert json.loads(json.dumps(st)) == st
+    if st["phase"] == "over":
+        res = GAME.result(st)
+        assert len(res["winners"]) == 1 and GAME.to_act(st) == []
+        assert res["vp"][res["winners"][0]] >= options["vp_to_win"]
+    return st, moves
+
+
+@pytest.mark.slow
+def test_random_games_end_with_a_winner_or_the_cap_without_refusals():
+    start = time.perf_counter()
+    total = finished = 0
+    for seed in range(N_GAMES):
+        st, moves = play_random_game(seed, seed < JSON_EVERY_MOVE_GAMES)
+        total += moves
+        finished += st["phase"] == "over"
+    elapsed = time.perf_counter() - start
+    print(f"\n{N_GAMES} games, {finished} won, {total / N_GAMES:.0f} moves/game, "
+          f"{total / elapsed:.0f} checked moves/s")
+    assert finished >= N_GAMES * 0.95
+
+
+def test_a_few_random_games_quickly():
+    for seed in range(3):
+        st, moves = play_random_game(1000 + seed, True)
+        assert moves > 100
+
+
+def test_a_refused_move_leaves_the_state_unchanged():
+    rng = Rng(b"refuse", b"0")
+    probes = ["roll", "end", "settle 20", "city 13", "road 18-23", "temple", "buy",
+              "bank 4wood for 1stone", "offer 1wood for 1stone", "accept", "decline",
+              "counter 1wood for 1stone", "confirm blue", "withdraw", "robber A blue",
+              "discard 2wood", "play warrior", "play liahona 7", "play roads",
+              "play harvest 1wood+1brick", "play prosperity wood", "play temples",
+              "start 13", "road 14-22", "settle 99"]
+    refused = 0
+
+    def each(st, seat, mv):
+        nonlocal refused
+        if st["ply"] % 7:
+            return
+        for s in SEATS4[:len(st["order"])]:
+            text = rng.choice(probes)
+            if text in GAME.legal_moves(st, s):
+                continue
+            before = json.dumps(st, sort_keys=True)
+            try:
+                GAME.check(st, s, text)
+                GAME.play(clone(st), s, text)
+            except IllegalMove as exc:
+                refused += 1
+                assert exc.message and exc.code
+                assert json.dumps(st, sort_keys=True) == before
+                with pytest.raises(IllegalMove):
+                    GAME.play(st, s, text)
+                assert json.dumps(st, sort_keys=True) == before
+
+    for seed in range(4):
+        random_game(seed, n=2 + seed % 3, cap=1500, each=each)
+    assert refused > 300
+
+
+def test_check_agrees_with_play_on_listed_moves():
+    def each(st, seat, mv):
+        for s in GAME.to_act(st):
+            for text in GAME.legal_moves(st, s)[:10]:
+                GAME.check(st, s, text)
+
+    random_game(7, cap=800, each=each)
+
+
+def test_timeout_moves_are_legal_and_deterministic():
+    seen = set()
+
+    def each(st, seat, mv):
+        for s in GAME.to_act(st):
+            t = GAME.timeout_move(st, s)
+            assert t == GAME.timeout_move(st, s)
+            GAME.check(st, s, t)
+            seen.add(t.split()[0])
+        for s in st["order"]:
+            if s not in GAME.to_act(st):
+                with pytest.raises(IllegalMove):
+                    GAME.timeout_move(st, s)
+
+    for seed in range(4):
+        random_game(seed, n=2 + seed % 3, cap=1000, each=each)
+    assert {"roll", "end", "decline", "discard", "robber", "settle", "road", "start"} <= seen
+
+
+def test_a_game_played_only_by_timeouts_ends():
+    st = GAME.new_game(["red", "blue", "white"], {}, b"timeouts")
+    for _ in range(200):
+        seat = GAME.to_act(st)[0]
+        st = GAME.play(st, seat, GAME.timeout_move(st, seat))
+    assert st["phase"] == "play" and st["ply"] == 200
+
+
+def test_replaying_the_same_moves_gives_the_same_state():
+    log = []
+
+    def each(st, seat, mv):
+        log.append((seat, mv))
+
+    st, moves = random_game(11, cap=600, each=each)
+    again = GAME.new_game(SEATS4, {"board": "variable"}, b"rg11")
+    for i, (seat, mv) in enumerate(log):
+        again = GAME.play(again, seat, mv, b"chain%d" % i)
+    assert again == st

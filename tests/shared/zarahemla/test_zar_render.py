@@ -1,0 +1,75 @@
+"""The ASCII board and panel: 80 columns, every corner and hex labelled, the panel's facts."""
+
+import re
+
+from shared.zarahemla import GAME
+from shared.zarahemla.render import visible_len
+
+from .helpers import empty_play_state, finish_setup, give_dev, new, put_building, put_road, \
+    random_game, set_hand
+
+
+def test_every_line_fits_in_80_columns_in_random_games_plain_and_colour():
+    def each(st, seat, mv):
+        if st["ply"] % 53:
+            return
+        for s in st["order"] + [None]:
+            v = GAME.view(st, s)
+            for line in GAME.render(v).splitlines():
+                assert len(line) <= 80, line
+            for line in GAME.render(v, color=True).splitlines():
+                assert visible_len(line) <= 80, line
+
+    for seed in range(4):
+        random_game(seed, n=2 + seed % 3, cap=1500, each=each)
+
+
+def test_the_board_labels_every_corner_and_hex_and_shows_terrain_numbers_and_robber():
+    st = new(4)
+    text = GAME.render(GAME.view(st, None))
+    numbers = set(int(n) for n in re.findall(r"\b(\d{1,2})\b", text.split("\n\n")[0]))
+    assert set(range(1, 55)) <= numbers
+    for h, terrain in zip("ABCDEFGHIJKLMNOPQRS", st["terrain"]):
+        assert f"{h} {terrain}" in text
+    assert "ROBBER" in text
+    assert "Posts: 3:1 1-5" in text
+
+
+def test_buildings_roads_and_the_viewers_hand_are_shown():
+    st = empty_play_state()
+    put_building(st, "red", 13)
+    put_building(st, "blue", 41, city=True)
+    put_road(st, "red", 13, 18)            # a vertical path
+    put_road(st, "red", 18, 23)            # a diagonal path
+    put_road(st, "blue", 36, 41)
+    set_hand(st, "red", wood=2, stone=1)
+    give_dev(st, "red", "liahona")
+    view = GAME.view(st, "red")
+    text = GAME.render(view)
+    board = text.split("\n\n")[0]
+    assert "r13" in board and "B41" in board
+    assert "rr" in board                    # red's diagonal road 18-23
+    lines = board.splitlines()
+    col = [i for i, line in enumerate(lines) if "36" in line][0]
+    assert "b" in "".join(lines[col + 1:col + 3])
+    assert "Your hand (red): 2wood+1stone" in text
+    assert "1 Liahona" in text
+    assert "red must trade, build, buy, play a card or end the turn." in text
+    spectator = GAME.render(GAME.view(st, None))
+    assert "Your hand" not in spectator and "Liahona" not in spectator
+
+
+def test_panel_shows_offer_scores_and_who_owes_what():
+    st = empty_play_state()
+    set_hand(st, "red", wood=1)
+    GAME.play(st, "red", "offer 1wood for 1water to blue")
+    text = GAME.render(GAME.view(st, "blue"))
+    assert "Offer: red gives 1wood for 1water to blue." in text
+    assert "blue must answer red's offer (accept, decline or counter)." in text
+    assert re.search(r"^red\*\s+0\s+1", text, re.M)
+
+
+def test_sample_board_after_setup_renders():
+    st = finish_setup(new(3))
+    text = GAME.render(GAME.view(st, st["order"][0]))
+    assert "must roll the dice or play a card" in text
