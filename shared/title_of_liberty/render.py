@@ -90,13 +90,15 @@ def _sector_cell(city, name):
     sec = city["sectors"][name]
     if sec["taken_by"]:
         state = f"taken by {sec['taken_by']}"
+    elif not any(sec["tower"].values()) and not any(sec["gate"].values()):
+        state = "gate open (prize past the temple)"
     else:
         state = f"tower {_counts(sec['tower'], True)}; gate {_counts(sec['gate'], True)}"
     prize = {"palace": f"gold {city['gold']}", "armory": f"weapons {city['weapons']}",
              "market": f"food {city['food']}",
              "stockade": "captives " + (" ".join(f"{INITIAL[s]}{n}" for s, n in
                                                  city["stockade"].items()) or "0")}[name]
-    return [f"{name.upper()}: {prize}", state]
+    return [f"{name.upper()}: {prize}"[:35], state[:35]]
 
 
 def _city(view, battle, name):
