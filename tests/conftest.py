@@ -130,3 +130,21 @@ def make_player(client, clock):
             assert r.status_code == 201, r.get_json()
         return p
     return make
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the reliability figures the durability and fuzz tests gathered (docs/RELIABILITY.md)."""
+    import sys
+    lines = []
+    durability = sys.modules.get("tests.server.test_durability")
+    if durability is not None and durability.STATS:
+        for name, stats in sorted(durability.STATS.items()):
+            lines.append(f"{name}: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
+    fuzz = sys.modules.get("tests.server.test_fuzz")
+    if fuzz is not None and fuzz.FUZZED["cases"]:
+        lines.append(f"fuzzed requests: {fuzz.FUZZED['cases']}, "
+                     f"5xx seen: {fuzz.FUZZED['server_errors']}")
+    if lines:
+        terminalreporter.section("reliability figures")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -57,14 +57,14 @@ class LiveServer:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL
         self.proc = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=out, stderr=out,
                                      start_new_session=True)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}")
             try:
-                if requests.get(self.url + "/api/health", timeout=1).ok:
+                if requests.get(self.url + "/api/health", timeout=5).ok:
                     return self
-            except requests.ConnectionError:
+            except requests.RequestException:
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError("the server did not come up within 30 s")
