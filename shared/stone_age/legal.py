@@ -122,15 +122,14 @@ def legal(state, seat):
                         out.append(Move("bank", (give, get)))
         offer = turn["offer"]
         if offer is None:
-            # representative offers: one card of the kind I hold most for one
-            # of each other kind, to everyone
+            # one representative offer: a card of the kind I hold most for one
+            # of the kind I hold least, to everyone
             i = max(range(4), key=lambda k: hand[k])
-            if hand[i]:
-                for j in range(4):
-                    if j != i:
-                        give = tuple(1 if k == i else 0 for k in range(4))
-                        get = tuple(1 if k == j else 0 for k in range(4))
-                        out.append(Move("offer", (give, get, ())))
+            j = min(range(4), key=lambda k: hand[k])
+            if hand[i] and i != j:
+                give = tuple(1 if k == i else 0 for k in range(4))
+                get = tuple(1 if k == j else 0 for k in range(4))
+                out.append(Move("offer", (give, get, ())))
         else:
             out.append(Move("withdraw"))
             from .trade import deal_terms

@@ -146,6 +146,8 @@ def parse_move(text):
         return Move("counter", _trade(rest, "counter"))
     if word == "offer":
         body, sep, to = rest.partition(" to ")
+        if not sep and rest.endswith(" to"):
+            raise InvalidMove("name the players after 'to', e.g. to blue,white", code="bad_seat")
         give, get = _trade(body, "offer")
         seats = ()
         if sep:

@@ -1,0 +1,157 @@
+"""Event chips, Exploration, Spread and winning (RULES.md notes 8-10, 12)."""
+
+from .helpers import (GAME, cards_conserved, entropy_where, give, main_phase, play, points,
+                      refused)
+
+
+def _cross_box_a(st, seat, chip, start=64, end=58):
+    """Put ``seat``'s nomad on ``start`` and cross box A (58-64) turning up ``chip``."""
+    st["nomads"][seat] = [start]
+    st["tracks"][seat][3] = max(st["tracks"][seat][3], 1)
+    st["pools"]["I"] = {chip: 1}
+    st["boxes"]["A"] = None
+    give(st, seat, meat=1)
+    play(st, seat, f"move {start}-{end}")
+
+
+def test_desertification_covers_an_african_landscape_of_the_chip_kind():
+    st = main_phase()
+    _cross_box_a(st, "red", "desert-H")
+    assert st["taken"]["red"] == ["desert-H"]
+    assert GAME.view(st, "red")["owes"]["red"] == "place a desert on an African Highlands"
+    refused(st, "red", "end", "pending")
+    refused(st, "red", "desert e3", "not_africa")
+    refused(st, "red", "desert g1", "wrong_terrain")      # g1 is Mountains
+    play(st, "red", "desert i1")                          # Highlands 5
+    assert st["deserts"] == ["i1"] and st["pending"] == []
+    refused_state = st
+    assert "~des~" in GAME.render(GAME.view(refused_state, None))
+
+
+def test_rules_note_12_desertification_with_no_landscape_left_does_nothing():
+    """RULES.md note 12: no uncovered African landscape of that kind: no effect."""
+    st = main_phase()
+    st["deserts"] = ["f2", "i1", "j2"]                    # every African Highlands
+    _cross_box_a(st, "red", "desert-H")
+    assert st["pending"] == [] and st["taken"]["red"] == ["desert-H"]
+
+
+def test_disruption_figure_chip_moves_a_figure_and_must_steal():
+    st = main_phase()
+    give(st, "blue", meat=1, bone=1)
+    _cross_box_a(st, "red", "disruption")
+    refused(st, "red", "neanderthal g3", "must_steal")   # blue has tribes on g3
+    refused(st, "red", "predator g3 steal blue", "wrong_region")
+    play(st, "red", "neanderthal g3 steal blue")
+    assert sum(st["hands"]["blue"]) == 1 and sum(st["hands"]["red"]) == 1
+    cards_conserved(st)
+
+
+def test_disruption_figure_chip_with_nobody_to_rob():
+    st = main_phase()
+    _cross_box_a(st, "red", "disruption")
+    play(st, "red", "predator a8")                         # nobody there: no steal
+    assert st["figures"]["predator"] == "a8"
+
+
+def test_adaptation_card_is_a_victory_point():
+    st = main_phase()
+    _cross_box_a(st, "red", "adapt-y")
+    assert st["adaptation"]["y"] == "red" and points(st, "red") == 1
+
+
+def test_rules_note_8_exploration_first_to_two_chips_then_to_whoever_has_more():
+    """RULES.md note 8: Exploration changes hands to a player with strictly more chips."""
+    st = main_phase()
+    _cross_box_a(st, "red", "adapt-y")
+    assert st["exploration"] is None
+    _cross_box_a(st, "red", "adapt-g", start=58, end=64)
+    assert st["exploration"] == "red" and points(st, "red") == 2 + 2
+    st["current"] = "blue"
+    st["turn"]["developing"] = False
+    st["taken"]["blue"] = ["disruption", "disruption"]
+    _cross_box_a(st, "blue", "adapt-p")
+    play(st, "blue", "neanderthal g1") if st["pending"] else None
+    assert st["exploration"] == "blue"
+    assert points(st, "red") == 2 and points(st, "blue") == 1 + 2
+
+
+def test_exploration_does_not_move_on_a_tie():
+    st = main_phase()
+    st["taken"]["red"] = ["adapt-y", "adapt-g"]
+    st["exploration"] = "red"
+    st["taken"]["blue"] = ["disruption"]
+    st["current"] = "blue"
+    _cross_box_a(st, "blue", "adapt-p")
+    assert st["exploration"] == "red"
+
+
+def _found(st, seat, x, people_before):
+    st["people"][seat] = list(people_before)
+    st["nomads"][seat] = [x]
+    give(st, seat, hide=1, bone=1, flint=1)
+    play(st, seat, f"tribe {x}")
+
+
+def test_rules_note_10_spread_and_the_second_player_takes_a_free_chip():
+    """RULES.md note 10: first to own every people gets Spread; the second takes a chip."""
+    st = main_phase()
+    _found(st, "red", 59, [0, 1, 1, 1])          # 59 is yellow
+    assert st["spread"] == "red" and points(st, "red") == 4 + 2
+    st["current"] = "blue"
+    _found(st, "blue", 44, [0, 1, 1, 1])         # 44 is yellow too
+    assert st["spread"] == "red" and st["spread2"] == "blue"
+    assert GAME.to_act(st) == ["blue"]
+    assert GAME.view(st, "blue")["owes"]["blue"] == "take a free people chip from the board"
+    st["nomads"]["white"] = [45]
+    refused(st, "blue", "take 45", "not_free")   # a nomad stands on it
+    refused(st, "blue", "take 30", "no_chip")
+    play(st, "blue", "take 46")
+    assert "46" not in st["chips"] and points(st, "blue") == 5
+    st["current"] = "white"
+    _found(st, "white", 45, [1, 0, 1, 1])
+    assert st["spread2"] == "blue" and st["pending"] == []
+
+
+def test_win_at_ten_points_on_your_own_turn():
+    st = main_phase()
+    st["people"]["red"] = [2, 2, 2, 0]
+    st["spread"] = None
+    st["tracks"]["red"][0] = 4
+    give(st, "red", bone=2, meat=2)
+    st["people"]["red"] = [3, 2, 2, 1]
+    st["spread"] = "red"                         # 8 + 2 = 10 but not yet checked
+    play(st, "red", "develop food")              # the book's Wolfgang example: Art -> 11
+    assert st["phase"] == "over" and GAME.result(st)["winners"] == ["red"]
+    assert GAME.to_act(st) == [] and GAME.view(st, None)["status"] == "over"
+    refused(st, "red", "end", "game_over")
+
+
+def test_the_book_example_wolfgang_wins_with_art():
+    """7 people chips + Spread (9 points), first to Food step 5: Venus, 10 points."""
+    st = main_phase()
+    st["people"]["red"] = [2, 2, 2, 1]
+    st["spread"] = "red"
+    st["tracks"]["red"][0] = 4
+    give(st, "red", bone=2, meat=2)
+    assert points(st, "red") == 9
+    play(st, "red", "develop food")
+    assert points(st, "red") == 10 and GAME.result(st)["winners"] == ["red"]
+
+
+def test_no_win_off_turn():
+    """Only the player on turn can win; points gained on others' turns wait for theirs."""
+    st = main_phase()
+    st["people"]["blue"] = [3, 3, 3, 1]
+    give(st, "red", meat=1)
+    play(st, "red", "end")
+    assert st["phase"] == "roll"
+
+
+def test_points_gained_before_your_turn_win_when_your_turn_comes():
+    st = main_phase()
+    st["people"]["blue"] = [3, 3, 3, 1]
+    play(st, "red", "end")
+    from .helpers import roll_to
+    roll_to(st, "blue", 6)
+    assert st["phase"] == "over" and GAME.result(st)["winners"] == ["blue"]

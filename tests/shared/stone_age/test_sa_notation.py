@@ -1,0 +1,81 @@
+"""Notation: round trips and clear errors."""
+
+import pytest
+
+from shared import InvalidMove
+from shared.stone_age import Move, format_move, parse_move
+
+from .helpers import GAME, random_game
+
+EXAMPLES = [
+    "roll", "end", "accept", "decline", "withdraw", "nomad 100", "place 92", "take 45",
+    "move 100-93-85", "tribe 59", "tribe 59 remove 92", "develop food", "develop hunting",
+    "develop construction", "develop clothing", "neanderthal e3", "predator a8 steal blue",
+    "desert i1", "discard 2meat+1bone", "bank 3meat for 1flint", "bank 6meat+3hide for 2bone+1flint",
+    "offer 1hide for 1meat", "offer 2meat+1bone for 1flint to blue,white",
+    "counter 1bone for 2hide", "confirm blue",
+]
+
+
+@pytest.mark.parametrize("text", EXAMPLES)
+def test_canonical_examples_round_trip(text):
+    move = parse_move(text)
+    assert format_move(move) == text
+    assert parse_move(format_move(move)) == move
+    assert eval(repr(move), {"Move": Move}) == move
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("  ROLL ", "roll"),
+    ("move 100 - 93 -85", "move 100-93-85"),
+    ("offer 1bone+2meat for 1flint to white, blue", "offer 2meat+1bone for 1flint to blue,white"),
+    ("discard 1meat+1meat", "discard 2meat"),
+    ("bank 3 meats for 1 hide", "bank 3meat for 1hide"),
+    ("Neanderthal  E3   steal  Blue", "neanderthal e3 steal blue"),
+])
+def test_lenient_input_gives_canonical_text(text, canonical):
+    assert format_move(parse_move(text)) == canonical
+
+
+@pytest.mark.parametrize("text,code", [
+    ("", "bad_notation"), ("fly 12", "bad_notation"), ("roll 3", "bad_notation"),
+    ("nomad x", "bad_crossing"), ("nomad 0", "bad_crossing"), ("nomad 145", "bad_crossing"),
+    ("move 12", "bad_path"), ("tribe 12 13", "bad_notation"), ("develop magic", "bad_track"),
+    ("neanderthal z9", "bad_hex"), ("neanderthal e3 steal green", "bad_seat"),
+    ("bank 3wood for 1meat", "bad_cards"), ("bank 3meat", "bad_trade"),
+    ("offer 1meat for 1bone to", "bad_seat"), ("discard", "bad_cards"),
+    ("discard 0meat", "bad_cards"), ("confirm purple", "bad_seat"), ("offer meat for bone", "bad_cards"),
+])
+def test_bad_text_is_refused_with_a_sentence(text, code):
+    with pytest.raises(InvalidMove) as exc:
+        parse_move(text)
+    assert exc.value.code == code
+    assert exc.value.message and "\n" not in exc.value.message
+    st = GAME.new_game(GAME.seat_names(4), {}, b"x")
+    with pytest.raises(InvalidMove):
+        GAME.play(st, "red", text)
+
+
+def test_round_trip_over_every_legal_move_in_random_games():
+    seen = set()
+
+    def each(st, seat, move):
+        for s in GAME.to_act(st):
+            for text in GAME.legal_moves(st, s):
+                m = parse_move(text)
+                assert format_move(m) == text
+                assert parse_move(format_move(m)) == m
+                seen.add(m.kind)
+
+    for i in range(6):
+        random_game(b"notation-%d" % i, n=3 + i % 2, setup="advanced" if i % 2 else "fixed",
+                    cap=600, each=each)
+    assert {"roll", "end", "move", "bank", "offer", "develop", "place"} <= seen
+
+
+def test_help_names_every_move():
+    text = GAME.rules_help()
+    for word in ("roll", "bank", "offer", "accept", "decline", "counter", "confirm", "withdraw",
+                 "nomad", "move", "tribe", "develop", "neanderthal", "predator", "desert",
+                 "take", "discard", "place", "end"):
+        assert word in text
