@@ -9,7 +9,8 @@ from .. import IllegalMove
 from ..rng import Rng
 from .board import (CORNER_HEXES, CORNER_NEIGHBOURS, EDGES, HEX_CORNERS, HEX_NAMES, HIDEOUT,
                     RESOURCES)
-from .state import bundle_text, cap, public_vp, total_vp, W_VP
+from .roads import road_length
+from .state import W_VP, bundle_text, cap, public_vp, total_vp
 
 
 def ev(public, private=None):
@@ -106,6 +107,7 @@ def apply_setup_road(st, seat, e):
     a, b = EDGES[e]
     st["roads"][e] = seat
     st["players"][seat]["roads"] += 1
+    st["players"][seat]["road_len"] = road_length(st, seat)
     st["placed"] = None
     st["setup"].pop(0)
     out = [ev(f"{cap(seat)} placed a road on {a + 1}-{b + 1}.")]

@@ -198,7 +198,7 @@ def test_rules_note_11_vp_option_ten_and_a_win_at_the_start_of_the_turn():
     assert st["phase"] == "over" and st["result"]["winners"] == ["blue"]
 
 
-def test_points_on_another_players_turn_do_not_win_until_ones_own_turn():
+def test_rules_note_22_points_on_another_players_turn_win_only_on_ones_own_turn():
     st = empty_play_state(vp_to_win=10)
     for c in (22, 27, 52):
         put_building(st, "blue", c, city=True)

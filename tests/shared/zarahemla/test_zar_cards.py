@@ -10,7 +10,7 @@ from .helpers import (bundle, empty_play_state, give_dev, put_building, put_road
                       total_cards, play)
 
 
-def test_rules_note_8_a_card_may_be_played_before_the_roll():
+def test_rules_note_7_a_card_may_be_played_before_the_roll():
     st = empty_play_state(rolled=False)
     give_dev(st, "red", "warrior")
     assert "play warrior" in GAME.legal_moves(st, "red")
@@ -23,7 +23,7 @@ def test_rules_note_8_a_card_may_be_played_before_the_roll():
     assert GAME.legal_moves(st, "red") == ["roll"]
 
 
-def test_rules_note_8_only_one_card_per_turn():
+def test_rules_note_7_only_one_card_per_turn():
     st = empty_play_state()
     give_dev(st, "red", "warrior", 2)
     play(st, "red", "play warrior")
@@ -34,7 +34,7 @@ def test_rules_note_8_only_one_card_per_turn():
     assert "play warrior" not in GAME.legal_moves(st, "red")
 
 
-def test_rules_note_8_not_the_turn_it_was_bought():
+def test_rules_note_7_not_the_turn_it_was_bought():
     st = empty_play_state()
     give_dev(st, "red", "prosperity", new_this_turn=True)
     with pytest.raises(IllegalMove) as err:
@@ -72,7 +72,7 @@ def test_largest_army_first_at_three():
     assert st["army"] == "red"
 
 
-def test_rules_note_7_liahona_chooses_the_roll_instead_of_rolling():
+def test_rules_note_6_liahona_chooses_the_roll_instead_of_rolling():
     st = empty_play_state(rolled=False)
     put_building(st, "red", 13)        # A stone 5
     give_dev(st, "red", "liahona")
@@ -84,7 +84,7 @@ def test_rules_note_7_liahona_chooses_the_roll_instead_of_rolling():
     assert err.value.code == "already_rolled"
 
 
-def test_rules_note_7_liahona_choosing_seven_triggers_discards_and_the_robber():
+def test_rules_note_6_liahona_choosing_seven_triggers_discards_and_the_robber():
     st = empty_play_state(rolled=False)
     give_dev(st, "red", "liahona")
     set_hand(st, "blue", wood=10)
@@ -95,7 +95,7 @@ def test_rules_note_7_liahona_choosing_seven_triggers_discards_and_the_robber():
     assert st["robber_due"] and GAME.to_act(st) == ["red"]
 
 
-def test_rules_note_7_liahona_only_before_the_roll():
+def test_rules_note_6_liahona_only_before_the_roll():
     st = empty_play_state(rolled=True)
     give_dev(st, "red", "liahona")
     with pytest.raises(IllegalMove) as err:
@@ -115,7 +115,7 @@ def test_bountiful_harvest_takes_two_cards_from_the_bank():
     assert total_cards(st) == 90
 
 
-def test_rules_note_8_bountiful_harvest_is_limited_by_the_banks_stock():
+def test_rules_note_7_bountiful_harvest_is_limited_by_the_banks_stock():
     st = empty_play_state()
     give_dev(st, "red", "harvest", 2)
     set_hand(st, "blue", wood=18, brick=18, water=18, wheat=18, stone=17)
@@ -142,7 +142,7 @@ def test_bountiful_harvest_refuses_a_resource_the_bank_lacks():
     assert err.value.code == "bank_empty"
 
 
-def test_road_building_places_two_free_roads_first():
+def test_rules_note_18_road_building_places_two_free_roads_first():
     st = empty_play_state()
     put_building(st, "red", 13)
     give_dev(st, "red", "roads")
@@ -158,7 +158,7 @@ def test_road_building_places_two_free_roads_first():
     assert st["free_roads"] == 0 and st["players"]["red"]["roads"] == 2
 
 
-def test_rules_note_8_road_building_gives_fewer_roads_when_fewer_fit():
+def test_rules_note_7_road_building_gives_fewer_roads_when_fewer_fit():
     st = empty_play_state()
     put_building(st, "red", 4)                  # corner 4: paths 1-4 and 4-8 only
     put_building(st, "blue", 1)
@@ -185,7 +185,7 @@ def test_road_building_with_one_road_left_in_stock():
     assert st["free_roads"] == 0 and GAME.legal_moves(st, "red")[0] == "end"
 
 
-def test_road_building_needs_somewhere_to_build():
+def test_rules_note_18_road_building_needs_somewhere_to_build():
     st = empty_play_state()
     give_dev(st, "red", "roads")
     with pytest.raises(IllegalMove) as err:
@@ -193,7 +193,7 @@ def test_road_building_needs_somewhere_to_build():
     assert err.value.code == "no_room"
 
 
-def test_rules_note_8_temple_building_places_two_stones_capped_at_ten():
+def test_rules_note_7_temple_building_places_two_stones_capped_at_ten():
     st = empty_play_state()
     give_dev(st, "red", "temples", 2)
     st["players"]["red"]["stones"] = 1
@@ -223,7 +223,7 @@ def test_prosperity_takes_every_card_of_one_resource_from_all_others():
     assert "took 5 wood" in st["events"][0]["public"]
 
 
-def test_rules_note_8_prosperity_with_an_empty_market_is_played_for_nothing():
+def test_rules_note_7_prosperity_with_an_empty_market_is_played_for_nothing():
     st = empty_play_state()
     give_dev(st, "red", "prosperity")
     set_hand(st, "blue", brick=2)
@@ -249,7 +249,7 @@ def test_warrior_robber_example_miles_may_rob_alvin_or_jon():
     assert st["players"]["red"]["hand"] == bundle(brick=1)
 
 
-def test_victory_point_cards_are_never_played():
+def test_rules_note_21_victory_point_cards_are_never_played():
     st = empty_play_state()
     give_dev(st, "red", "vp")
     assert not any("vp" in m for m in GAME.legal_moves(st, "red"))

@@ -80,7 +80,7 @@ def test_setup_road_must_touch_the_new_settlement():
     assert err.value.code == "road_first"
 
 
-def test_rules_note_3_setup_settlement_must_touch_a_numbered_hex():
+def test_rules_note_15_setup_settlement_must_touch_a_numbered_hex():
     # corner 4 touches only hex A; make A the hideout to test the rule
     st = new(4)
     st["numbers"][0] = 0
@@ -91,7 +91,7 @@ def test_rules_note_3_setup_settlement_must_touch_a_numbered_hex():
     assert "settle 4" not in GAME.legal_moves(st, seat)
 
 
-def test_rules_note_4_each_player_chooses_the_settlement_for_starting_resources():
+def test_rules_note_3_each_player_chooses_the_settlement_for_starting_resources():
     st = new(4)
     o = st["order"]
     spots = {o[0]: (13, 24), o[1]: (10, 31), o[2]: (35, 42), o[3]: (27, 49)}
@@ -144,4 +144,5 @@ def test_options_are_checked():
 def test_finish_setup_reaches_play():
     st = finish_setup(new(3))
     assert st["phase"] == "play"
+    assert all(p["road_len"] >= 1 for p in st["players"].values())
     assert sum(sum(p["hand"]) for p in st["players"].values()) > 0

@@ -21,7 +21,7 @@ def test_bank_four_to_one_without_a_post():
     assert total_cards(st) == 90
 
 
-def test_bank_trade_refusals():
+def test_rules_note_20_bank_trade_refusals():
     st = empty_play_state()
     set_hand(st, "red", stone=8, wood=4)
     for text, code in (("bank 4stone for 2wood", "bad_rate"),
@@ -148,7 +148,7 @@ def test_an_offer_never_blocks_and_ending_the_turn_withdraws_it():
     assert err.value.code == "no_offer"
 
 
-def test_withdraw_and_new_offer_replaces_the_old_one():
+def test_rules_note_23_withdraw_and_new_offer_replaces_the_old_one():
     st = empty_play_state()
     set_hand(st, "red", wood=2)
     play(st, "red", "offer 1wood for 1water")
@@ -184,7 +184,7 @@ def test_rules_note_13_only_the_current_player_offers_and_gifts_are_not_trades()
     assert err.value.code == "bad_partner"
 
 
-def test_confirm_fails_when_the_partner_no_longer_holds_the_cards():
+def test_rules_note_24_confirm_fails_when_the_partner_no_longer_holds_the_cards():
     st = empty_play_state()
     set_hand(st, "red", wood=1)
     set_hand(st, "blue", water=1)

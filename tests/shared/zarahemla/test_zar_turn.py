@@ -15,7 +15,7 @@ def H(letter):
     return HEX_NAMES.index(letter)
 
 
-def test_the_roll_comes_before_trading_and_building():
+def test_rules_note_19_the_roll_comes_before_trading_and_building():
     st = empty_play_state(rolled=False)
     put_building(st, "red", 13)
     put_road(st, "red", 13, 18)
@@ -82,7 +82,7 @@ def test_rules_note_10_bank_shortage_with_one_taker_gives_what_is_left():
     assert "only 1 stone" in events[0]["public"]
 
 
-def test_rules_note_5_the_books_seven_guido_discards_five_of_eleven():
+def test_rules_note_4_the_books_seven_guido_discards_five_of_eleven():
     # Jeremy (red) rolls 7 holding 6 cards, Miles (blue) 7, Guido (white) 11
     st = empty_play_state(n=3, rolled=False)
     set_hand(st, "red", wood=6)
@@ -111,7 +111,7 @@ def test_rules_note_5_the_books_seven_guido_discards_five_of_eleven():
     assert total_cards(st) == 90
 
 
-def test_rules_note_5_seven_with_several_discarders_all_owe_at_once():
+def test_rules_note_4_seven_with_several_discarders_all_owe_at_once():
     st = empty_play_state(rolled=False)
     set_hand(st, "red", wood=9)
     set_hand(st, "blue", brick=8)
@@ -134,7 +134,7 @@ def test_rules_note_5_seven_with_several_discarders_all_owe_at_once():
     assert GAME.view(st, None)["owes"]["red"].startswith("trade")
 
 
-def test_rules_note_6_robber_must_move_to_another_numbered_hex_and_steals_at_random():
+def test_rules_note_5_robber_must_move_to_another_numbered_hex_and_steals_at_random():
     st = empty_play_state()
     st["robber_due"] = True
     put_building(st, "blue", 13)     # A D E
@@ -173,7 +173,7 @@ def test_rules_note_6_robber_must_move_to_another_numbered_hex_and_steals_at_ran
     assert st["robber_due"] is False
 
 
-def test_rules_note_6_stealing_is_optional_and_impossible_without_victims():
+def test_rules_note_17_stealing_is_optional_and_impossible_without_victims():
     st = empty_play_state()
     st["robber_due"] = True
     put_building(st, "blue", 13)
