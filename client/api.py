@@ -89,6 +89,8 @@ def error_from_response(resp):
     cls = _BY_STATUS.get(resp.status_code)
     if cls is None:
         cls = ServerError if resp.status_code >= 500 else ApiError
+    if cls is ServerError:
+        message = f"the server failed ({message.rstrip('.')}); try again later"
     exc = cls(message, resp.status_code, code, details, resp.reason)
     if cls is RateLimited:
         try:

@@ -427,9 +427,9 @@ def _panel(resp, seat):
     owes = view.get("owes") or {}
     you = f"You are {seat}." if seat else "You are watching."
     if seat in to_act:
-        what = f" ({owes[seat]})" if owes.get(seat) else ""
-        lines.append(f"{you} It is your move{what}: pbem moves {game['id']}, then "
-                     f"pbem play {game['id']} MOVE")
+        what = f": {owes[seat]}" if owes.get(seat) else ""
+        lines.append(f"{you} It is your move{what}.")
+        lines.append(f"  pbem moves {game['id']}   then   pbem play {game['id']} MOVE")
     else:
         waiting = ", ".join(f"{s} ({owes[s]})" if owes.get(s) else s for s in to_act) or "nobody"
         lines.append(f"{you} Waiting for {waiting}.")
@@ -469,7 +469,9 @@ def show(c, game_id, seat, no_color):
     lines = [f"{game['type']} game {game['id']}, {resp['next_seq']} move(s) played"
              + (f", you are {me}" if me else ""),
              _render(game["type"], view, resp.get("board"), color)]
-    lines.extend(_panel(resp, me))
+    import textwrap
+    for line in _panel(resp, me):
+        lines.extend(textwrap.wrap(line, 80, subsequent_indent="  ", break_on_hyphens=False))
     c.emit(None, lines)
 
 

@@ -113,7 +113,8 @@ def test_two_players_whole_flow(make_player, tmp_path):
     verdict = ann.run("verify", archive)  # needs no server
     assert "still running" in verdict.stdout and "replay waits for the end" in verdict.stdout
     data = json.loads(archive.read_text())
-    data["entries"][1]["signature"] = data["entries"][1]["signature"][:-2] + "00"
+    sig = data["entries"][1]["signature"]
+    data["entries"][1]["signature"] = sig[:-1] + ("1" if sig[-1] == "0" else "0")
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(data))
     bad = ann.run("verify", tampered, ok=1)
