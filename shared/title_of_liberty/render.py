@@ -178,8 +178,10 @@ def _boards(view):
         extra = []
         if a["flags"]:
             extra.append("flags: " + ", ".join(c.upper() for c in a["flags"]))
-        if a["sectors"]:
-            extra.append("sectors: " + ", ".join(a["sectors"]))
+        held = [x for x in a["sectors"]
+                if not view["cities"][x.split(":")[0]]["liberated_by"]]
+        if held:
+            extra.append("sectors taken: " + ", ".join(held))
         if a["lamanite_captives"]:
             extra.append("Lamanite captives: " + _counts(a["lamanite_captives"], True))
         if unarmed:

@@ -62,7 +62,12 @@ def test_hill_placement():
         assert state["battle"]["zone"] == zone and state["battle"]["kind"] == "hill"
 
 
-def test_advantage_by_zone():
+def test_rules_note_23_advantage_by_zone():
+    """RULES.md note 23: the zone alone sets the Advantage; only infantry gain on the Lamanite side."""
+    state = fresh()
+    act(state, "moroni", "move bountiful-s1", 1)  # came by road, still fights from the boat
+    assert act(state, "moroni", "duel infantry archer", 9, 2).sides == [12, 10]
+    assert act(state, "moroni", "duel captain infantry", 9, 2).sides == [20, 8]
     state = fresh()
     act(state, "moroni", "move bountiful-s1", 3)  # Lamanites on the hill
     assert act(state, "moroni", "duel infantry infantry", 9, 2).sides == [10, 10]
@@ -210,3 +215,38 @@ def test_duel_errors_are_plain():
     state["armies"]["moroni"]["live"]["slinger"] = 0
     with pytest.raises(IllegalMove, match="no slinger free"):
         GAME.check(state, "moroni", "duel slinger archer")
+
+
+def test_rules_note_16_every_live_soldier_is_on_the_inset():
+    """RULES.md note 16: no separate muster; path soldiers fight from the path only."""
+    state = fresh()
+    act(state, "moroni", "move bountiful-v2-h1", 3)
+    kinds = {m.split()[1] for m in GAME.legal_moves(state, "moroni") if m.startswith("duel")}
+    assert kinds == {"captain", "scout", "infantry", "archer", "slinger"}
+    state["armies"]["moroni"]["live"]["slinger"] = 2
+    state["armies"]["moroni"]["dead"]["slinger"] = 3
+    act(state, "moroni", "lead 2 slingers")
+    with pytest.raises(IllegalMove, match="no slinger free to fight"):
+        GAME.check(state, "moroni", "duel slinger infantry")
+    GAME.check(state, "moroni", "duel slinger@path infantry")
+
+
+def test_rules_note_25_a_scout_may_lead_a_captain_or_go_alone():
+    state = fresh()
+    act(state, "moroni", "move bountiful-v2-h1", 4)
+    act(state, "moroni", "lead 1 captain 4 infantry")
+    act(state, "moroni", "lead")
+    assert state["battle"]["path"] == {"scout": 2, "captain": 1, "infantry": 4}
+    assert act(state, "moroni", "duel captain@path infantry", 9, 2).sides == [20, 8]
+    with pytest.raises(IllegalMove, match="no scout free"):
+        state["battle"]["leads"] = 1
+        GAME.check(state, "moroni", "lead 1 archer")
+
+
+def test_rules_note_28_lamanite_captives_stay_on_the_army_board():
+    state = fresh()
+    act(state, "moroni", "move bountiful-s1", 2)
+    act(state, "moroni", "duel captain captain", 20, 5)  # d12 5: captured
+    view = GAME.view(state, None)
+    assert view["armies"]["moroni"]["lamanite_captives"] == {"captain": 1}
+    assert "Lamanite captives: 1 capt" in GAME.render(view)

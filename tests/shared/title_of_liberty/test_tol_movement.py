@@ -163,3 +163,11 @@ def test_illegal_move_leaves_state_unchanged():
             with pytest.raises(IllegalMove):
                 GAME.play(state, seat, text)
             assert state == before
+
+
+def test_rules_note_18_bountiful_has_no_food():
+    state = fresh()
+    act(state, "moroni", "move bountiful-v2")
+    act(state, "moroni", "move v2-bountiful")
+    # v2 was emptied on arrival, so leaving it gives nothing; Bountiful has none
+    assert army(state)["food"] == 5 - 1

@@ -58,7 +58,8 @@ def test_each_army_starts_at_bountiful_with_its_troops_and_five_food():
         assert army["food"] == 5 and army["gold"] == 0 and army["weapons"] == 0
 
 
-def test_lamanite_pool_is_shown():
+def test_rules_note_22_lamanite_pool_is_shown_never_spent():
+    """RULES.md note 22: every battle gets its full complement; the pool is for reference."""
     view = GAME.view(fresh(), None)
     assert view["lamanites"]["pool"] == {"king": 1, "city captain": 5, "battle captain": 10,
                                          "infantry": 120, "archer": 50}

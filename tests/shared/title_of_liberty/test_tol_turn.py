@@ -109,8 +109,8 @@ def test_a_lost_army_is_skipped_in_the_turn_order():
     assert "helaman" not in GAME.to_act(state)
 
 
-def test_timeout_policy():
-    """RULES.md: givers pass, an idle army rests, a battle stops, no food: free attack or starve."""
+def test_rules_note_26_timeout_policy():
+    """RULES.md note 26: givers pass, an idle army rests, a battle stops, no food: free attack or starve."""
     state = fresh(2)
     assert GAME.timeout_move(state, "helaman") == "pass"
     assert GAME.timeout_move(state, "moroni") == "rest"
