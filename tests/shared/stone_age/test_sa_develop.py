@@ -139,7 +139,7 @@ def test_rules_note_7_sixth_tribe_removes_an_african_one():
     assert sorted(st["tribes"]["red"]) == [3, 15, 21, 59, 60]
 
 
-def test_develop_costs_and_food_step_2_costs_one_bone():
+def test_rules_note_1_develop_costs_and_food_step_2_costs_one_bone():
     """The book's example: Orange pays one Bone for step 2 of Food."""
     st = main_phase()
     st["tracks"]["red"][0] = 1

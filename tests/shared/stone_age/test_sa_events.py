@@ -36,7 +36,7 @@ def test_rules_note_12_desertification_with_no_landscape_left_does_nothing():
     assert st["pending"] == [] and st["taken"]["red"] == ["desert-H"]
 
 
-def test_disruption_figure_chip_moves_a_figure_and_must_steal():
+def test_rules_note_16_disruption_figure_chip_moves_a_figure_and_must_steal():
     st = main_phase()
     give(st, "blue", meat=1, bone=1)
     _cross_box_a(st, "red", "disruption")
@@ -148,10 +148,90 @@ def test_no_win_off_turn():
     assert st["phase"] == "roll"
 
 
-def test_points_gained_before_your_turn_win_when_your_turn_comes():
+def test_rules_note_19_points_gained_before_your_turn_win_when_it_comes():
     st = main_phase()
     st["people"]["blue"] = [3, 3, 3, 1]
     play(st, "red", "end")
     from .helpers import roll_to
     roll_to(st, "blue", 6)
     assert st["phase"] == "over" and GAME.result(st)["winners"] == ["blue"]
+
+
+def test_rules_note_14_chip_drawn_from_its_numeral_when_taken():
+    """RULES.md note 14: the chip is drawn from its numeral's remaining pool at the crossing."""
+    st = main_phase()
+    assert st["pools"] == {k: dict(v) for k, v in __import__(
+        "shared.stone_age.board", fromlist=["x"]).CHIP_POOLS.items()}
+    st["nomads"]["red"] = [64]
+    st["tracks"]["red"][3] = 1
+    give(st, "red", meat=1)
+    before = sum(st["pools"]["I"].values())
+    play(st, "red", "move 64-58", b"any")
+    chip = st["taken"]["red"][0]
+    assert sum(st["pools"]["I"].values()) == before - 1
+    assert chip in __import__("shared.stone_age.board", fromlist=["x"]).CHIP_POOLS["I"]
+    assert sum(st["pools"]["II"].values()) == 6 and sum(st["pools"]["III"].values()) == 6
+    # the face is public: every viewer sees it in the view and the log
+    from shared.stone_age.develop import chip_name
+    for viewer in (None, "blue", "red"):
+        assert GAME.view(st, viewer)["event_chips"]["red"] == [chip_name(chip)]
+    # different entropy, possibly another chip: the draw depends on the move's randomness
+    faces = set()
+    for i in range(30):
+        trial = main_phase()
+        trial["nomads"]["red"] = [64]
+        trial["tracks"]["red"][3] = 1
+        give(trial, "red", meat=1)
+        play(trial, "red", "move 64-58", b"e%d" % i)
+        faces.add(trial["taken"]["red"][0])
+    assert len(faces) > 1
+
+
+def test_rules_note_15_passing_a_box_without_stopping_takes_its_chip():
+    """RULES.md note 15: the nomad need not stop beyond the box."""
+    st = main_phase()
+    st["nomads"]["red"] = [70]
+    st["tracks"]["red"][3] = 1
+    st["pools"]["I"] = {"adapt-y": 6}
+    give(st, "red", meat=2)
+    play(st, "red", "move 70-64-58-52")
+    assert st["boxes"]["A"] == "red" and st["nomads"]["red"] == [52]
+
+
+def test_rules_note_17_a_figure_must_change_landscape():
+    """RULES.md note 17: a figure always moves to another landscape of its regions."""
+    st = main_phase()
+    give(st, "red", flint=1)
+    play(st, "red", "develop hunting")
+    refused(st, "red", "predator b6", "must_move")
+    refused(st, "red", "neanderthal b5", "must_move")
+    st["deserts"] = ["i1"]
+    play(st, "red", "neanderthal i1")                      # a desert is still a landscape
+
+
+def test_rules_note_18_who_starts():
+    """RULES.md note 18: red in the fixed layout; the highest set-up roll in advanced."""
+    from .helpers import new
+    assert new(4)["current"] == "red" and new(3)["current"] == "red"
+    firsts = set()
+    for i in range(12):
+        st = new(4, setup="advanced", seed=b"who-%d" % i)
+        rolls = [e["public"] for e in st["events"] if e["public"].startswith("set-up roll")]
+        last = dict(part.rsplit(" ", 1) for part in rolls[-1][len("set-up roll: "):].split(", "))
+        best = max(last, key=lambda s: int(last[s]))
+        assert st["first"] == best == st["current"] == st["place_order"][0]
+        assert list(last.values()).count(last[best]) == 1
+        firsts.add(best)
+    assert len(firsts) > 1
+
+
+def test_rules_note_20_a_nomad_may_return_to_its_start():
+    """RULES.md note 20: cross box A and come back in one paid move."""
+    st = main_phase()
+    st["nomads"]["red"] = [64]
+    st["tracks"]["red"][3] = 1
+    st["pools"]["I"] = {"adapt-y": 6}
+    give(st, "red", meat=1)
+    play(st, "red", "move 64-58-64")
+    assert st["nomads"]["red"] == [64] and st["boxes"]["A"] == "red"
+    assert st["hands"]["red"][0] == 0

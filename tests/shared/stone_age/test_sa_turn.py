@@ -67,7 +67,7 @@ def test_must_roll_first_and_only_on_your_turn():
     refused(st, "red", "develop food", "must_roll")
 
 
-def test_seven_discards_half_rounded_up_only_above_seven():
+def test_rules_note_3_seven_discards_half_rounded_up_only_above_seven():
     """RULES.md note 3: more than 7 cards discards ceil(n/2); exactly 7 keeps them."""
     st = new(4)
     give(st, "blue", meat=4, bone=4)          # 4+5+... blue holds 10
@@ -88,7 +88,7 @@ def test_seven_discards_half_rounded_up_only_above_seven():
     cards_conserved(st)
 
 
-def test_seven_moves_the_neanderthal_only_and_steals_at_random():
+def test_rules_note_6_seven_moves_the_neanderthal_only_and_steals_at_random():
     """RULES.md note 6: the roller moves the Neanderthal (never the Predator)."""
     st = new(4)
     roll_to(st, "red", 7)
