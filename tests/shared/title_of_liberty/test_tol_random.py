@@ -80,3 +80,59 @@ def test_same_seed_same_moves_same_state():
     a, _ = random_game(7)
     b, _ = random_game(7)
     assert a == b
+
+
+def _candidates(rnd, state):
+    """Plausible move texts, legal or not, for fuzzing check against play."""
+    from shared.title_of_liberty.board import SEATS, SPACES
+    spaces = list(SPACES)
+    kinds = ["captain", "scout", "infantry", "archer", "slinger"]
+    lams = ["king", "captain", "infantry", "archer"]
+    at = rnd.choice([a["at"] for a in state["armies"].values()])
+    route = [at]
+    for _ in range(rnd.randint(1, 4)):
+        route.append(rnd.choice("-~"))
+        route.append(rnd.choice(spaces))
+    return [
+        f"give {rnd.choice(SEATS)} {rnd.randint(1, 8)} {rnd.choice(['food', 'gold', 'weapons'])}",
+        "pass", "rest", "attack", "starve", "wine", "stop",
+        f"buy {rnd.randint(1, 4)} {rnd.choice(['infantry', 'archers', 'slingers'])}",
+        f"arm {rnd.randint(1, 4)} {rnd.choice(['infantry', 'archers', 'slingers'])}",
+        "move " + "".join(route),
+        f"lead {rnd.randint(1, 6)} {rnd.choice(kinds[2:])}",
+        f"sector {rnd.choice(['palace', 'stockade', 'armory', 'market'])}",
+        f"duel {rnd.choice(kinds)}{rnd.choice(['', '@path'])} "
+        f"{rnd.choice(lams)}{rnd.choice(['', '@tower', '@gate', '@temple'])}",
+    ]
+
+
+def test_fuzz_check_agrees_with_play_and_refusals_change_nothing():
+    import random
+    from shared import IllegalMove
+    rnd = random.Random(99)
+    tried = accepted = 0
+
+    def every(state, seat, text):
+        nonlocal tried, accepted
+        if state["ply"] % 4 or GAME.result(state):
+            return
+        for who in state["seats"]:
+            for cand in _candidates(rnd, state):
+                tried += 1
+                try:
+                    GAME.check(state, who, cand)
+                    ok = True
+                except IllegalMove:
+                    ok = False
+                copy_ = copy.deepcopy(state)
+                if ok:
+                    GAME.play(copy_, who, cand)
+                    accepted += 1
+                else:
+                    with pytest.raises(IllegalMove):
+                        GAME.play(copy_, who, cand)
+                    assert copy_ == state
+
+    for seed in range(15):
+        random_game(seed, every=every)
+    assert tried > 1000 and accepted > 20
