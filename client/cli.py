@@ -228,12 +228,15 @@ def register(c, name, email, tz):
     try:
         player = api.register(name, key, public, email=email, tz=tz)
         again = False
-    except Conflict:
+    except Conflict as exc:
         try:
             player = api.player(name)
         except Exception:  # noqa: BLE001
             player = None
         if not player or player.get("public_key") != public:
+            if exc.code == "key_taken":
+                raise PbemError(f"the key in {home.path} is already registered under another "
+                                "name; use another --home for another player") from None
             raise
         again = True
     config = home.config()
@@ -406,6 +409,15 @@ def _pick_seat(resp_game, view, wanted):
     return mine[0] if mine else None
 
 
+def _stdout_is_tty():
+    return sys.stdout.isatty()
+
+
+def _color_wanted(no_color):
+    """Colour only on a terminal, and never with --no-color or NO_COLOR set."""
+    return not no_color and not os.environ.get("NO_COLOR") and _stdout_is_tty()
+
+
 def _render(game_type, view, board, color):
     try:
         game = load_game(game_type)
@@ -464,7 +476,7 @@ def show(c, game_id, seat, no_color):
     if c.json:
         c.emit(dict(view, seq=resp["next_seq"] - 1, id=game["id"], type=game["type"]))
         return
-    color = not no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+    color = _color_wanted(no_color)
     me = resp.get("seat")
     lines = [f"{game['type']} game {game['id']}, {resp['next_seq']} move(s) played"
              + (f", you are {me}" if me else ""),
@@ -585,6 +597,9 @@ def play(c, game_id, move_list, seat, offline, armor):
                 for s in signed], "".join(blocks).rstrip("\n"))
         return
     if offline:
+        if me not in ((resp.get("view") or {}).get("to_act") or []):
+            c.note(f"note: when last fetched, {me} owed no move in game {game_id}; the server "
+                   "will judge when you sync")
         signed, seq, prev = _sign_chain(c, game_id, me, move_list, resp["next_seq"],
                                         resp["prev"])
         outbox = c.home.outbox()
@@ -769,6 +784,7 @@ def wait(c, game_id, timeout, interval, seat):
             elapsed = time.monotonic() - start
             if timeout is not None and elapsed >= timeout:
                 spinner.clear()
+                c.emit({"game": game_id, "status": "timeout", "to_act": game.get("to_act")})
                 raise WaitTimeout(f"timed out after {timeout:g}s waiting for your move in game "
                                   f"{game_id}")
             pause = delay if timeout is None else min(delay, timeout - elapsed)
@@ -916,7 +932,7 @@ def verify(c, file, no_color):
                      f"game {header['game']} is still running, so the full replay waits for the "
                      "end (the seed is revealed then).")
         return
-    color = not no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+    color = _color_wanted(no_color)
     winners = ", ".join((report["result"] or {}).get("winners") or []) or "nobody"
     c.emit(data, [game.render(report["view"], color=color),
                   f"{file}: verified {report['entries']} move(s) of {header['type']} game "

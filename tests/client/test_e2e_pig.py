@@ -282,3 +282,38 @@ def test_register_needs_nothing_but_a_name_and_refuses_a_taken_one(make_player, 
     bad_tz = make_player("tim", register=False).run("register", "tim99", "--tz", "Mars/Olympus",
                                                     ok=1)
     assert "time zone" in bad_tz.stderr
+
+
+def test_colour_only_on_a_terminal(make_player, monkeypatch):
+    from tests.fixtures.pig import GAME as PIG
+    game, (ann, bob) = start(make_player)
+    seen = []
+    real_render = PIG.render
+
+    def render(view, color=False):
+        seen.append(color)
+        return ("\x1b[31m" if color else "") + real_render(view, color)
+
+    monkeypatch.setattr(PIG, "render", render)
+    monkeypatch.setattr("client.cli._stdout_is_tty", lambda: True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    runner_env = {"PBEM_SERVER": ann.server, "PBEM_HOME": str(ann.home)}
+    from click.testing import CliRunner
+    from client.cli import cli
+    coloured = CliRunner().invoke(cli, ["show", game], env=runner_env, color=True)
+    plain = CliRunner().invoke(cli, ["show", game, "--no-color"], env=runner_env)
+    no_color_env = CliRunner().invoke(cli, ["show", game], env=dict(runner_env, NO_COLOR="1"))
+    assert seen == [True, False, False]
+    assert "\x1b[31m" in coloured.stdout and "\x1b[" not in plain.stdout + no_color_env.stdout
+    monkeypatch.setattr("client.cli._stdout_is_tty", lambda: False)
+    ann.run("show", game)
+    assert seen[-1] is False  # piped
+
+
+def test_offline_and_armor_refuse_nothing_locally_but_note_it(make_player):
+    game, (ann, bob) = start(make_player)
+    bob.run("show", game)
+    queued = bob.run("play", "--offline", game, "hold")
+    assert "east owed no move" in queued.stderr
+    report = bob.json("sync", ok=1)
+    assert report["refused"][0]["reason"] == "east owes no move now"
