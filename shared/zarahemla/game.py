@@ -60,6 +60,8 @@ class Zarahemla(Game):
         for s in seats:
             if s not in SEATS:
                 raise IllegalMove(f"{s!r} is not a Zarahemla colour", code="bad_seats")
+        if len(set(seats)) != len(seats):
+            raise IllegalMove("each colour can be taken only once", code="bad_seats")
         options = self.normalize_options(options, len(seats))
         return new_state(seats, options, seed)
 

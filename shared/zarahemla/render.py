@@ -170,7 +170,9 @@ def draw_panel(view):
     posts = [f"{p['type']} {p['corners'][0]}-{p['corners'][1]}" for p in view["board"]["posts"]]
     lines += _wrap("Posts: ", posts)
     lines.append("  (3:1 = any 3 alike for 1; a resource = 2 of it for 1; else 4 for 1)")
-    lines.append("Legend: r12 = red settlement on 12, R12 = red city; rr / r = red road.")
+    lines.append("Legend: r12 = red settlement on 12, R12 = red city, rr or r on a path = "
+                 "red road")
+    lines.append("        A path is named by its two corners (road 14-19); hexes A-S (robber F).")
     bank = " ".join(f"{n}{r}" for r, n in view["bank"].items())
     lines.append(f"Bank: {bank}   Development deck: {view['deck']}")
     status = f"Goal {view['vp_to_win']} VP."

@@ -70,7 +70,13 @@ def starting_order(seats, rng):
 
 def new_state(seats, options, seed):
     """A fresh state (see the module docstring)."""
-    rng = Rng(seed, b"setup")
+    if isinstance(seed, str):
+        try:
+            seed = bytes.fromhex(seed)
+        except ValueError:
+            seed = seed.encode()
+    seed_hex = bytes(seed).hex()
+    rng = Rng(seed_hex, b"setup")
     terrain, numbers, markers, posts, robber = make_board(options["board"], rng)
     order, log = starting_order(list(seats), rng)
     players = {
@@ -80,7 +86,7 @@ def new_state(seats, options, seed):
     }
     events = [{"public": "Starting rolls: " + "; re-roll: ".join(log) + f". {order[0]} starts."}]
     return {
-        "seed": seed.hex() if isinstance(seed, (bytes, bytearray)) else str(seed),
+        "seed": seed_hex,
         "ply": 0,
         "events": events,
         "seats": list(seats),
