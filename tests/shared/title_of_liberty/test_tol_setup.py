@@ -106,3 +106,15 @@ def test_routes_force_choices_battlefield_on_the_short_way():
     assert found["s1"] == ("bountiful", "-", "s1")
     # the road route to Gid must go round s1 and Mulek
     assert "s1" not in found["gid"] and "mulek" not in found["gid"]
+
+
+def test_the_south_west_lies_behind_a_battle_until_a_city_falls():
+    """RULES.md, the main board: Manti's corner is reached through h2, s3 or h3 at first."""
+    state = fresh()
+    state["armies"]["moroni"]["food"] = 30
+    ends = {r[-1] for r in routes(state, "moroni")}
+    assert not ends & {"cumeni", "zeezrom", "v6", "w4", "manti", "h3"}
+    assert {"h2", "s3"} <= ends
+    state["cities"]["antiparah"]["liberated_by"] = "moroni"
+    ends = {r[-1] for r in routes(state, "moroni")}
+    assert {"cumeni", "zeezrom", "v6", "w4", "manti"} <= ends
