@@ -19,8 +19,6 @@ from shared.title_of_liberty import GAME, parse_move
 from shared.title_of_liberty.board import KIND
 from shared.title_of_liberty.combat import duel_dice
 
-from .helpers import random_game
-
 
 def _moves_of(legal, verb):
     return [m for m in legal if m.split()[0] == verb]
@@ -128,4 +126,4 @@ def main():
 if __name__ == "__main__":
     main()
 
-__all__ = ["greedy_choice", "balance", "random_game"]
+__all__ = ["greedy_choice", "balance"]

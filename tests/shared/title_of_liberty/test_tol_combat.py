@@ -63,7 +63,8 @@ def test_hill_placement():
 
 
 def test_rules_note_23_advantage_by_zone():
-    """RULES.md note 23: the zone alone sets the Advantage; only infantry gain on the Lamanite side."""
+    """RULES.md note 23: the zone alone sets the Advantage; of the Lamanites only
+    infantry gain from it."""
     state = fresh()
     act(state, "moroni", "move bountiful-s1", 1)  # came by road, still fights from the boat
     assert act(state, "moroni", "duel infantry archer", 9, 2).sides == [12, 10]

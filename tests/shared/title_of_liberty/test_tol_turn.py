@@ -110,7 +110,8 @@ def test_a_lost_army_is_skipped_in_the_turn_order():
 
 
 def test_rules_note_26_timeout_policy():
-    """RULES.md note 26: givers pass, an idle army rests, a battle stops, no food: free attack or starve."""
+    """RULES.md note 26: givers pass, a battle stops, an idle army rests;
+    with no food it renews a free attack or starves."""
     state = fresh(2)
     assert GAME.timeout_move(state, "helaman") == "pass"
     assert GAME.timeout_move(state, "moroni") == "rest"
