@@ -127,8 +127,11 @@ class Context:
         click.echo(text, err=True)
 
     def fetch_view(self, game_id, seat=None):
-        """The view response, its head checked and remembered, cached for --offline."""
-        resp = self.signed_api().view(game_id, seat)
+        """The view response, its head checked and remembered, cached for --offline.
+
+        Signed when this home holds a registered player, else a spectator's view.
+        """
+        resp = self.api.view(game_id, seat)
         self.heads.check(game_id, resp.get("head"))
         self.home.cache_view(self.server, game_id, resp)
         return resp
@@ -576,6 +579,7 @@ def play(c, game_id, move_list, seat, offline, armor):
       pbem play --armor k7m2q9xa3b hold       # print a block to paste into an email
     """
     from .armor import encode_block
+    c.identity()  # only a registered player signs moves
     if offline:
         resp = c.home.cached_view(c.server, game_id)
         if resp is None:

@@ -317,3 +317,29 @@ def test_offline_and_armor_refuse_nothing_locally_but_note_it(make_player):
     assert "east owed no move" in queued.stderr
     report = bob.json("sync", ok=1)
     assert report["refused"][0]["reason"] == "east owes no move now"
+
+
+def test_games_shows_deadlines_in_my_time_zone(make_player):
+    from datetime import datetime, timedelta, timezone
+    ann, bob = make_player("ann", tz="Asia/Tokyo"), make_player("bob", tz="America/Denver")
+    game = ann.run("new", "pig", "--seats", 2, "--move-hours", 48).stdout.strip()
+    bob.run("join", game)
+    (mine,) = ann.json("games")
+    due = datetime.fromisoformat(mine["deadline"])
+    assert abs(due - datetime.now(timezone.utc) - timedelta(hours=48)) < timedelta(minutes=5)
+    assert mine["deadline_local"].endswith("JST")
+    assert bob.json("games")[0]["deadline_local"].endswith(("MST", "MDT"))
+    assert "JST" in ann.run("games").stdout
+    assert ann.json("games", "--status", "over") == []
+
+
+def test_a_spectator_can_look_and_export_but_not_play(make_player, tmp_path):
+    game, (ann, bob) = start(make_player)
+    ann.run("play", game, "peek")
+    eve = make_player("eve", register=False)
+    view = eve.json("show", game)
+    assert view["you"] is None and "secret" not in view
+    assert "You are watching" in eve.run("show", game).stdout
+    assert eve.json("log", game)[0]["events"] == ["north peeked"]
+    eve.run("export", game, "-o", tmp_path / "seen.json")
+    assert "register" in eve.run("play", game, "hold", ok=1).stderr
