@@ -44,7 +44,17 @@ def must_starve(state, seat):
 
 
 def route_error(state, seat, tokens):
-    """Why a route cannot be marched, or None.  ``tokens``: space, sep, space, ..."""
+    """Why a route cannot be marched, as (code, sentence), or None.
+
+    ``tokens``: space, sep, space, ... with sep "-" (road) or "~" (boat).
+    """
+    found = _route_problem(state, seat, tokens)
+    if found is None:
+        return None
+    return ("cannot_afford" if found.startswith("this route needs") else "bad_route"), found
+
+
+def _route_problem(state, seat, tokens):
     army = state["armies"][seat]
     if tokens[0] != army["at"]:
         return (f"a route starts where your army stands, {army['at']}, "
@@ -147,7 +157,8 @@ def _check_arm(state, seat, move):
         _illegal(f"you have {army['unarmed'][kind]} unarmed {plural(kind, 2)}, not {n}",
                  "no_soldiers")
     if army["weapons"] < n:
-        _illegal(f"arming {n} {plural(kind, n)} takes {n} weapons and your army has "
+        _illegal(f"arming {n} {plural(kind, n)} takes {n} "
+                 f"{'weapon' if n == 1 else 'weapons'} and your army has "
                  f"{army['weapons']}", "cannot_afford")
 
 
@@ -172,7 +183,7 @@ def _check_move(state, seat, move):
     _check_active(state, seat)
     error = route_error(state, seat, move.args)
     if error:
-        _illegal(error, "bad_route" if "food" not in error else "cannot_afford")
+        _illegal(error[1], error[0])
 
 
 def _apply_move(state, seat, move, rng):
@@ -293,11 +304,12 @@ def _apply_duel(state, seat, move, rng):
             f"({DIE_NAME[l_die]}: {l_roll})")
     if ties:
         head += f" after {ties} tie{'s' if ties > 1 else ''}"
+    at = len(state["events"])  # the duel is told before what it causes
     if n_roll > l_roll:
         text = lamanite_loses(state, seat, ltype, place, fate(l_die, l_roll))
     else:
         text = nephite_loses(state, seat, ntype, on_path, fate(n_die, n_roll))
-    state["events"].append({"public": f"{head}: {text}."})
+    state["events"].insert(at, {"public": f"{head}: {text}."})
     _after_fight(state, seat)
 
 

@@ -47,7 +47,7 @@ def test_gifts_of_gold_and_weapons_buy_and_arm_in_the_same_turn():
     GAME.play(state, "moroni", "arm 2 archers")
     assert army["live"]["archer"] == 10 and army["unarmed"]["archer"] == 1
     assert army["weapons"] == 0
-    with pytest.raises(IllegalMove, match="takes 1 weapons"):
+    with pytest.raises(IllegalMove, match="takes 1 weapon and your army has 0"):
         GAME.check(state, "moroni", "arm 1 archer")
 
 
