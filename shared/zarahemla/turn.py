@@ -304,8 +304,8 @@ def apply_robber(st, seat, h, victim, entropy):
     vhand[r] -= 1
     st["players"][seat]["hand"][r] += 1
     res = RESOURCES[r]
-    return [ev(f"{cap(seat)} moved the robber to {name} and stole a card from {victim}.",
-               {seat: f"You moved the robber to {name} and stole 1 {res} from {victim}.",
+    return [ev(f"{cap(seat)} moved the robber to {name} and stole a card from {cap(victim)}.",
+               {seat: f"You moved the robber to {name} and stole 1 {res} from {cap(victim)}.",
                 victim: f"{cap(seat)} moved the robber to {name} and stole 1 {res} from you."})]
 
 

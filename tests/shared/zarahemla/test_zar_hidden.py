@@ -110,3 +110,21 @@ def test_a_bought_card_is_named_only_to_its_buyer():
 
     for seed in range(4):
         random_game(seed, cap=1500, each=each)
+
+
+def test_view_and_render_never_change_the_state_and_are_json():
+    def each(st, seat, mv):
+        if st["ply"] % 29:
+            return
+        before = json.dumps(st, sort_keys=True)
+        for s in st["order"] + [None]:
+            v = GAME.view(st, s)
+            assert json.loads(json.dumps(v)) == v
+            GAME.render(v, color=True)
+            assert v["status"] in ("playing", "over")
+            assert set(v["owes"]) == set(v["to_act"])
+            assert set(v["scores"]) == set(st["order"])
+        assert json.dumps(st, sort_keys=True) == before
+
+    for seed in range(3):
+        random_game(seed, n=2 + seed, cap=900, each=each)

@@ -167,7 +167,7 @@ def test_rules_note_5_robber_must_move_to_another_numbered_hex_and_steals_at_ran
     assert st["players"]["red"]["hand"] == bundle(wood=1)
     assert st["players"]["blue"]["hand"] == bundle(wood=1)
     ev = st["events"][0]
-    assert ev["public"] == "Red moved the robber to E and stole a card from blue."
+    assert ev["public"] == "Red moved the robber to E and stole a card from Blue."
     assert "1 wood" in ev["private"]["red"] and "1 wood" in ev["private"]["blue"]
     assert GAME.events_for(st["events"], "white") == [ev["public"]]
     assert st["robber_due"] is False
