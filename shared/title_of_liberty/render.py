@@ -159,7 +159,7 @@ def _inset(view):
 
 
 def _boards(view):
-    out = ["", "ARMY      AT          CAPT SCT INF ARC SLI | WND DEAD CAPT UNARM |"
+    out = ["", "ARMY      AT           CPT SCT INF ARC SLI | WND DEAD HELD UNARM |"
            " FOOD WPN GOLD"]
     for seat in view["seats"]:
         a = view["armies"][seat]
@@ -188,6 +188,9 @@ def _boards(view):
             extra.append("unarmed: " + _counts(a["unarmed"], True))
         if extra:
             out += _wrap("          " + "; ".join(extra), "          ")
+    out += _wrap("(live captains, scouts, infantry, archers, slingers | wounded, dead, held "
+                 "in Lamanite Stockades, unarmed | food, weapons, money in gold: 1 silver = 5 "
+                 "gold)")
     return out
 
 
@@ -198,6 +201,8 @@ def _status(view):
             f"Amalickiah. Retaken: {', '.join(c.upper() for c in done) or 'none'}; "
             f"Amalickiah {'is dead' if view['king_killed'] else 'lives'}.")
     out += _wrap(goal, "  ")
+    out += _wrap("Flags (cities liberated): " + ", ".join(
+        f"{seat} {view['scores'][seat]}" for seat in view["seats"]) + ".", "  ")
     deadline = view["deadline_hours"]
     out.append(f"Round {view['round']} of {view['rounds']} ({view['rounds_left']} left)"
                + (f"; wall-clock limit {deadline} hours" if deadline else "")
