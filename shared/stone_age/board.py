@@ -208,3 +208,9 @@ def _check():
 
 
 _check()
+
+#: crossing -> ((neighbour, (clothing, construction) or None), ...): the
+#: paths out of a crossing with the condition box on each, for fast searches
+PATHS_FROM = {x: tuple((y, (BOXES[BOX_AT[frozenset((x, y))]][2:4]
+                            if frozenset((x, y)) in BOX_AT else None)) for y in ADJ[x])
+              for x in CROSSINGS}

@@ -86,6 +86,7 @@ class StoneAgeGame(Game):
         rng = Rng.for_move(state, entropy)
         events = []
         apply(state, seat, move, plan, rng, events)
+        rules.settle_pending(state, events)
         state["ply"] += 1
         if seat == state["current"] and state["phase"] == "main" and \
                 points(state, seat) >= WIN_POINTS:

@@ -6,11 +6,10 @@ path to each crossing a nomad can reach, and 1-for-1 trade offers to everyone
 accepted too.
 """
 
-from collections import deque
 from itertools import product
 
 from . import board
-from .develop import move_cost, nomad_spots
+from .develop import nomad_spots
 from .notation import RES, TRACKS, Move, format_move
 from .rules import desert_options, free_chips, owes_answer, victims
 from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, can_cross, has,
@@ -32,18 +31,23 @@ def _bundles(hand, n):
 def reachable(state, seat, start, budget):
     """{crossing: shortest path} for free crossings within ``budget`` steps."""
     occ = occupied(state)
+    tracks = state["tracks"][seat]
+    clothing, construction = tracks[3], tracks[2]
     parent = {start: None}
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        x = queue.popleft()
-        if dist[x] >= budget:
-            continue
-        for y in board.ADJ[x]:
-            if y not in parent and can_cross(state, seat, x, y):
+    frontier = [start]
+    for _ in range(budget):
+        nxt = []
+        for x in frontier:
+            for y, req in board.PATHS_FROM[x]:
+                if y in parent:
+                    continue
+                if req is not None and (clothing < req[0] or construction < req[1]):
+                    continue
                 parent[y] = x
-                dist[y] = dist[x] + 1
-                queue.append(y)
+                nxt.append(y)
+        if not nxt:
+            break
+        frontier = nxt
     out = {}
     for x in parent:
         if x == start or x in occ:
@@ -142,9 +146,9 @@ def legal(state, seat):
     budget = turn["steps"] + hand[0] * steps_per_meat(state, seat)
     for x in state["nomads"][seat]:
         if budget:
-            for path in reachable(state, seat, x, budget).values():
-                if move_cost(state, seat, len(path) - 1) <= hand[0]:
-                    out.append(Move("move", (path,)))
+            # every path within the budget is affordable: the budget is the
+            # steps already paid plus what all the Meat in hand buys
+            out.extend(Move("move", (path,)) for path in reachable(state, seat, x, budget).values())
     if has(hand, TRIBE_COST):
         tribes = state["tribes"][seat]
         african = [t for t in tribes if t in board.AFRICA_CROSSINGS] or tribes

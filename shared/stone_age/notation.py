@@ -172,7 +172,7 @@ def format_move(move):
     if k in ("nomad", "place", "take"):
         return f"{k} {a[0]}"
     if k == "move":
-        return "move " + "-".join(str(x) for x in a[0])
+        return "move " + "-".join(map(str, a[0]))
     if k == "tribe":
         return f"tribe {a[0]}" + (f" remove {a[1]}" if a[1] is not None else "")
     if k == "develop":

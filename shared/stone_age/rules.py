@@ -260,6 +260,25 @@ def _apply_desert(state, seat, move, plan, rng, ev):
     ev.append(event(f"{seat} turns {move.args[0]} into a desert"))
 
 
+def settle_pending(state, ev):
+    """Drop duties that can no longer be carried out (their choices ran out).
+
+    Two Desertification chips of one kind taken in one move may leave the
+    second without an uncovered landscape; it then has no effect.
+    """
+    pending = state["pending"]
+    while pending:
+        p = pending[0]
+        if p["kind"] == "desert" and not desert_options(state, p["terrain"]):
+            ev.append(event(f"no African {board.TERRAINS[p['terrain']]} is left uncovered: "
+                            "the chip has no effect"))
+        elif p["kind"] == "take" and not free_chips(state):
+            ev.append(event("no free people chip is left to take"))
+        else:
+            return
+        pending.pop(0)
+
+
 def free_chips(state):
     nomads = {x for s in state["seats"] for x in state["nomads"][s]}
     return [int(k) for k in state["chips"] if int(k) not in nomads]

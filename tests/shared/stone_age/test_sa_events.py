@@ -235,3 +235,20 @@ def test_rules_note_20_a_nomad_may_return_to_its_start():
     play(st, "red", "move 64-58-64")
     assert st["nomads"]["red"] == [64] and st["boxes"]["A"] == "red"
     assert st["hands"]["red"][0] == 0
+
+
+def test_rules_note_12_second_desert_chip_of_a_kind_with_nothing_left_lapses():
+    """RULES.md note 12: two Desertification chips in one move, one landscape left."""
+    st = main_phase()
+    st["deserts"] = ["f2", "i1"]                          # j2 is the last Highlands
+    st["nomads"]["red"] = [58]
+    st["tracks"]["red"][3] = st["tracks"]["red"][2] = 1
+    st["pools"]["I"] = {"desert-H": 6}
+    give(st, "red", meat=2)
+    play(st, "red", "move 58-64-71-65")                   # boxes A and B
+    assert st["taken"]["red"] == ["desert-H", "desert-H"]
+    assert [p["kind"] for p in st["pending"]] == ["desert", "desert"]
+    play(st, "red", "desert j2")
+    assert st["pending"] == []
+    assert any("no effect" in e["public"] for e in st["events"])
+    assert GAME.legal_moves(st, "red")

@@ -56,17 +56,19 @@ def test_random_games_1000():
 
 
 def test_every_listed_move_is_accepted_by_check_and_play():
-    """Listed moves never refused: check and play agree on every one, seat by seat."""
+    """Listed moves are never refused: check accepts every one, and play too (on copies)."""
     def each(st, seat, move):
         for s in GAME.to_act(st):
             legal = GAME.legal_moves(st, s)
             assert legal
-            for text in legal[:40]:
+            for text in legal:
                 GAME.check(st, s, text)
-            trial = copy.deepcopy(st)
-            GAME.play(trial, s, legal[-1], b"t")
-    for i in range(3):
-        random_game(b"listed-%d" % i, n=4, cap=400, each=each)
+            if st["ply"] % 6 == 0:
+                for text in legal:
+                    GAME.play(copy.deepcopy(st), s, text, b"t")
+    for i in range(4):
+        random_game(b"listed-%d" % i, n=3 + i % 2, setup="advanced" if i % 2 else "fixed",
+                    cap=500, each=each)
 
 
 def test_timeout_moves_are_legal_and_deterministic():
@@ -119,7 +121,7 @@ def test_hidden_information_property():
     checked = [0]
 
     def each(st, seat, move):
-        if st["ply"] % 7:
+        if st["ply"] % 13:
             return
         for a in st["seats"]:
             for b in [None] + [s for s in st["seats"] if s != a]:
@@ -141,7 +143,7 @@ def test_hidden_information_property():
                 assert not any(r in ev["public"] for r in ("meat", "bone", "flint", "hide"))
     for i in range(8):
         random_game(b"hidden-%d" % i, n=3 + i % 2, cap=700, each=each)
-    assert checked[0] > 1000
+    assert checked[0] > 500
 
 
 def test_own_hand_is_shown_to_its_owner():

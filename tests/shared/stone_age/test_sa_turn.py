@@ -47,7 +47,7 @@ def test_figure_and_desert_block_production():
     assert st["hands"]["red"][0] == 0
 
 
-def test_rules_note_supply_short_nobody_gets_it():
+def test_rules_note_13_supply_short_nobody_gets_it():
     """RULES.md note 13: a stack too short for everyone gives nobody that resource."""
     st = new(4)
     _clear_pieces(st)
@@ -58,6 +58,25 @@ def test_rules_note_supply_short_nobody_gets_it():
     roll_to(st, "red", 5)
     assert st["hands"]["red"][0] == 0 and st["hands"]["white"][0] == 0
     cards_conserved(st)
+
+
+def test_rules_note_13_a_lone_producer_takes_what_is_left():
+    st = new(4)
+    _clear_pieces(st)
+    st["tribes"]["red"] = [109]                          # two Forest 10 landscapes
+    moved = st["supply"][3] - 1
+    st["supply"][3] -= moved
+    st["hands"]["orange"][3] += moved
+    roll_to(st, "red", 10)
+    assert st["hands"]["red"][3] == 1 + 1 and st["supply"][3] == 0
+    cards_conserved(st)
+
+
+def test_bank_needs_the_card_in_the_stack():
+    st = main_phase()
+    give(st, "red", meat=3)
+    give(st, "blue", flint=20)
+    refused(st, "red", "bank 3meat for 1flint", "supply_empty")
 
 
 def test_must_roll_first_and_only_on_your_turn():
