@@ -1,6 +1,5 @@
 """Helpers for the Zarahemla tests: games on the beginner board and direct set-ups."""
 
-import copy
 import json
 
 from shared.rng import Rng
@@ -131,4 +130,4 @@ def snapshot(st):
 
 
 def clone(st):
-    return copy.deepcopy(st)
+    return json.loads(json.dumps(st))
