@@ -343,3 +343,23 @@ def test_a_spectator_can_look_and_export_but_not_play(make_player, tmp_path):
     assert eve.json("log", game)[0]["events"] == ["north peeked"]
     eve.run("export", game, "-o", tmp_path / "seen.json")
     assert "register" in eve.run("play", game, "hold", ok=1).stderr
+
+
+def test_offline_outbox_survives_an_unreachable_server(make_player):
+    import requests as real_requests
+    from client.armor import extract_blocks
+
+    class Down:
+        def request(self, *a, **kw):
+            raise real_requests.ConnectionError("down")
+
+    game, (ann, bob) = start(make_player)
+    ann.run("show", game)
+    ann.run("play", "--offline", game, "peek")
+    # on the train: armour works from the fetched state too, and sending fails cleanly
+    block = ann.run("play", "--offline", "--armor", game, "hold").stdout
+    assert json.loads(extract_blocks(block)[0]["envelope"])["seq"] == 1
+    down = ann.run("sync", ok=1, obj={"session": Down()})
+    assert "cannot reach the server" in down.stderr
+    assert len(json.loads((ann.home / "outbox.json").read_text())) == 1
+    assert [a["move"] for a in ann.json("sync")["accepted"]] == ["peek"]
