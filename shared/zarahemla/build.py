@@ -2,7 +2,7 @@
 
 from .. import IllegalMove
 from ..rng import Rng
-from .board import CORNER_EDGES, EDGES, RESOURCES
+from .board import CORNER_EDGES, EDGES
 from .roads import MIN_TEMPLE, update_count_card, update_longest
 from .state import COST, DEV, DEV_TITLES, PIECES, bundle_text, cap, has, pay
 from .turn import distance_ok, ev, guard_rolled, guard_turn
@@ -201,6 +201,3 @@ def apply_buy(st, seat, entropy):
     title = DEV_TITLES[DEV[card]]
     return [ev(f"{cap(seat)} bought a development card.",
                {seat: f"You bought a development card: {title}."})]
-
-
-__all__ = ["RESOURCES"]

@@ -8,10 +8,9 @@ is still accepted by ``play``.
 """
 
 from ..rng import Rng
-from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, HEX_NAMES,
-                    HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
+from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, EDGES,
+                    HEX_NAMES, HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
 from .build import placeable_roads
-from .cards import playable
 from .notation import bundle_notation
 from .state import (COST, PIECES, W_HARVEST, W_LIAHONA, W_PROSPERITY, W_ROADS, W_TEMPLES,
                     W_WARRIOR, has, post_rates)
@@ -69,16 +68,13 @@ def settle_spots(st, seat):
     for e, s in enumerate(roads):
         if s != seat:
             continue
-        for c in _EDGE_CORNERS[e]:
+        for c in EDGES[e]:
             if c in seen:
                 continue
             seen.add(c)
             if owner[c] is None and all(owner[n] is None for n in CORNER_NEIGHBOURS[c]):
                 out.append(c)
     return out
-
-
-from .board import EDGES as _EDGE_CORNERS  # noqa: E402  (pairs of corner indexes)
 
 
 def discard_options(hand, n):
@@ -252,4 +248,4 @@ def timeout_move(st, seat):
     return "end"
 
 
-__all__ = ["legal_moves", "timeout_move", "playable"]
+__all__ = ["legal_moves", "timeout_move"]

@@ -71,7 +71,8 @@ def update_longest(state, seats=None):
 
 
 def update_count_card(state, key, field, minimum, seat):
-    """Largest Army / Greatest Temple: ``seat`` takes the card with ``minimum``+ and strictly more."""
+    """Largest Army / Greatest Temple: ``seat`` takes the card at ``minimum``+, from a holder
+    only with a strictly larger count.  Returns True when the card moved."""
     players = state["players"]
     holder = state[key]
     n = players[seat][field]

@@ -7,7 +7,6 @@ increments ``ply``.  Also: who owes a move now and what they owe.
 
 from .. import IllegalMove
 from . import build, cards, trade, turn
-from .board import HEX_NAMES
 
 
 def _check_settle(st, seat, mv):
@@ -177,4 +176,4 @@ def owes(st):
     return out
 
 
-__all__ = ["check", "apply", "to_act", "owes", "HEX_NAMES"]
+__all__ = ["check", "apply", "to_act", "owes"]

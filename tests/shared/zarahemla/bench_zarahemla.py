@@ -1,4 +1,6 @@
-"""Speed of the Zarahemla engine (not a test): ``python -m tests.shared.zarahemla.bench_zarahemla``.
+"""Speed of the Zarahemla engine (not a test).
+
+Run: ``python -m tests.shared.zarahemla.bench_zarahemla [games]``.
 
 Random play = for each action: list the legal moves of a seat that owes one,
 choose one uniformly, apply it with ``play`` (parse, check, apply).  Also the
