@@ -8,7 +8,7 @@ rulebook's order is roll, trade, develop).
 from .. import IllegalMove
 from . import board
 from .notation import bundle_text
-from .rules import desert_options, free_chips, pending_text
+from .rules import desert_options, free_chips
 from .state import (ART, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRACK_TITLES,
                     TRIBE_COST, can_cross, event, has, next_seat, occupied, pay, steps_per_meat)
 from .notation import TRACKS
@@ -43,7 +43,7 @@ def nomad_spots(state, seat):
 def _check_nomad(state, seat, move):
     x = move.args[0]
     if len(state["nomads"][seat]) >= MAX_NOMADS:
-        raise IllegalMove(f"you already have both your nomads on the board", code="no_pieces")
+        raise IllegalMove("you already have both your nomads on the board", code="no_pieces")
     _need(state, seat, NOMAD_COST, "a nomad")
     if x in occupied(state):
         raise IllegalMove(f"crossing {x} is not free", code="occupied")

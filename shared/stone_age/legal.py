@@ -6,14 +6,12 @@ path to each crossing a nomad can reach, and 1-for-1 trade offers to everyone
 accepted too.
 """
 
-from itertools import product
-
 from . import board
 from .develop import nomad_spots
-from .notation import RES, TRACKS, Move, format_move
+from .notation import TRACKS, Move, format_move
 from .rules import desert_options, free_chips, owes_answer, victims
-from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, can_cross, has,
-                    occupied, steps_per_meat)
+from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, has, occupied,
+                    steps_per_meat)
 
 
 def _bundles(hand, n):

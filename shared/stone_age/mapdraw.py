@@ -24,7 +24,7 @@ def _edge_spots():
     spots = {}
     for path in board._EDGE_SIDES:
         a, b = sorted(path, key=lambda x: board.CROSSING_POS[x])
-        (la, xa), (lb, xb) = board.CROSSING_POS[a], board.CROSSING_POS[b]
+        (la, xa), (_, xb) = board.CROSSING_POS[a], board.CROSSING_POS[b]
         if xa == xb:
             spots[path] = (_line_of(la) + 1, xa, "|")
         else:

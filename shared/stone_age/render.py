@@ -8,7 +8,7 @@ uses.  ``color=True`` adds ANSI colours to the player pieces only.
 import re
 
 from . import board, mapdraw
-from .notation import RES, TRACKS
+from .notation import TRACKS
 from .state import ART, WIN_POINTS
 
 LETTER = {"red": "R", "blue": "B", "white": "W", "orange": "O"}

@@ -8,21 +8,11 @@ leaves the state untouched.
 
 from .. import IllegalMove
 from . import board
-from .notation import RES, TRACKS, bundle_text
-from .state import (HAND_LIMIT, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, ART,
-                    TRACK_TITLES, WIN_POINTS, can_cross, event, has, next_seat, occupant, occupied,
-                    pay, points, steps_per_meat)
+from .notation import RES, bundle_text
+from .state import HAND_LIMIT, event, has, occupied, pay
 
 TRADE_KINDS = ("bank", "offer", "confirm", "withdraw")
-DEVELOP_KINDS = ("nomad", "move", "tribe", "develop")
 ANSWER_KINDS = ("accept", "decline", "counter")
-PENDING_KINDS = {"figure": "figure", "desert": "desert", "take": "take"}
-
-
-def _need(state, seat, bundle, what):
-    if not has(state["hands"][seat], bundle):
-        raise IllegalMove(f"{what} costs {bundle_text(bundle)} and you hold "
-                          f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
 def owes_answer(state, seat):

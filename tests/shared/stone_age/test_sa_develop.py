@@ -1,7 +1,5 @@
 """Development: nomads, moving, tribes, progress tracks (RULES.md notes)."""
 
-from shared.stone_age import board
-
 from .helpers import GAME, cards_conserved, give, main_phase, play, refused
 
 

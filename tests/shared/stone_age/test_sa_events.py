@@ -1,6 +1,6 @@
 """Event chips, Exploration, Spread and winning (RULES.md notes 8-10, 12)."""
 
-from .helpers import (GAME, cards_conserved, entropy_where, give, main_phase, play, points,
+from .helpers import (GAME, cards_conserved, give, main_phase, play, points,
                       refused)
 
 
