@@ -295,7 +295,7 @@ def test_colour_only_on_a_terminal(make_player, monkeypatch):
         return ("\x1b[31m" if color else "") + real_render(view, color)
 
     monkeypatch.setattr(PIG, "render", render)
-    monkeypatch.setattr("client.cli._stdout_is_tty", lambda: True)
+    monkeypatch.setattr("client.context._stdout_is_tty", lambda: True)
     monkeypatch.delenv("NO_COLOR", raising=False)
     runner_env = {"PBEM_SERVER": ann.server, "PBEM_HOME": str(ann.home)}
     from click.testing import CliRunner
@@ -305,7 +305,7 @@ def test_colour_only_on_a_terminal(make_player, monkeypatch):
     no_color_env = CliRunner().invoke(cli, ["show", game], env=dict(runner_env, NO_COLOR="1"))
     assert seen == [True, False, False]
     assert "\x1b[31m" in coloured.stdout and "\x1b[" not in plain.stdout + no_color_env.stdout
-    monkeypatch.setattr("client.cli._stdout_is_tty", lambda: False)
+    monkeypatch.setattr("client.context._stdout_is_tty", lambda: False)
     ann.run("show", game)
     assert seen[-1] is False  # piped
 

@@ -1,0 +1,336 @@
+"""Commands about players and games: register, new, join, games, show, moves, rules."""
+
+
+import click
+
+from .context import PbemError, color_wanted, known_types, load_game, pass_ctx
+
+# --- register -------------------------------------------------------------------------------
+
+@click.command()
+@click.argument("name")
+@click.option("--email", metavar="E", help="Where to mail you when it is your move.")
+@click.option("--tz", metavar="ZONE", help="Your time zone, e.g. Europe/Paris (default UTC).")
+@pass_ctx
+def register(c, name, email, tz):
+    """Create your key (if there is none) and register NAME with the server.
+
+    The key is an Ed25519 private key kept in the home (mode 0600); it never
+    leaves it.  Registering again with the same key and name is harmless.
+
+    \b
+    Example:
+      pbem register ann --email ann@example.org --tz America/Denver
+    """
+    from shared.envelope import public_key_hex
+    from .api import Api, Conflict
+    home = c.home
+    created = not home.has_key()
+    key = home.create_key()
+    public = public_key_hex(key)
+    if created:
+        c.note(f"created a new key in {home.path}")
+    api = Api(c.server, session=c.session)
+    c._api = api
+    c.heads.server_key()  # pin the server's key on first use
+    try:
+        player = api.register(name, key, public, email=email, tz=tz)
+        again = False
+    except Conflict as exc:
+        try:
+            player = api.player(name)
+        except Exception:  # noqa: BLE001
+            player = None
+        if not player or player.get("public_key") != public:
+            if exc.code == "key_taken":
+                raise PbemError(f"the key in {home.path} is already registered under another "
+                                "name; use another --home for another player") from None
+            raise
+        again = True
+    config = home.config()
+    config.update({"name": name, "email": email or config.get("email"),
+                   "tz": tz or player.get("tz") or config.get("tz")})
+    home.save_config(config)
+    what = "is already registered" if again else "registered"
+    c.emit({"name": name, "public_key": public, "tz": player.get("tz"), "server": c.server,
+            "home": home.path, "already": again},
+           f"{name} {what} on {c.server} (key {public[:16]}...)")
+
+
+# --- new, join, games -------------------------------------------------------------------------
+
+def _parse_options(pairs):
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _seat_summary(game):
+    return ", ".join(f"{s['seat']}={s['player'] or '(free)'}" for s in game["seats"])
+
+
+@click.command()
+@click.argument("game_type", metavar="TYPE")
+@click.option("--seats", "-n", type=click.IntRange(1, 8), required=True, help="Number of seats.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option (repeatable); see pbem rules TYPE.")
+@click.option("--seat", metavar="S", help="Take this seat instead of the first.")
+@click.option("--move-hours", type=click.IntRange(1, 1440), metavar="H",
+              help="Time allowed per move, in hours.")
+@pass_ctx
+def new(c, game_type, seats, options, seat, move_hours):
+    """Create a game of TYPE, take the first seat and print its id.
+
+    The game starts when every seat is filled (others run pbem join ID).
+
+    \b
+    Example:
+      pbem new zarahemla --seats 3 --option target=12
+      GAME=$(pbem new pig --seats 2)
+    """
+    opts = _parse_options(options)
+    game = c.signed_api().create_game(game_type, seats, opts, seat, move_hours)
+    if not c.json:
+        free = sum(1 for s in game["seats"] if not s["player"])
+        c.note(f"created {game['type']} game {game['id']}; you hold {', '.join(game['you'])}; "
+               + (f"waiting for {free} more player(s): pbem join {game['id']}" if free
+                  else "the game has started"))
+    c.emit(game, game["id"])
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--seat", metavar="S", help="Take this seat (default: the first free one).")
+@pass_ctx
+def join(c, game_id, seat):
+    """Take a free seat in GAME; the game starts when all seats are filled.
+
+    \b
+    Example:
+      pbem join k7m2q9xa3b --seat east
+    """
+    game = c.signed_api().join(game_id, seat)
+    if game["status"] == "open":
+        free = sum(1 for s in game["seats"] if not s["player"])
+        text = f"joined game {game['id']} as {', '.join(game['you'])}; waiting for {free} more " \
+               "player(s)"
+    else:
+        text = f"joined game {game['id']} as {', '.join(game['you'])}; the game has started " \
+               f"({_seat_summary(game)})"
+    c.emit(game, text)
+
+
+def _tzinfo(c):
+    from zoneinfo import ZoneInfo
+    name = c.home.config().get("tz") if c.home.has_key() else None
+    if name:
+        try:
+            return ZoneInfo(name)
+        except Exception:  # noqa: BLE001
+            pass
+    return None  # the system's local zone
+
+
+def _parse_time(text):
+    from datetime import datetime, timezone
+    if not text:
+        return None
+    try:
+        when = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def _deadline(c, game):
+    """When the current move is due (aware datetime) or None."""
+    from datetime import timedelta
+    if game.get("deadline"):
+        return _parse_time(game["deadline"])
+    if game["status"] != "playing" or not game.get("move_hours"):
+        return None
+    since = _parse_time(game.get("created_at"))
+    if game.get("seq", -1) >= 0:
+        try:
+            last = c.api.log(game["id"], since=game["seq"], limit=1)["entries"]
+            since = _parse_time(last[0].get("received_at")) if last else since
+        except Exception:  # noqa: BLE001 - the deadline is a courtesy, not worth failing for
+            pass
+    return since + timedelta(hours=game["move_hours"]) if since else None
+
+
+@click.command()
+@click.option("--status", type=click.Choice(["open", "playing", "over"]),
+              help="Only games in this state.")
+@pass_ctx
+def games(c, status):
+    """My games: whose move it is and deadlines in my time zone.
+
+    \b
+    Example:
+      pbem games --status playing
+    """
+    items = c.signed_api().games(status)
+    tz = _tzinfo(c)
+    rows = []
+    for g in items:
+        due = _deadline(c, g)
+        g = dict(g, my_move=bool(set(g.get("you") or []) & set(g.get("to_act") or [])),
+                 deadline=due.isoformat() if due else g.get("deadline"))
+        g["deadline_local"] = due.astimezone(tz).strftime("%a %d %b %H:%M %Z") if due else None
+        rows.append(g)
+    lines = []
+    if rows:
+        lines.append(f"{'GAME':<12} {'TYPE':<16} {'STATUS':<8} {'YOU':<8} {'TO ACT':<18} DUE")
+    for g in rows:
+        if g["status"] == "playing":
+            to_act = ("YOU: " if g["my_move"] else "") + ", ".join(g["to_act"])
+        elif g["status"] == "over":
+            winners = (g.get("result") or {}).get("winners") or []
+            to_act = "won by " + ", ".join(winners) if winners else "over"
+        else:
+            free = sum(1 for s in g["seats"] if not s["player"])
+            to_act = f"{free} seat(s) free"
+        lines.append(f"{g['id']:<12} {g['type']:<16} {g['status']:<8} "
+                     f"{','.join(g.get('you') or []):<8} {to_act:<18} {g['deadline_local'] or ''}"
+                     .rstrip())
+    if not rows and not c.json:
+        c.note("you have no games yet: pbem new TYPE --seats N, or pbem join GAME")
+    c.emit(rows, lines)
+
+
+# --- show, moves ------------------------------------------------------------------------------
+
+def pick_seat(resp_game, view, wanted):
+    """The seat to act as: --seat, else one of mine that owes a move, else my first."""
+    if wanted:
+        return wanted
+    mine = resp_game.get("you") or []
+    to_act = (view or {}).get("to_act") or resp_game.get("to_act") or []
+    for seat in mine:
+        if seat in to_act:
+            return seat
+    return mine[0] if mine else None
+
+def _render(game_type, view, board, color):
+    try:
+        game = load_game(game_type)
+        return game.render(view, color=color)
+    except Exception:  # noqa: BLE001 - an engine missing here: the server's plain board will do
+        return board or ""
+
+
+def _panel(resp, seat):
+    game, view = resp["game"], resp["view"]
+    lines = []
+    if view.get("status") == "over" or game["status"] == "over":
+        result = view.get("result") or game.get("result") or {}
+        winners = ", ".join(result.get("winners") or []) or "nobody"
+        lines.append(f"The game is over; won by {winners}.  Check it: pbem export {game['id']} "
+                     f"-o {game['id']}.json && pbem verify {game['id']}.json")
+        return lines
+    to_act = view.get("to_act") or []
+    owes = view.get("owes") or {}
+    you = f"You are {seat}." if seat else "You are watching."
+    if seat in to_act:
+        what = f": {owes[seat]}" if owes.get(seat) else ""
+        lines.append(f"{you} It is your move{what}.")
+        lines.append(f"  pbem moves {game['id']}   then   pbem play {game['id']} MOVE")
+    else:
+        waiting = ", ".join(f"{s} ({owes[s]})" if owes.get(s) else s for s in to_act) or "nobody"
+        lines.append(f"{you} Waiting for {waiting}.")
+    return lines
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--seat", metavar="S", help="Which of your seats to look from.")
+@click.option("--no-color", is_flag=True, help="Plain text even on a terminal.")
+@pass_ctx
+def show(c, game_id, seat, no_color):
+    """The board and panel of GAME as you may see it.
+
+    Coloured on a terminal; plain when piped, with --no-color or NO_COLOR set.
+
+    \b
+    Example:
+      pbem show k7m2q9xa3b
+      pbem --json show k7m2q9xa3b | jq .to_act
+    """
+    resp = c.fetch_view(game_id, seat)
+    game, view = resp["game"], resp["view"]
+    if view is None:
+        free = [s["seat"] for s in game["seats"] if not s["player"]]
+        data = {"game": game["id"], "status": game["status"], "to_act": [],
+                "you": resp.get("seat"), "scores": {}, "seats": game["seats"]}
+        c.emit(data, [f"{game['type']} game {game['id']} has not started: "
+                      f"{len(free)} seat(s) free ({', '.join(free)}).",
+                      f"Others join with: pbem join {game['id']}"])
+        return
+    if c.json:
+        c.emit(dict(view, seq=resp["next_seq"] - 1, id=game["id"], type=game["type"]))
+        return
+    color = color_wanted(no_color)
+    me = resp.get("seat")
+    lines = [f"{game['type']} game {game['id']}, {resp['next_seq']} move(s) played"
+             + (f", you are {me}" if me else ""),
+             _render(game["type"], view, resp.get("board"), color)]
+    import textwrap
+    for line in _panel(resp, me):
+        lines.extend(textwrap.wrap(line, 80, subsequent_indent="  ", break_on_hyphens=False))
+    c.emit(None, lines)
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--seat", metavar="S", help="Which of your seats.")
+@pass_ctx
+def moves(c, game_id, seat):
+    """Your legal moves in GAME, one per line, in the game's notation.
+
+    \b
+    Example:
+      pbem moves k7m2q9xa3b
+      pbem play k7m2q9xa3b "$(pbem moves k7m2q9xa3b | head -1)"
+    """
+    resp = c.signed_api().legal(game_id, seat)
+    legal = resp["moves"]
+    if not legal and not c.json:
+        c.note(f"{resp['seat']} owes no move now in game {game_id} (pbem wait {game_id})")
+    c.emit(legal, legal)
+
+# --- rules ------------------------------------------------------------------------------------
+
+@click.command()
+@click.argument("game_type", metavar="TYPE", required=False)
+@pass_ctx
+def rules(c, game_type):
+    """A short help for TYPE's move notation, with examples (no TYPE: list the games).
+
+    \b
+    Example:
+      pbem rules zarahemla
+    """
+    if not game_type:
+        names = known_types()
+        c.emit(names, names)
+        return
+    try:
+        game = load_game(game_type)
+    except KeyError:
+        raise PbemError(f"there is no game called {game_type!r}; this client knows "
+                        f"{', '.join(known_types()) or 'none'}") from None
+    data = {"name": game.name, "title": game.title, "min_seats": game.min_seats,
+            "max_seats": game.max_seats, "options": game.options_schema,
+            "help": game.rules_help()}
+    lines = [f"{game.title or game.name} ({game.name}): {game.min_seats} to {game.max_seats} "
+             "players"]
+    for key, spec in (game.options_schema or {}).items():
+        lines.append(f"  --option {key}=...  {spec.get('help', '')} "
+                     f"(default {spec.get('default')!r})")
+    lines += ["", game.rules_help().strip()]
+    c.emit(data, lines)

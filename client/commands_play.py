@@ -1,0 +1,315 @@
+"""Commands that move: play (online, --offline, --armor), sync and wait."""
+
+import json
+import sys
+import time
+
+import click
+
+from .context import PbemError, WaitTimeout, pass_ctx
+from .commands_games import pick_seat
+
+# --- play, sync ------------------------------------------------------------------------------
+
+def _entry_line(entry):
+    events = "; ".join(entry.get("events") or [])
+    return f"move {entry['seq']}: {entry['seat']} {entry['move']}" + \
+        (f"  ({events})" if events else "")
+
+
+def _submit(c, game_id, seat, move, seq, prev, wanted_seat):
+    """Sign and post one move; retry once on a stale seq.  Returns the entry."""
+    from .api import Conflict, Refused, Forbidden
+    from .signing import signed_move
+    key = c.home.private_key()
+    body = signed_move(key, game_id, seq, prev, seat, move)
+    try:
+        return c.api.post_move(game_id, body["envelope"], body["signature"])
+    except Conflict as exc:
+        if exc.code != "stale_seq":
+            raise PbemError(f"{move!r} refused: {exc.message}") from None
+    except (Refused, Forbidden) as exc:
+        raise PbemError(f"{move!r} refused: {exc.message}") from None
+    # the game moved on: refetch, and retry once if this seat still owes a move
+    resp = c.fetch_view(game_id, wanted_seat)
+    if seat not in ((resp.get("view") or {}).get("to_act") or []):
+        raise PbemError(f"{move!r} not played: the game moved on and {seat} owes no move now "
+                        f"(pbem show {game_id})")
+    body = signed_move(key, game_id, resp["next_seq"], resp["prev"], seat, move)
+    try:
+        return c.api.post_move(game_id, body["envelope"], body["signature"])
+    except (Conflict, Refused, Forbidden) as exc:
+        raise PbemError(f"{move!r} refused: {exc.message}") from None
+
+
+def _sign_chain(c, game_id, seat, move_list, seq, prev):
+    """Sign ``move_list`` in order from (seq, prev), linking each to the one before."""
+    from shared.envelope import entry_hash
+    from .signing import signed_move
+    key = c.home.private_key()
+    out = []
+    for move in move_list:
+        body = signed_move(key, game_id, seq, prev, seat, move)
+        out.append({"game": game_id, "seat": seat, "move": move, "seq": seq, **body})
+        prev = entry_hash(body["envelope"].encode("utf-8"), body["signature"])
+        seq += 1
+    return out, seq, prev
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.argument("move_list", metavar="MOVE...", nargs=-1, required=True)
+@click.option("--seat", metavar="S", help="Play for this seat (if you hold several).")
+@click.option("--offline", is_flag=True,
+              help="Sign against the last fetched state and queue in the outbox (pbem sync).")
+@click.option("--armor", is_flag=True,
+              help="Print the signed move(s) as armoured text for an email; do not submit.")
+@pass_ctx
+def play(c, game_id, move_list, seat, offline, armor):
+    """Sign and submit one or several moves in GAME, in order.
+
+    Each MOVE is one argument: quote moves that contain spaces.  A refused
+    move prints the rules' reason and exits 1; moves after it are not sent.
+
+    \b
+    Examples:
+      pbem play k7m2q9xa3b roll roll hold
+      pbem play k7m2q9xa3b "road 14-22"
+      pbem play --offline k7m2q9xa3b hold     # queue now, pbem sync later
+      pbem play --armor k7m2q9xa3b hold       # print a block to paste into an email
+    """
+    from .armor import encode_block
+    c.identity()  # only a registered player signs moves
+    if offline:
+        resp = c.home.cached_view(c.server, game_id)
+        if resp is None:
+            raise PbemError(f"no fetched state of game {game_id} in this home: run pbem show "
+                            f"{game_id} once while online")
+    else:
+        resp = c.fetch_view(game_id, seat)
+    if resp.get("view") is None:
+        raise PbemError(f"game {game_id} has not started yet: seats are still free")
+    if (resp.get("view") or {}).get("status") == "over" and not offline:
+        raise PbemError(f"game {game_id} is over")
+    me = pick_seat(resp["game"], resp["view"], seat)
+    if me is None:
+        raise PbemError(f"you hold no seat in game {game_id}")
+    if armor:
+        signed, _, _ = _sign_chain(c, game_id, me, move_list, resp["next_seq"], resp["prev"])
+        blocks = [encode_block(s["game"], s["envelope"], s["signature"]) for s in signed]
+        c.emit([{"game": s["game"], "envelope": s["envelope"], "signature": s["signature"]}
+                for s in signed], "".join(blocks).rstrip("\n"))
+        return
+    if offline:
+        if me not in ((resp.get("view") or {}).get("to_act") or []):
+            c.note(f"note: when last fetched, {me} owed no move in game {game_id}; the server "
+                   "will judge when you sync")
+        signed, seq, prev = _sign_chain(c, game_id, me, move_list, resp["next_seq"],
+                                        resp["prev"])
+        outbox = c.home.outbox()
+        outbox.extend(dict(s, server=c.server) for s in signed)
+        c.home.save_outbox(outbox)
+        c.home.cache_view(c.server, game_id, dict(resp, next_seq=seq, prev=prev))
+        if not c.json:
+            c.note(f"queued {len(signed)} move(s) for game {game_id} as {me}; "
+                   "send them with pbem sync")
+        c.emit([{"game": game_id, "seat": me, "move": s["move"], "seq": s["seq"],
+                 "queued": True} for s in signed],
+               [f"queued move {s['seq']}: {me} {s['move']}" for s in signed])
+        return
+    seq, prev = resp["next_seq"], resp["prev"]
+    played = []
+    try:
+        for move in move_list:
+            entry = _submit(c, game_id, me, move, seq, prev, seat)
+            played.append(entry)
+            if not c.json:
+                click.echo(_entry_line(entry))
+            seq, prev = entry["seq"] + 1, entry["hash"]
+    finally:
+        if c.json:
+            c.emit([{k: e.get(k) for k in ("seq", "seat", "move", "events", "hash")}
+                    for e in played])
+
+
+@click.command()
+@pass_ctx
+def sync(c):
+    """Submit the moves queued with play --offline and report what happened.
+
+    Moves are sent in the order they were queued.  If a game moved on
+    meanwhile, a move is re-signed on the fresh state and sent once more
+    while its seat still owes a move.  After a refused move the later
+    queued moves of that game are dropped (they assumed it).  Exits 1 if any
+    move was refused.
+
+    \b
+    Example:
+      pbem play --offline k7m2q9xa3b roll && pbem sync
+    """
+    from .api import ApiError, ServerUnreachable
+    outbox = c.home.outbox()
+    mine = [item for item in outbox if item.get("server", c.server) == c.server]
+    others = [item for item in outbox if item.get("server", c.server) != c.server]
+    if not mine:
+        c.emit({"accepted": [], "refused": [], "skipped": []}, None)
+        if not c.json:
+            c.note("the outbox is empty: nothing to send")
+        return
+    c.signed_api()
+    key = c.home.private_key()
+    accepted, refused, skipped = [], [], []
+    chain, failed = {}, set()
+    remaining = list(mine)
+    lines = []
+    while remaining:
+        item = remaining[0]
+        game_id, seat, move = item["game"], item["seat"], item["move"]
+        if game_id in failed:
+            skipped.append(dict(_public(item), reason="an earlier queued move of this game was "
+                                                      "refused"))
+            lines.append(f"skipped {game_id} {seat} {move}: an earlier move was refused")
+        else:
+            try:
+                entry = _sync_one(c, key, item, chain.get(game_id))
+            except ServerUnreachable:
+                c.home.save_outbox(others + remaining)
+                raise
+            except ApiError as exc:
+                failed.add(game_id)
+                refused.append(dict(_public(item), reason=exc.message))
+                lines.append(f"refused {game_id} {seat} {move}: {exc.message}")
+            else:
+                chain[game_id] = (entry["seq"] + 1, entry["hash"])
+                accepted.append(dict(_public(item), seq=entry["seq"],
+                                     events=entry.get("events") or []))
+                lines.append(f"accepted {game_id} " + _entry_line(entry))
+        remaining.pop(0)
+        c.home.save_outbox(others + remaining)
+    c.emit({"accepted": accepted, "refused": refused, "skipped": skipped}, lines)
+    if refused or skipped:
+        raise PbemError(f"{len(refused)} queued move(s) refused, {len(skipped)} skipped; "
+                        f"{len(accepted)} accepted")
+
+
+def _sync_one(c, key, item, chain):
+    """Post one queued move (re-signed on ``chain`` = (seq, prev) when the game moved on)."""
+    from .api import ApiError, Conflict
+    from .signing import signed_move
+    game_id, seat, move = item["game"], item["seat"], item["move"]
+    env = json.loads(item["envelope"])
+    body = {"envelope": item["envelope"], "signature": item["signature"]}
+    if chain is not None and (env["seq"], env["prev"]) != chain:
+        body = signed_move(key, game_id, chain[0], chain[1], seat, move)
+    try:
+        return c.api.post_move(game_id, body["envelope"], body["signature"])
+    except Conflict as exc:
+        if exc.code != "stale_seq":
+            raise
+    resp = c.fetch_view(game_id)
+    if seat not in ((resp.get("view") or {}).get("to_act") or []):
+        raise ApiError(f"the game moved on and {seat} owes no move now")
+    body = signed_move(key, game_id, resp["next_seq"], resp["prev"], seat, move)
+    return c.api.post_move(game_id, body["envelope"], body["signature"])
+
+
+def _public(item):
+    return {"game": item["game"], "seat": item["seat"], "move": item["move"]}
+
+
+# --- wait -------------------------------------------------------------------------------------
+
+class _Spinner:
+    FRAMES = "|/-\\"
+
+    def __init__(self, enabled):
+        self.enabled = enabled
+        self.i = 0
+        self.shown = False
+
+    def tick(self, text):
+        if self.enabled:
+            self.i += 1
+            click.echo(f"\r{self.FRAMES[self.i % 4]} {text}\033[K", err=True, nl=False)
+            self.shown = True
+
+    def clear(self):
+        if self.shown:
+            click.echo("\r\033[K", err=True, nl=False)
+            self.shown = False
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--timeout", type=click.FloatRange(0), metavar="SECONDS",
+              help="Give up after this long (exit 3).  Default: wait for ever.")
+@click.option("--interval", type=click.FloatRange(0.05), default=2.0, show_default=True,
+              metavar="SECONDS", help="First polling interval; it grows to 60s while nothing "
+                                      "happens.")
+@click.option("--seat", metavar="S", help="Wait for this seat only.")
+@pass_ctx
+def wait(c, game_id, timeout, interval, seat):
+    """Block until you must act in GAME (exit 0); exit 1 if the game ends, 3 on timeout.
+
+    Polls politely (backing off while nothing changes) and shows a spinner on
+    a terminal.
+
+    \b
+    Example:
+      while pbem wait k7m2q9xa3b; do pbem play k7m2q9xa3b hold; done
+      pbem wait k7m2q9xa3b --timeout 3600 || echo "not yet"
+    """
+    from .api import RateLimited, ServerError, ServerUnreachable
+    api = c.signed_api()
+    start = time.monotonic()
+    delay = interval
+    spinner = _Spinner(sys.stderr.isatty() and not c.json)
+    game = api.game(game_id)
+    if not game.get("you"):
+        raise PbemError(f"you hold no seat in game {game_id}")
+    last_seq = game.get("seq")
+    warned = False
+    try:
+        while True:
+            mine = [seat] if seat else game.get("you") or []
+            if game["status"] == "over":
+                winners = ", ".join((game.get("result") or {}).get("winners") or []) or "nobody"
+                spinner.clear()
+                c.emit({"game": game_id, "status": "over", "result": game.get("result")})
+                raise PbemError(f"game {game_id} is over (won by {winners})")
+            due = [s for s in mine if s in (game.get("to_act") or [])]
+            if game["status"] == "playing" and due:
+                spinner.clear()
+                resp = c.fetch_view(game_id, due[0])
+                c.emit({"game": game_id, "seat": due[0], "to_act": resp["view"]["to_act"],
+                        "next_seq": resp["next_seq"]},
+                       f"your move in game {game_id} ({due[0]})")
+                return
+            elapsed = time.monotonic() - start
+            if timeout is not None and elapsed >= timeout:
+                spinner.clear()
+                c.emit({"game": game_id, "status": "timeout", "to_act": game.get("to_act")})
+                raise WaitTimeout(f"timed out after {timeout:g}s waiting for your move in game "
+                                  f"{game_id}")
+            pause = delay if timeout is None else min(delay, timeout - elapsed)
+            waiting_for = ", ".join(game.get("to_act") or []) or "players to join"
+            end = time.monotonic() + pause
+            while time.monotonic() < end:
+                spinner.tick(f"waiting for {waiting_for} ({int(time.monotonic() - start)}s)")
+                time.sleep(max(0.0, min(0.25, end - time.monotonic())))
+            try:
+                game = api.game(game_id)
+            except (ServerUnreachable, ServerError, RateLimited) as exc:
+                if not warned:
+                    spinner.clear()
+                    c.note(f"pbem: {exc.message}; still trying")
+                    warned = True
+                retry = getattr(exc, "retry_after", None)
+                delay = min(60.0, max(delay * 2, retry or 0))
+                continue
+            if game.get("seq") != last_seq:
+                last_seq, delay = game.get("seq"), interval
+            else:
+                delay = min(60.0, delay * 1.5)
+    finally:
+        spinner.clear()
