@@ -63,6 +63,11 @@ class _Grid:
         return out
 
 
+def _far(p):
+    """Squared distance from the board's centre in true proportions."""
+    return 3 * p[0] * p[0] + p[1] * p[1]
+
+
 def _post_tag(kind):
     return "3:1" if kind == "3:1" else kind
 
@@ -124,12 +129,13 @@ def _board_grid(view):
             else:
                 g.put(ln, col(x1) + 2, tag)
             continue
+        # on the corner line outside the path, as near its middle as the
+        # corner labels on that line allow
         p1, p2 = (x1, y2), (x2, y1)
-
-        def far(p):
-            return 3 * p[0] * p[0] + p[1] * p[1]
-        px, py = p1 if far(p1) > far(p2) else p2
-        g.put(LINE[py], col(px) + 1 - len(tag) // 2, tag)
+        px, py = p1 if _far(p1) > _far(p2) else p2
+        start = (col(x1) + col(x2)) // 2 + 1 - len(tag) // 2
+        start = max(col(px - 1) + 3, min(start, col(px + 1) - 1 - len(tag)))
+        g.put(LINE[py], start, tag)
     return g
 
 
