@@ -115,8 +115,8 @@ def _players(view):
         cards.append(f"second to spread: {view['spread2']}")
     lines += _wrap("Cards: " + ("; ".join(cards) if cards else "none yet") + ".")
     lines += _wrap("Supply: " + ", ".join(f"{n} {r}" for r, n in view["supply"].items()) +
-                   f"; {view['deserts_left']} deserts; event chips left: " +
-                   ", ".join(f"{k} {n}" for k, n in view["chips_left"].items()) + ".")
+                   f"; {view['deserts_left']} deserts; event chips on the board: " +
+                   " ".join(f"{k}:{n}" for k, n in view["chips_left"].items()) + ".")
     return lines
 
 

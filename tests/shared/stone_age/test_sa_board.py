@@ -94,3 +94,16 @@ def test_map_labels_every_crossing_and_hex_within_80_columns():
     import re
     numbers = {int(m) for m in re.findall(r"(?<![\d-])(\d{1,3})(?=[RBWOrbwo*:]|\s|$)", text)}
     assert set(board.CROSSINGS) <= numbers
+
+
+def test_the_map_in_rules_md_is_what_the_engine_prints():
+    """Golden picture: RULES.md shows the real rendering of this position."""
+    import os
+    import shared.stone_age as pkg
+    with open(os.path.join(os.path.dirname(pkg.__file__), "RULES.md"), encoding="utf-8") as f:
+        doc = f.read()
+    start = doc.index("```\n", doc.index("### The map as the engine prints it")) + 4
+    shown = doc[start:doc.index("```", start)].rstrip("\n")
+    st = GAME.new_game(GAME.seat_names(4), {}, b"doc")
+    GAME.play(st, "red", "roll", b"1")
+    assert GAME.render(GAME.view(st, "red")) == shown
