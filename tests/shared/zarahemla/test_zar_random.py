@@ -153,7 +153,7 @@ def test_timeout_moves_are_legal_and_deterministic():
     assert {"roll", "end", "decline", "discard", "robber", "settle", "road", "start"} <= seen
 
 
-def test_a_game_played_only_by_timeouts_ends():
+def test_a_game_driven_only_by_timeouts_never_gets_stuck():
     st = GAME.new_game(["red", "blue", "white"], {}, b"timeouts")
     for _ in range(200):
         seat = GAME.to_act(st)[0]
