@@ -72,6 +72,8 @@ class Game(db.Model):
     to_act: Mapped[list | None] = mapped_column(JSON)
     result: Mapped[dict | None] = mapped_column(JSON)
     move_hours: Mapped[int | None] = mapped_column(Integer)
+    # the game's own wall-clock limit (Game.wall_clock_limit), when it has one
+    ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
 
     seats = relationship("Seat", order_by="Seat.index", lazy="selectin",
                          back_populates="game")

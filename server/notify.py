@@ -160,6 +160,36 @@ def sweep_deadlines():
     return forced, reminded
 
 
+def _append_forced(game, seat, move):
+    """Append ``move`` for ``seat`` as a server-signed forced entry; False if it lost a race."""
+    env = make_envelope(game.id, game.head_seq + 1, game.head_hash, seat, move,
+                        secrets.token_hex(12), now_ts(), forced=True)
+    text, sig = sign_envelope(services.server_key()[0], env)
+    try:
+        services.append_move(game, text, sig, forced=True)
+    except ApiError as exc:  # another worker or a player got there first
+        db.session.rollback()
+        log.info("forced move for %s in %s not appended: %s", seat, game.id, exc.message)
+        return False
+    return True
+
+
+def sweep_time_limits():
+    """Games whose own wall-clock limit passed end with the game's time-up move."""
+    ended = 0
+    games = db.session.execute(db.select(Game).filter(Game.status == "playing",
+                                                      Game.ends_at.is_not(None),
+                                                      Game.ends_at <= now())).scalars().all()
+    for game in games:
+        game_def = get_game(game.type)
+        state = services.load_state(game)
+        to_act = game_def.to_act(state)
+        if to_act and _append_forced(game, to_act[0], game_def.time_up_move(state)):
+            db.session.commit()
+            ended += 1
+    return ended
+
+
 def _force(game, duty):
     """Append the game's timeout move for the late seat, signed by the server."""
     game_def = get_game(game.type)
@@ -167,14 +197,7 @@ def _force(game, duty):
     if duty.seat not in game_def.to_act(state):
         return 0
     move = game_def.timeout_move(state, duty.seat)
-    env = make_envelope(game.id, game.head_seq + 1, game.head_hash, duty.seat, move,
-                        secrets.token_hex(12), now_ts(), forced=True)
-    text, sig = sign_envelope(services.server_key()[0], env)
-    try:
-        services.append_move(game, text, sig, forced=True)
-    except ApiError as exc:  # another worker or a player got there first
-        db.session.rollback()
-        log.info("forced move for %s in %s not appended: %s", duty.seat, game.id, exc.message)
+    if not _append_forced(game, duty.seat, move):
         return 0
     player = db.session.get(Player, duty.player_id)
     enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your deadline "
@@ -293,11 +316,12 @@ def send_due(limit=50):
 
 def tick():
     """One pass of the worker: deadlines, new duties, digests, sending.  Returns counts."""
+    ended = sweep_time_limits()
     forced, reminded = sweep_deadlines()
     composed = compose_turn_notices()
     digests = build_digests()
     sent = send_due()
-    return {"forced": forced, "reminders": reminded, "notices": composed, "digests": digests,
+    return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed, "digests": digests,
             "sent": sent}
 
 

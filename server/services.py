@@ -4,6 +4,7 @@ Every game decision is a call into ``shared``; this module only stores.
 """
 
 import json
+from datetime import timedelta
 import secrets
 import threading
 from collections import OrderedDict
@@ -217,10 +218,13 @@ def maybe_start(game):
     state = game_def.new_game([s.seat for s in game.seats], game.options,
                               bytes.fromhex(game.seed))
     genesis = genesis_hash(header)
+    started = now()
+    limit = game_def.wall_clock_limit(game.options)
     result = db.session.execute(
         update(Game).where(Game.id == game.id, Game.status == "open")
         .values(status="playing", header=header, genesis=genesis, head_hash=genesis,
-                head_seq=-1, started_at=now(), to_act=game_def.to_act(state)))
+                head_seq=-1, started_at=started, to_act=game_def.to_act(state),
+                ends_at=started + timedelta(hours=limit) if limit else None))
     if result.rowcount != 1:
         db.session.rollback()
         return

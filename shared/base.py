@@ -118,6 +118,18 @@ class Game:
             raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")
         return moves[0]
 
+    def wall_clock_limit(self, options):
+        """Hours after the start when the game ends by the clock, or None (the default).
+
+        When it passes, the server appends ``time_up_move(state)`` as a forced
+        move for the first seat in ``to_act``.
+        """
+        return None
+
+    def time_up_move(self, state):
+        """The move that ends the game when its wall-clock limit passes."""
+        raise NotImplementedError
+
     def result(self, state):
         """None while playing; else a dict with at least ``winners`` (list of seats)."""
         raise NotImplementedError

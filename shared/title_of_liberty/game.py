@@ -120,6 +120,14 @@ class TitleOfLiberty(Game):
     def result(self, state):
         return state["result"]
 
+    def wall_clock_limit(self, options):
+        """The optional wall-clock limit (hours from the start), RULES.md choice 2."""
+        return options.get("deadline_hours") or None
+
+    def time_up_move(self, state):
+        """What the server plays when the wall-clock limit passes: the Lamanites win."""
+        return "concede"
+
     # --- what people see --------------------------------------------------
 
     def view(self, state, seat):

@@ -12,7 +12,7 @@ Examples::
     lead 3 infantry 2 archers                      sector palace
     duel infantry archer     duel scout@path infantry
     duel captain archer@tower                      duel infantry king@temple
-    wine                     stop
+    wine                     stop                  concede
 """
 
 from typing import NamedTuple
@@ -38,7 +38,7 @@ _SINGULAR["infantryman"] = "infantry"
 _SINGULAR["infantrymen"] = "infantry"
 _ITEM_ALIASES = {"food": "food", "gold": "gold", "coin": "gold", "coins": "gold",
                  "weapon": "weapons", "weapons": "weapons"}
-_SIMPLE = ("pass", "rest", "attack", "starve", "wine", "stop")
+_SIMPLE = ("pass", "rest", "attack", "starve", "wine", "stop", "concede")
 
 
 class Move(NamedTuple):

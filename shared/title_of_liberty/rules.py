@@ -11,7 +11,7 @@ from .combat import (duel_dice, end_attack, fate, lamanite_groups, lamanite_lose
                      nephite_loses, roll_duel, start_battle, update_city, win_field,
                      DIE_NAME)
 from .notation import plural
-from .state import end_turn, lose_army, total
+from .state import end_turn, finish, lose_army, total
 
 MAX_LEADS = 2
 MAX_LED = 5
@@ -434,6 +434,17 @@ def _apply_stop(state, seat, move, rng):
                             f"{state['battle']['site']}."})
     end_attack(state)
     end_turn(state)
+
+
+def _check_concede(state, seat, move):
+    owing = [state["turn"]] + [s for s in state["givers"] if s != state["turn"]]
+    if state["phase"] == "over" or seat not in owing:
+        raise IllegalMove(f"{seat} owes no move now, so cannot concede", code="not_your_turn")
+
+
+def _apply_concede(state, seat, move, rng):
+    state["events"].append({"public": f"{seat} concedes for the Nephites: the Lamanites win."})
+    finish(state, "lamanites", f"{seat} conceded (or the wall-clock deadline passed)")
 
 
 CHECK = {k[7:]: v for k, v in list(globals().items()) if k.startswith("_check_")

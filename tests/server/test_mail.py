@@ -325,3 +325,22 @@ def test_mail_in_command_reads_stdin(app, make_player, clock):
     assert "accepted" in result.output
     result = runner.invoke(mail_in, input=_mail("ann@example.org", "nothing here"))
     assert result.exit_code == 1 and "no signed move" in result.output
+
+
+def test_title_of_liberty_wall_clock_limit_ends_the_game(app, make_player, clock):
+    from shared.games import game_types
+    if "title_of_liberty" not in game_types():
+        pytest.skip("title_of_liberty is not available")
+    ann = make_player("ann")
+    r = ann.post("/api/games", {"type": "title_of_liberty", "seats": 1,
+                                "options": {"deadline_hours": 2}})
+    game_id = r.get_json()["id"]
+    assert r.get_json()["status"] == "playing"
+    clock.advance(HOUR)
+    assert tick(app)["time_up"] == 0
+    clock.advance(HOUR + 1)
+    assert tick(app)["time_up"] == 1
+    info = ann.get(f"/api/games/{game_id}").get_json()
+    assert info["status"] == "over" and info["result"]["outcome"] == "lamanites"
+    entry = ann.get(f"/api/games/{game_id}/log").get_json()["entries"][-1]
+    assert entry["forced"] and entry["move"] == "concede"

@@ -78,3 +78,21 @@ def test_losing_every_army_loses_the_war():
     result = GAME.result(state)
     assert result == {"winners": [], "outcome": "lamanites", "reason": "no Nephite army is left.",
                       "cities": [], "king_killed": False, "round": 1}
+
+
+def test_rules_choice_2_wall_clock_limit_ends_with_concede():
+    """RULES.md choice 2: the server plays `concede` when deadline_hours pass; Lamanites win."""
+    from shared.games import get_game
+    from shared import IllegalMove
+    game = get_game("title_of_liberty")
+    state = game.new_game(["moroni", "helaman"], {"deadline_hours": 48}, b"s" * 32)
+    assert game.wall_clock_limit(state["options"]) == 48
+    assert game.wall_clock_limit(game.normalize_options({}, 2)) is None
+    assert "concede" not in game.legal_moves(state, "moroni")
+    move = game.time_up_move(state)
+    state = game.play(state, game.to_act(state)[0], move)
+    assert game.result(state)["outcome"] == "lamanites" and game.result(state)["winners"] == []
+    assert game.to_act(state) == []
+    import pytest
+    with pytest.raises(IllegalMove):
+        game.play(state, "moroni", "concede")
