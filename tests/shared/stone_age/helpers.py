@@ -54,9 +54,10 @@ def refused(st, seat, text, code=None):
 
 
 def cards_conserved(st):
-    for i in range(4):
-        assert st["supply"][i] + sum(h[i] for h in st["hands"].values()) == 20
-        assert st["supply"][i] >= 0 and all(h[i] >= 0 for h in st["hands"].values())
+    """20 cards of each kind between the supply and the hands; none negative."""
+    hands = st["hands"].values()
+    assert [sum(col) for col in zip(st["supply"], *hands)] == [20, 20, 20, 20]
+    assert min(st["supply"]) >= 0 and min(min(h) for h in hands) >= 0
 
 
 def pieces_conserved(st):
