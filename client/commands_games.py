@@ -147,20 +147,10 @@ def _parse_time(text):
 
 
 def _deadline(c, game):
-    """When the current move is due (aware datetime) or None."""
-    from datetime import timedelta
-    if game.get("deadline"):
-        return _parse_time(game["deadline"])
-    if game["status"] != "playing" or not game.get("move_hours"):
-        return None
-    since = _parse_time(game.get("created_at"))
-    if game.get("seq", -1) >= 0:
-        try:
-            last = c.api.log(game["id"], since=game["seq"], limit=1)["entries"]
-            since = _parse_time(last[0].get("received_at")) if last else since
-        except Exception:  # noqa: BLE001 - the deadline is a courtesy, not worth failing for
-            pass
-    return since + timedelta(hours=game["move_hours"]) if since else None
+    """When my earliest move in this game is due (aware datetime), from the server, or None."""
+    times = [_parse_time(t) for t in (game.get("deadlines") or {}).values()]
+    times = [t for t in times if t is not None]
+    return min(times) if times else None
 
 
 @click.command()

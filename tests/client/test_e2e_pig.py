@@ -328,8 +328,11 @@ def test_games_shows_deadlines_in_my_time_zone(make_player):
     due = datetime.fromisoformat(mine["deadline"])
     assert abs(due - datetime.now(timezone.utc) - timedelta(hours=48)) < timedelta(minutes=5)
     assert mine["deadline_local"].endswith("JST")
-    assert bob.json("games")[0]["deadline_local"].endswith(("MST", "MDT"))
+    assert bob.json("games")[0]["deadline_local"] is None      # bob owes nothing yet
     assert "JST" in ann.run("games").stdout
+    ann.run("play", game, "hold")                             # now bob owes the next move
+    assert bob.json("games")[0]["deadline_local"].endswith(("MST", "MDT"))
+    assert ann.json("games")[0]["deadline_local"] is None
     assert ann.json("games", "--status", "over") == []
 
 
