@@ -11,7 +11,7 @@ import email.policy
 import logging
 from email.utils import parseaddr
 
-from client.armor import extract_blocks
+from shared.armor import extract_blocks
 
 from . import services
 from .errors import ApiError
