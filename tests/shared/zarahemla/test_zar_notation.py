@@ -95,3 +95,27 @@ def test_every_listed_move_round_trips_in_random_games():
         random_game(seed, n=2 + seed % 3, cap=1500, each=each)
     kinds = {t.split()[0] for t in seen}
     assert {"roll", "road", "settle", "bank", "offer", "end", "robber", "discard"} <= kinds
+
+
+def test_fuzzed_text_only_ever_raises_invalid_move():
+    import random
+    rng = random.Random(5)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789-+, ABCDEFS"
+    words = [w for t in CANONICAL for w in t.split()]
+    st = empty_play_state()
+    for i in range(3000):
+        if i % 2:
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+        else:
+            text = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 5)))
+        try:
+            mv = GAME.parse_move(text)
+        except InvalidMove as exc:
+            assert exc.message
+            continue
+        assert GAME.parse_move(GAME.format_move(mv)) == mv
+        for seat in ("red", "blue"):
+            try:
+                GAME.check(st, seat, text)
+            except IllegalMove as exc:
+                assert exc.message and exc.code

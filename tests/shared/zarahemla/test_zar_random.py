@@ -186,3 +186,67 @@ def test_golden_log_replays_to_the_recorded_state():
         st = GAME.play(st, seat, move, entropy.encode())
     text = json.dumps(st, sort_keys=True, separators=(",", ":"))
     assert hashlib.sha256(text.encode()).hexdigest() == data["state_sha256"]
+
+
+def _random_move_text(rng):
+    from shared.zarahemla.board import EDGE_NAMES
+    res = ("wood", "brick", "water", "wheat", "stone")
+
+    def bundle():
+        return "+".join(f"{rng.randint(1, 4)}{r}" for r in rng.sample(res, rng.randint(1, 2)))
+    kind = rng.randrange(14)
+    if kind == 0:
+        return "road " + rng.choice(EDGE_NAMES)
+    if kind == 1:
+        return f"{rng.choice(('settle', 'city', 'start'))} {rng.randint(1, 54)}"
+    if kind == 2:
+        return f"robber {rng.choice('ABCDEFGHIJKLMNOPQRS')} {rng.choice(SEATS4)}"
+    if kind == 3:
+        return f"robber {rng.choice('ABCDEFGHIJKLMNOPQRS')}"
+    if kind == 4:
+        return "discard " + bundle()
+    if kind == 5:
+        return f"bank {bundle()} for {bundle()}"
+    if kind == 6:
+        return f"offer {bundle()} for {bundle()}"
+    if kind == 7:
+        return f"counter {bundle()} for {bundle()}"
+    if kind == 8:
+        return "confirm " + rng.choice(SEATS4)
+    if kind == 9:
+        return f"play liahona {rng.randint(2, 12)}"
+    if kind == 10:
+        return "play harvest " + bundle()
+    if kind == 11:
+        return "play prosperity " + rng.choice(res)
+    return rng.choice(["roll", "end", "temple", "buy", "accept", "decline", "withdraw",
+                       "play warrior", "play roads", "play temples"])
+
+
+def test_random_well_formed_moves_are_either_played_or_refused_cleanly():
+    """check and play agree on arbitrary well-formed moves; a refusal changes nothing."""
+    rng = random.Random(3)
+    counts = {"ok": 0, "refused": 0}
+
+    def each(st, seat, mv):
+        if st["ply"] % 5:
+            return
+        for s in st["order"]:
+            for _ in range(4):
+                text = _random_move_text(rng)
+                before = json.dumps(st, sort_keys=True)
+                try:
+                    GAME.check(st, s, text)
+                except IllegalMove as exc:
+                    assert exc.message and exc.code
+                    with pytest.raises(IllegalMove):
+                        GAME.play(st, s, text)
+                    counts["refused"] += 1
+                else:
+                    GAME.play(clone(st), s, text)
+                    counts["ok"] += 1
+                assert json.dumps(st, sort_keys=True) == before
+
+    for seed in range(4):
+        random_game(20 + seed, n=2 + seed % 3, cap=1200, each=each)
+    assert counts["ok"] > 50 and counts["refused"] > 1000
