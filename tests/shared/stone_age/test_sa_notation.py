@@ -79,3 +79,33 @@ def test_help_names_every_move():
                  "nomad", "move", "tribe", "develop", "neanderthal", "predator", "desert",
                  "take", "discard", "place", "end"):
         assert word in text
+
+
+def test_fuzzed_text_only_ever_raises_invalid_or_illegal_move():
+    """Random word salad from the notation's own vocabulary never crashes the engine."""
+    import copy
+
+    from shared import IllegalMove
+    from shared.rng import Rng
+    words = ["roll", "end", "move", "nomad", "tribe", "remove", "develop", "food", "hunting",
+             "neanderthal", "predator", "steal", "desert", "take", "discard", "bank", "offer",
+             "for", "to", "accept", "decline", "counter", "confirm", "withdraw", "place", "red",
+             "blue", "orange", "green", "e3", "a1", "b6", "100", "93", "0", "-", "1-2", "99999",
+             "2meat+1bone", "1hide", "3meat", "0bone", "+", "meat", ",", "blue,white", "1-1-1"]
+    rng = Rng(b"fuzz")
+    st, _ = random_game(b"fuzz-state", n=4, cap=300)
+    for _ in range(3000):
+        text = " ".join(rng.choice(words) for _ in range(1 + rng.randbelow(6)))
+        for seat in ("red", "blue", "white", "orange", "nobody"):
+            before = copy.deepcopy(st)
+            try:
+                GAME.check(st, seat, text)
+            except IllegalMove:
+                try:
+                    GAME.play(st, seat, text)
+                except IllegalMove:
+                    assert st == before
+                    continue
+                raise AssertionError(f"check refused but play accepted {text!r}")
+            trial = copy.deepcopy(st)
+            GAME.play(trial, seat, text)
