@@ -96,7 +96,7 @@ def _longest_events(st, seats):
     length = st["players"][new]["road_len"]
     if old is None:
         return [ev(f"{cap(new)} takes the Longest Road ({length} roads).")]
-    return [ev(f"{cap(new)} takes the Longest Road ({length} roads) from {old}.")]
+    return [ev(f"{cap(new)} takes the Longest Road ({length} roads) from {cap(old)}.")]
 
 
 def check_settle(st, seat, c):

@@ -109,7 +109,7 @@ def apply_card(st, seat, mv, entropy):
             continue
         h = st["players"][s]["hand"]
         if h[r]:
-            took.append(f"{h[r]} from {s}")
+            took.append(f"{h[r]} from {cap(s)}")
             total += h[r]
             p["hand"][r] += h[r]
             h[r] = 0

@@ -59,7 +59,7 @@ def starting_order(seats, rng):
     log = []
     while True:
         rolls = {s: rng.die(6) + rng.die(6) for s in contenders}
-        log.append(", ".join(f"{s} {rolls[s]}" for s in contenders))
+        log.append(", ".join(f"{s.capitalize()} {rolls[s]}" for s in contenders))
         best = max(rolls.values())
         contenders = [s for s in contenders if rolls[s] == best]
         if len(contenders) == 1:
@@ -84,7 +84,7 @@ def new_state(seats, options, seed):
             "settlements": 0, "cities": 0, "roads": 0, "road_len": 0}
         for s in seats
     }
-    events = [{"public": "Starting rolls: " + "; re-roll: ".join(log) + f". {order[0]} starts."}]
+    events = [{"public": "Starting rolls: " + "; re-roll: ".join(log) + f". {order[0].capitalize()} starts."}]
     return {
         "seed": seed_hex,
         "ply": 0,

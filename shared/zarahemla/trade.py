@@ -101,7 +101,7 @@ def apply_offer(st, seat, give, get, to):
     targets = list(to) if to else [s for s in st["order"] if s != seat]
     st["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": targets,
                    "owed": list(targets), "answers": {}}
-    who = ", ".join(targets) if to else "everyone"
+    who = ", ".join(cap(s) for s in targets) if to else "everyone"
     out.append(ev(f"{cap(seat)} offers {bundle_text(give)} for {bundle_text(get)} to {who}."))
     return out
 
@@ -126,7 +126,7 @@ def apply_accept(st, seat):
     offer = st["offer"]
     offer["owed"].remove(seat)
     offer["answers"][seat] = "accept"
-    return [ev(f"{cap(seat)} accepts {offer['from']}'s offer.")]
+    return [ev(f"{cap(seat)} accepts {cap(offer['from'])}'s offer.")]
 
 
 def check_decline(st, seat):
@@ -137,7 +137,7 @@ def apply_decline(st, seat):
     offer = st["offer"]
     offer["owed"].remove(seat)
     offer["answers"][seat] = "decline"
-    return [ev(f"{cap(seat)} declines {offer['from']}'s offer.")]
+    return [ev(f"{cap(seat)} declines {cap(offer['from'])}'s offer.")]
 
 
 def check_counter(st, seat, give, get):
@@ -186,7 +186,7 @@ def apply_confirm(st, seat, partner):
     give, get = _terms(offer, offer["answers"][partner])
     _swap(st, seat, give, partner, get)
     st["offer"] = None
-    return [ev(f"{cap(seat)} traded {bundle_text(give)} to {partner} for {bundle_text(get)}.")]
+    return [ev(f"{cap(seat)} traded {bundle_text(give)} to {cap(partner)} for {bundle_text(get)}.")]
 
 
 def check_withdraw(st, seat):

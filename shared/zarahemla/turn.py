@@ -148,7 +148,7 @@ def apply_start(st, seat, c):
     if not st["start_owed"]:
         st["phase"] = "play"
         st["turn"] = st["order"][0]
-        out.append(ev(f"The game begins: {st['turn']} to roll."))
+        out.append(ev(f"The game begins: {cap(st['turn'])} to roll."))
     return out
 
 
@@ -196,7 +196,7 @@ def resolve_roll(st, seat, total, head):
         st["robber_due"] = True
         text = head + ": the Gadianton Robber strikes, no production."
         if discard:
-            text += " To discard: " + ", ".join(f"{s} {n}" for s, n in discard.items()) + "."
+            text += " To discard: " + ", ".join(f"{cap(s)} {n}" for s, n in discard.items()) + "."
         return [ev(text)]
     owed = production(st, total)
     bank = st["bank"]
@@ -221,7 +221,7 @@ def resolve_roll(st, seat, total, head):
         for r in range(5):
             hand[r] += g[r]
             bank[r] -= g[r]
-    parts = [f"{s} gets {bundle_text(gains[s])}" for s in st["order"] if s in gains]
+    parts = [f"{cap(s)} gets {bundle_text(gains[s])}" for s in st["order"] if s in gains]
     text = head + (": " + ", ".join(parts) if parts else ": nothing produced")
     if short:
         text += " (" + "; ".join(short) + ")"
@@ -329,7 +329,7 @@ def apply_end(st, seat):
     st["rolled"] = False
     st["dev_played"] = False
     st["dice"] = None
-    out.append(ev(f"{cap(seat)} ended the turn; {nxt} to roll."))
+    out.append(ev(f"{cap(seat)} ended the turn; {cap(nxt)} to roll."))
     return out
 
 
@@ -353,5 +353,5 @@ def check_win(st):
     text = f"{cap(seat)} wins with {vp} victory points"
     if cards:
         text += f" ({cards} Victory Point card{'s' if cards > 1 else ''} revealed)"
-    others = [f"{s} {final[s]}" for s in st["order"] if s != seat]
-    return [ev(text + ". Final: " + ", ".join([f"{seat} {vp}"] + others) + ".")]
+    others = [f"{cap(s)} {final[s]}" for s in st["order"] if s != seat]
+    return [ev(text + ". Final: " + ", ".join([f"{cap(seat)} {vp}"] + others) + ".")]

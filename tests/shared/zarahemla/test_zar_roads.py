@@ -56,7 +56,7 @@ def test_rules_note_8_only_a_strictly_longer_road_takes_the_card():
     assert st["longest"] == "red"
     play(st, "blue", "road 38-43")                    # 8 > 7
     assert st["longest"] == "blue"
-    assert "from red" in st["events"][-1]["public"]
+    assert "from Red" in st["events"][-1]["public"]
 
 
 def test_book_example_2_blue_breaks_the_road_and_takes_the_card():

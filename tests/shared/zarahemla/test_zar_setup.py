@@ -26,7 +26,7 @@ def test_rules_note_1_highest_starting_roll_starts_and_play_goes_clockwise():
         seats = ["red", "blue", "white", "orange"]
         k = seats.index(first)
         assert st["order"] == seats[k:] + seats[:k]
-        assert f"{first} starts" in st["events"][0]["public"]
+        assert f"{first.capitalize()} starts" in st["events"][0]["public"]
 
 
 def test_rules_note_2_snake_order_for_four_players():
