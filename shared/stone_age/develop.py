@@ -110,9 +110,6 @@ def _apply_move(state, seat, move, plan, rng, ev):
             _take_event_chip(state, seat, letter, rng, ev)
 
 
-CHIP_TEXT = {"disruption": "Disruption Figure", "adapt": "Adaptation", "desert": "Desertification"}
-
-
 def chip_name(chip):
     kind, _, arg = chip.partition("-")
     if kind == "desert":

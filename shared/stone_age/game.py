@@ -134,6 +134,7 @@ class StoneAgeGame(Game):
         return make_view(state, seat, self.to_act(state))
 
     def owes(self, state):
+        """{seat: short text of what it owes now} (the same as ``view()["owes"]``)."""
         return owes(state, self.to_act(state))
 
     def render(self, view, color=False):

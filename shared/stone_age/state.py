@@ -97,16 +97,6 @@ def points(state, seat):
     return vp
 
 
-def occupant(state, x):
-    """(seat, "tribe"|"nomad") standing on crossing ``x``, or None."""
-    for s in state["seats"]:
-        if x in state["tribes"][s]:
-            return s, "tribe"
-        if x in state["nomads"][s]:
-            return s, "nomad"
-    return None
-
-
 def occupied(state):
     """The set of crossings with a tribe or a nomad on them."""
     out = set()

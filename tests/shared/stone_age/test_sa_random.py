@@ -118,7 +118,7 @@ def _perturb(st, a, b, rng):
 def test_hidden_information_property():
     """Changing A's hand never changes what B or a spectator sees, reads or renders."""
     rng = Rng(b"perturb")
-    checked = [0]
+    checked, changed = [0], [0]
 
     def each(st, seat, move):
         if st["ply"] % 13:
@@ -132,6 +132,9 @@ def test_hidden_information_property():
                 picture = GAME.render(view)
                 other = copy.deepcopy(st)
                 _perturb(other, a, b, rng)
+                if other["hands"][a] != st["hands"][a]:
+                    assert GAME.view(other, a)["hand"] != GAME.view(st, a)["hand"]
+                    changed[0] += 1
                 assert GAME.view(other, b) == view
                 assert GAME.events_for(other["events"], b) == events
                 assert GAME.render(GAME.view(other, b)) == picture
@@ -143,7 +146,7 @@ def test_hidden_information_property():
                 assert not any(r in ev["public"] for r in ("meat", "bone", "flint", "hide"))
     for i in range(8):
         random_game(b"hidden-%d" % i, n=3 + i % 2, cap=700, each=each)
-    assert checked[0] > 500
+    assert checked[0] > 500 and changed[0] > 200
 
 
 def test_own_hand_is_shown_to_its_owner():
