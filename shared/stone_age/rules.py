@@ -135,6 +135,7 @@ def _apply_roll(state, seat, move, plan, rng, ev):
         return
     state["phase"] = "main"
     gains = produce(state, total)
+    got = {s: [0, 0, 0, 0] for s in state["seats"]}
     for i, name in enumerate(RES):
         want = sum(g[i] for g in gains.values())
         if not want:
@@ -147,7 +148,9 @@ def _apply_roll(state, seat, move, plan, rng, ev):
             n = min(gains[s][i], state["supply"][i])
             state["hands"][s][i] += n
             state["supply"][i] -= n
-            ev.append(event(f"{s} gets {n} {name}"))
+            got[s][i] += n
+    lines = [f"{s} gets {bundle_text(g)}" for s, g in got.items() if sum(g)]
+    ev.append(event("; ".join(lines) if lines else "nobody gets anything"))
 
 
 def _check_discard(state, seat, move):

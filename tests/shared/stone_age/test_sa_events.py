@@ -252,3 +252,16 @@ def test_rules_note_12_second_desert_chip_of_a_kind_with_nothing_left_lapses():
     assert st["pending"] == []
     assert any("no effect" in e["public"] for e in st["events"])
     assert GAME.legal_moves(st, "red")
+
+
+def test_victory_points_count_chips_art_adaptation_exploration_and_spread():
+    """People chips, Art and Adaptation 1 each, Exploration and Spread 2; tribes nothing."""
+    st = main_phase()
+    assert all(points(st, s) == 0 for s in st["seats"])     # three tribes each, no chips
+    st["people"]["blue"] = [1, 0, 2, 0]
+    st["art"]["food"] = "blue"
+    st["adaptation"]["c"] = "blue"
+    st["exploration"] = "blue"
+    st["spread"] = "blue"
+    assert points(st, "blue") == 3 + 1 + 1 + 2 + 2
+    assert GAME.view(st, "white")["scores"]["blue"] == 9
