@@ -1,0 +1,115 @@
+"""5. CLI start-up: ``pbem --help`` against a bare click command; ``pbem show`` on a live server.
+
+Both commands are launched the way the console script launches them (a fresh interpreter
+importing the entry point), interleaved run by run so load from others hits both alike.
+"""
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+
+from .common import ROOT, child_env, fmt_ms, median
+
+SECTION = "5. CLI"
+PBEM = "import sys; from client.cli import main; sys.exit(main())"
+HELLO = "import sys; from bench.clihello import main; sys.exit(main())"
+
+
+def _time(cmd, env, check=True):
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    dt = time.perf_counter() - t0
+    if check and proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[2:])[:80]} exited {proc.returncode}: "
+                           f"{proc.stderr.strip()[-200:]}")
+    return dt, proc
+
+
+def bench_help(run):
+    env = child_env()
+    reps = 7 if run.settings.quick else 21
+    pbem, hello = [], []
+    for i in range(reps + 1):
+        a, _ = _time([sys.executable, "-c", PBEM, "--help"], env)
+        b, _ = _time([sys.executable, "-c", HELLO, "--help"], env)
+        if i:   # the first pair warms the OS file cache
+            pbem.append(a)
+            hello.append(b)
+    mp, mh = median(pbem), median(hello)
+    run.add(SECTION, "bare click hello --help", f"{fmt_ms(mh)} median of {reps}")
+    run.add(SECTION, "pbem --help", f"{fmt_ms(mp)} median of {reps}")
+    run.add(SECTION, "pbem --help / click hello --help", f"{mp / mh:.2f}x", "<= 1.2x",
+            mp / mh <= 1.2)
+    if mp / mh > 1.2 and run.settings.profile:
+        _importtime(run, [sys.executable, "-X", "importtime", "-c", PBEM, "--help"], env,
+                    "pbem --help")
+
+
+def _importtime(run, cmd, env, label, top=12):
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    rows = []
+    for line in proc.stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        self_us, cum_us, name = line[len("import time:"):].split("|", 2)
+        rows.append((int(cum_us), int(self_us), name.rstrip()[1:]))
+    top_level = [r for r in rows if not r[2].startswith("  ")]
+    top_level.sort(reverse=True)
+    total = sum(r[0] for r in top_level)
+    lines = [f"python -X importtime, {label}: {total / 1000:.0f} ms of imports; top-level "
+             "imports by cumulative time:"]
+    for cum, _, name in top_level[:top]:
+        lines.append(f"  {cum / 1000:7.1f} ms  {name.strip()}")
+    run.note(SECTION, "\n".join(lines))
+
+
+def bench_show(run):
+    """Register through the CLI, start a game with a second player, time ``pbem show``."""
+    from .servers import Database, Player, Setup, pbem_server
+    workdir = run.settings.workdir
+    reps = 5 if run.settings.quick else 15
+    with Database("sqlite", workdir) as db:
+        server = pbem_server(db.url, workdir, str(workdir / "pbem-cli.log"))
+        try:
+            home = tempfile.mkdtemp(prefix="pbem-home-", dir=workdir)
+            env = child_env({"PBEM_SERVER": server.url, "PBEM_HOME": home, "NO_COLOR": "1"})
+            base = [sys.executable, "-c", PBEM]
+            _time(base + ["register", "benchcli"], env)
+            game_type = _pick_type()
+            _, proc = _time(base + ["--json", "new", game_type, "--seats", "2"], env)
+            game_id = json.loads(proc.stdout)["id"]
+            other = Player("benchcli2")
+            setup = Setup(server.url)
+            setup.register(other)
+            setup.signed(other, "POST", f"/api/games/{game_id}/join", {})
+            times = []
+            for i in range(reps + 1):
+                dt, proc = _time(base + ["show", game_id], env)
+                if i:
+                    times.append(dt)
+            m = median(times)
+            run.add(SECTION, f"pbem show ({game_type}, local gunicorn, SQLite)",
+                    f"{fmt_ms(m)} median of {reps}", "<= 400 ms", m <= 0.4)
+            if m > 0.4 and run.settings.profile:
+                _importtime(run, [sys.executable, "-X", "importtime", "-c", PBEM, "show",
+                                  game_id], env, "pbem show")
+        finally:
+            server.stop()
+
+
+def _pick_type():
+    """Zarahemla (a real board to draw) when its engine loads here, else the Pig fixture."""
+    try:
+        from shared.games import get_game
+        get_game("zarahemla").render
+        return "zarahemla"
+    except Exception:  # noqa: BLE001
+        return "pig"
+
+
+def main(run):
+    from .common import guarded
+    guarded(run, SECTION, "pbem --help start-up", bench_help, run, target="<= 1.2x")
+    guarded(run, SECTION, "pbem show", bench_show, run, target="<= 400 ms")

@@ -1,0 +1,391 @@
+"""2-4. The server over HTTP: views at any log length, signed move submissions, many games.
+
+Per backend (SQLite, then PostgreSQL): the hello app is measured right before the pbem server
+with the same gunicorn flags, the same load generator, the same number of connections and the
+same duration, so the ratio compares like with like on a machine whose load moves.
+"""
+
+import json
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+
+import requests
+
+from . import load as loadgen
+from .common import fmt_ms, fmt_rate, median, percentile
+from .servers import (Database, HelloServer, Player, Setup, hold_chain, pbem_server,
+                      rss_mb, worker_pids)
+
+CONNECTIONS = 8            # = 2 gunicorn workers x 4 threads
+RATIO_TARGET = {"sqlite": 0.35, "postgres": 0.25}
+P99_TARGET = 0.025
+
+
+def _players(setup, tag):
+    a, b = Player(f"a{tag}{secrets.token_hex(3)}"), Player(f"b{tag}{secrets.token_hex(3)}")
+    setup.register(a)
+    setup.register(b)
+    return a, b, {"north": a.key, "east": b.key}
+
+
+def _new_games(url, a, b, count, threads=4):
+    """``count`` started Pig games between a and b, created over HTTP by a few threads."""
+    out, lock, errors = [], threading.Lock(), []
+
+    def work(n):
+        setup = Setup(url)
+        for _ in range(n):
+            try:
+                game = setup.new_game(a, b)
+            except Exception as exc:  # noqa: BLE001
+                errors.append(exc)
+                return
+            with lock:
+                out.append(game)
+
+    per = [count // threads + (1 if i < count % threads else 0) for i in range(threads)]
+    ts = [threading.Thread(target=work, args=(n,)) for n in per if n]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if errors:
+        raise errors[0]
+    return out
+
+
+def _streams(games, per_game, keys):
+    """One stream per connection; a connection's games interleave round-robin."""
+    streams = [[] for _ in range(CONNECTIONS)]
+    for i, chunk in enumerate(_chunks(games, CONNECTIONS)):
+        chains = [hold_chain(g["id"], g["head"], g["seq"] + 1, per_game, keys)[0]
+                  for g in chunk]
+        for step in range(per_game):
+            for chain in chains:
+                streams[i].append(chain[step])
+    return streams
+
+
+def _chunks(items, n):
+    return [items[i::n] for i in range(n)]
+
+
+def _hello(run, section, workdir, seconds):
+    with HelloServer(str(workdir / "hello.log")) as hello:
+        loadgen.run_streams(hello.url, [[("GET", "/hello", None)]] * CONNECTIONS, 1,
+                            cycle=True)  # warm-up
+        res = loadgen.run_streams(hello.url, [[("GET", "/hello", None)]] * CONNECTIONS,
+                                  seconds, cycle=True)
+    return res
+
+
+def _moves_text(res):
+    return (f"{fmt_rate(res.rps)} (p50 {fmt_ms(res.p50)}, p99 {fmt_ms(res.p99)}; "
+            f"statuses {res.status_text()})")
+
+
+def bench_backend(run, backend):
+    quick = run.settings.quick
+    section = f"3-4. HTTP {backend}"
+    seconds = 3 if quick else 10
+    workdir = run.settings.workdir
+    tool = loadgen.tool_name()
+    run.load(f"before {backend}")
+
+    hello = _hello(run, section, workdir, seconds)
+    run.add(section, f"hello, gunicorn 2x{4} ({tool}, {CONNECTIONS} conns)",
+            f"{fmt_rate(hello.rps)} (p50 {fmt_ms(hello.p50)}, p99 {fmt_ms(hello.p99)})")
+    hello_rps = max(hello.rps, 500)
+
+    with Database(backend, workdir) as db:
+        server = pbem_server(db.url, workdir, str(workdir / f"pbem-{backend}.log"))
+        try:
+            setup = Setup(server.url)
+            a, b, keys = _players(setup, backend[0])
+
+            # 3. one game per connection, all moves expected to be 201
+            games = _new_games(server.url, a, b, CONNECTIONS)
+            per_game = int(hello_rps * seconds / CONNECTIONS) + 200
+            warm = _new_games(server.url, a, b, CONNECTIONS)
+            loadgen.run_streams(server.url, _streams(warm, 40, keys), 1)  # warm-up, discarded
+            streams = _streams(games, per_game, keys)
+            base_rss = [rss_mb(p) for p in worker_pids(server.proc.pid)]
+            res = loadgen.run_streams(server.url, streams, seconds)
+            ratio = res.rps / hello.rps if hello.rps else 0
+            run.add(section, f"signed move POST, {CONNECTIONS} games x 1 client",
+                    _moves_text(res))
+            target = RATIO_TARGET[backend]
+            run.add(section, "move rate / hello rate", f"{ratio:.2f}", f">= {target}",
+                    ratio >= target)
+            run.add(section, "move p99 latency", fmt_ms(res.p99), "< 25 ms", res.p99 < P99_TARGET)
+            bad = res.non2xx()
+            run.add(section, "non-2xx without races", f"{bad}", "0", bad == 0)
+            if res.exhausted:
+                run.note(section, f"{res.exhausted} filler requests: the pre-signed chains ran "
+                                  "out; the move rate is a lower bound")
+            single = res
+
+            # racing clients: 409s expected, nothing else
+            race = _race(server.url, a, b, keys, games=4, clients=4, seconds=2 if quick else 5)
+            other = sum(v for k, v in race["posts"].items() if k not in (201, 409))
+            run.add(section, "racing: 4 games x 4 clients",
+                    f"POST statuses {_counter(race['posts'])}; {race['rate']:.0f} POST/s "
+                    f"(Python client)", "only 201/409", other == 0)
+
+            # 4. many games at once
+            n_games = 300 if quick else 1000
+            t0 = time.perf_counter()
+            many = _new_games(server.url, a, b, n_games)
+            created = time.perf_counter() - t0
+            per_game = max(2, int(hello_rps * seconds / n_games) + 2)
+            streams = _streams(many, per_game, keys)
+            res_many = loadgen.run_streams(server.url, streams, seconds)
+            ratio_many = res_many.rps / single.rps if single.rps else 0
+            run.add(section, f"signed move POST, {n_games} games in progress "
+                             f"(created in {created:.0f} s)", _moves_text(res_many))
+            run.add(section, f"{n_games} games / {CONNECTIONS} games throughput",
+                    f"{ratio_many:.2f}", ">= 0.90", ratio_many >= 0.9)
+            pids = worker_pids(server.proc.pid)
+            mems = [rss_mb(p) for p in pids]
+            run.add(section, "gunicorn worker RSS after the many-games run",
+                    ", ".join(f"{m:.0f} MB" for m in mems) + " (after start-up and warm-up: "
+                    + ", ".join(f"{m:.0f} MB" for m in base_rss) + ")", "< 80 MB",
+                    bool(mems) and max(mems) < 80)
+
+            if run.settings.profile and (ratio < RATIO_TARGET[backend] or
+                                         res.p99 >= P99_TARGET or ratio_many < 0.9):
+                _profile_moves(run, section, server, games, keys, hello_rps,
+                               3 if quick else 8)
+
+            # 2. views at any log length (on this backend)
+            bench_views(run, backend, server, setup, a, b, keys)
+        finally:
+            server.stop()
+    run.load(f"after {backend}")
+
+
+def _counter(c):
+    return ", ".join(f"{k}: {v}" for k, v in sorted(c.items(), key=lambda kv: str(kv[0])))
+
+
+def _race(url, a, b, keys, games, clients, seconds):
+    """Several clients per game post the next move at once; count every status."""
+    from client.signing import signed_move
+    started = _new_games(url, a, b, games, threads=2)
+    posts, gets, lock = Counter(), Counter(), threading.Lock()
+    seats = ("north", "east")
+    stop_at = time.perf_counter() + seconds
+
+    def client(game):
+        s = requests.Session()
+        seq, prev = game["seq"] + 1, game["head"]
+        mine_p, mine_g = Counter(), Counter()
+        while time.perf_counter() < stop_at:
+            seat = seats[seq % 2]
+            body = signed_move(keys[seat], game["id"], seq, prev, seat, "hold")
+            r = s.post(f"{url}/api/games/{game['id']}/moves", json=body, timeout=30)
+            mine_p[r.status_code] += 1
+            details = {}
+            if r.status_code == 201:
+                entry = r.json()
+                seq, prev = entry["seq"] + 1, entry["hash"]
+                continue
+            if r.status_code == 409:
+                details = (r.json().get("error") or {}).get("details") or {}
+            if "seq" in details and "prev" in details:
+                seq, prev = details["seq"], details["prev"]
+            else:
+                g = s.get(f"{url}/api/games/{game['id']}", timeout=30)
+                mine_g[g.status_code] += 1
+                if g.ok:
+                    seq, prev = g.json()["seq"] + 1, g.json()["head"]
+        with lock:
+            posts.update(mine_p)
+            gets.update(mine_g)
+
+    threads = [threading.Thread(target=client, args=(g,)) for g in started
+               for _ in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - t0
+    return {"posts": posts, "gets": gets, "rate": sum(posts.values()) / elapsed}
+
+
+def _profile_moves(run, section, server, games, keys, hello_rps, seconds):
+    """py-spy on both workers while the move load runs again; own-time and inclusive shares."""
+    import shutil
+    if not shutil.which("py-spy"):
+        run.note(section, "py-spy is not installed: no server profile")
+        return
+    fresh = []
+    s = Setup(server.url)
+    for g in games:
+        fresh.append(s.s.get(f"{server.url}/api/games/{g['id']}", timeout=10).json())
+    streams = _streams(fresh, int(hello_rps * (seconds + 2) / CONNECTIONS) + 200, keys)
+    outs, procs = [], []
+    workdir = run.settings.workdir
+    for pid in worker_pids(server.proc.pid):
+        out = workdir / f"pyspy-{pid}.txt"
+        outs.append(out)
+        procs.append(subprocess.Popen(
+            ["py-spy", "record", "--pid", str(pid), "--duration", str(seconds), "--rate", "200",
+             "--format", "raw", "--output", str(out), "--nonblocking", "--idle"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    loadgen.run_streams(server.url, streams, seconds + 1)
+    for p in procs:
+        p.wait(60)
+    stacks = Counter()
+    for out in outs:
+        if out.exists():
+            for line in out.read_text().splitlines():
+                stack, _, count = line.rpartition(" ")
+                if count.isdigit():
+                    stacks[stack] += int(count)
+    if not stacks:
+        run.note(section, "py-spy produced no samples (ptrace not permitted?)")
+        return
+    run.note(section, summarize_stacks(stacks, f"py-spy, both gunicorn workers, {seconds} s "
+                                                f"of move load on {section.split()[-1]}"))
+
+
+_INTEREST = [
+    ("append_move (services.py)", ("append_move (server/services.py",)),
+    ("  envelope parse + Ed25519 verify", ("verify (shared/envelope.py", "parse_canonical (")),
+    ("  load_state (cache / snapshot)", ("load_state (server/services.py",)),
+    ("  rules engine play()", ("play (tests/fixtures/pig.py", "play (shared/")),
+    ("  duties.refresh", ("refresh (server/duties.py",)),
+    ("  session.commit (incl. SQLite/PG write + lock waits)", ("commit (sqlalchemy/orm/session.py",)),
+    ("  UPDATE game head (execute)", ("execute (sqlalchemy/orm/session.py",)),
+    ("get_or_404 (game row SELECT)", ("get_or_404 (server/api/games.py",)),
+    ("request body parsing (marshmallow/webargs)", ("_parser (webargs", "parse (webargs")),
+    ("response serialisation (marshmallow dump)", ("dump (marshmallow/schema.py",)),
+    ("sqlite3/psycopg execute, wall time (incl. busy waits)", ("do_execute (sqlalchemy",
+                                                              "do_commit (sqlalchemy")),
+]
+
+
+def summarize_stacks(stacks, title, top=12):
+    """Wall-time shares of request handling (py-spy --idle), from raw collapsed stacks."""
+    stacks = Counter({k: v for k, v in stacks.items() if "full_dispatch_request" in k})
+    total = sum(stacks.values()) or 1
+    own, incl = Counter(), Counter()
+    for stack, n in stacks.items():
+        frames = stack.split(";")
+        own[_short(frames[-1])] += n
+        for label, needles in _INTEREST:
+            if any(any(nd in f for nd in needles) for f in frames):
+                incl[label] += n
+    lines = [f"{title}: {total} samples inside Flask request handling (wall time, idle "
+             "included).", "Inclusive share of request handling time:"]
+    for label, _ in _INTEREST:
+        lines.append(f"  {incl[label] / total:6.1%}  {label}")
+    lines.append("Top functions by own (leaf) time:")
+    for fn, n in own.most_common(top):
+        lines.append(f"  {n / total:6.1%}  {fn}")
+    return "\n".join(lines)
+
+
+def _short(frame):
+    # "name (path/to/file.py:123)" -> "name (file.py:123)" keeping the package dir
+    name, _, rest = frame.partition(" (")
+    path = rest.rstrip(")")
+    parts = path.split("/")
+    return f"{name} ({'/'.join(parts[-2:])})" if parts else frame
+
+
+# --- 2. views --------------------------------------------------------------------------
+
+def bench_views(run, backend, server, setup, a, b, keys):
+    section = f"2. views {backend}"
+    quick = run.settings.quick
+    long_n = 2000 if quick else 10000
+    short_g, long_g = setup.new_game(a, b), setup.new_game(a, b)
+    t0 = time.perf_counter()
+    for game, n in ((short_g, 10), (long_g, long_n)):
+        chain, _ = hold_chain(game["id"], game["head"], 0, n, keys)
+        s = requests.Session()
+        for start in range(0, n, 500):   # sequential, one game: posting in order
+            for method, path, body in chain[start:start + 500]:
+                r = s.post(server.url + path, data=body,
+                           headers={"Content-Type": "application/json"}, timeout=30)
+                if r.status_code != 201:
+                    raise RuntimeError(f"building the {n}-move game: {r.status_code} "
+                                       f"{r.text[:200]}")
+    built = time.perf_counter() - t0
+    s = requests.Session()
+    reps = 60 if quick else 200
+    times = {10: [], long_n: []}
+    for i in range(reps + 10):
+        for game, n in ((short_g, 10), (long_g, long_n)):
+            path = f"/api/games/{game['id']}/view"
+            headers = a.headers("GET", path)
+            t = time.perf_counter()
+            r = s.get(server.url + path, headers=headers, timeout=30)
+            dt = time.perf_counter() - t
+            if r.status_code != 200:
+                raise RuntimeError(f"view: {r.status_code} {r.text[:200]}")
+            if i >= 10:
+                times[n].append(dt)
+    m10, mlong = median(times[10]), median(times[long_n])
+    ratio = mlong / m10
+    run.add(section, "player's view, 10-move game",
+            f"{fmt_ms(m10)} median (p90 {fmt_ms(percentile(times[10], 90))})")
+    run.add(section, f"player's view, {long_n:,}-move game (built in {built:.0f} s)",
+            f"{fmt_ms(mlong)} median (p90 {fmt_ms(percentile(times[long_n], 90))})")
+    run.add(section, f"view time ratio {long_n:,} / 10 moves", f"{ratio:.2f}", "<= 1.1",
+            ratio <= 1.1)
+    if quick:
+        run.note(section, f"--quick builds a {long_n:,}-move game; the full run uses 10,000")
+    _views_in_process(run, section, server, short_g, long_g, long_n)
+
+
+def _views_in_process(run, section, server, short_g, long_g, long_n):
+    """Cold path in a separate process: snapshot load vs a replay of the whole log."""
+    code = f"""
+import json, time, os
+from server import create_app
+from server import services
+from server.extensions import db
+from server.models import Game
+app = create_app({{"SQLALCHEMY_DATABASE_URI": os.environ["PBEM_DATABASE_URL"]}})
+out = {{}}
+with app.app_context():
+    for gid, n in (({short_g['id']!r}, 10), ({long_g['id']!r}, {long_n})):
+        game = db.session.get(Game, gid)
+        ts = []
+        for _ in range(20):
+            app.extensions.pop("pbem_state_cache", None)
+            t = time.perf_counter(); services.load_state(game); ts.append(time.perf_counter() - t)
+        t = time.perf_counter(); services.rebuild_state(game); rb = time.perf_counter() - t
+        out[n] = (sorted(ts)[len(ts) // 2], rb)
+print(json.dumps(out))
+"""
+    from .common import ROOT, child_env
+    env = child_env({"PBEM_DATABASE_URL": server.env["PBEM_DATABASE_URL"],
+                     "PBEM_INSTANCE_PATH": server.env["PBEM_INSTANCE_PATH"]})
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    if proc.returncode != 0:
+        run.unavailable(section, "cold load_state", proc.stderr.strip().splitlines()[-1])
+        return
+    data = {int(k): v for k, v in json.loads(proc.stdout.strip().splitlines()[-1]).items()}
+    (s10, r10), (sl, rl) = data[10], data[long_n]
+    run.add(section, "cold load_state (no cache: snapshot row), 10 vs "
+                     f"{long_n:,} moves", f"{fmt_ms(s10)} vs {fmt_ms(sl)} ({sl / s10:.2f}x)")
+    run.add(section, f"replaying the {long_n:,}-move log instead (what snapshots avoid)",
+            f"{fmt_ms(rl)} ({rl / max(sl, 1e-9):,.0f}x the snapshot load)")
+
+
+def main(run):
+    from .common import guarded
+    import os
+    for backend in os.environ.get("PBEM_BENCH_BACKENDS", "sqlite,postgres").split(","):
+        guarded(run, f"3-4. HTTP {backend}", f"HTTP benchmarks on {backend}", bench_backend,
+                run, backend)
