@@ -7,11 +7,10 @@ rulebook's order is roll, trade, develop).
 
 from .. import IllegalMove
 from . import board
-from .notation import bundle_text
+from .notation import TRACKS, bundle_text
 from .rules import desert_options, free_chips
 from .state import (ART, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRACK_TITLES,
                     TRIBE_COST, can_cross, event, has, next_seat, occupied, pay, steps_per_meat)
-from .notation import TRACKS
 
 
 def _need(state, seat, bundle, what):
