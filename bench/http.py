@@ -17,8 +17,8 @@ import requests
 
 from . import load as loadgen
 from .common import fmt_ms, fmt_rate, median, percentile
-from .servers import (Database, HelloServer, Player, Setup, hold_chain, pbem_server,
-                      rss_mb, worker_pids)
+from .servers import (Database, HelloServer, Player, Setup, cpu_seconds, hold_chain,
+                      pbem_server, rss_mb, worker_pids)
 
 CONNECTIONS = 8            # = 2 gunicorn workers x 4 threads
 RATIO_TARGET = {"sqlite": 0.35, "postgres": 0.25}
@@ -84,8 +84,18 @@ def _hello(run, section, workdir, seconds):
 
 
 def _moves_text(res):
+    cores = f"; workers busy {res.cores:.2f} of 2 cores" if getattr(res, "cores", None) else ""
     return (f"{fmt_rate(res.rps)} (p50 {fmt_ms(res.p50)}, p99 {fmt_ms(res.p99)}; "
-            f"statuses {res.status_text()})")
+            f"statuses {res.status_text()}{cores})")
+
+
+def _measured(server, streams, seconds):
+    """run_streams plus how many cores the gunicorn workers kept busy meanwhile."""
+    pids = worker_pids(server.proc.pid)
+    c0, t0 = cpu_seconds(pids), time.perf_counter()
+    res = loadgen.run_streams(server.url, streams, seconds)
+    res.cores = (cpu_seconds(pids) - c0) / (time.perf_counter() - t0)
+    return res
 
 
 def bench_backend(run, backend):
@@ -114,7 +124,7 @@ def bench_backend(run, backend):
             loadgen.run_streams(server.url, _streams(warm, 40, keys), 1)  # warm-up, discarded
             streams = _streams(games, per_game, keys)
             base_rss = [rss_mb(p) for p in worker_pids(server.proc.pid)]
-            res = loadgen.run_streams(server.url, streams, seconds)
+            res = _measured(server, streams, seconds)
             ratio = res.rps / hello.rps if hello.rps else 0
             run.add(section, f"signed move POST, {CONNECTIONS} games x 1 client",
                     _moves_text(res))
@@ -143,7 +153,7 @@ def bench_backend(run, backend):
             created = time.perf_counter() - t0
             per_game = max(2, int(hello_rps * seconds / n_games) + 2)
             streams = _streams(many, per_game, keys)
-            res_many = loadgen.run_streams(server.url, streams, seconds)
+            res_many = _measured(server, streams, seconds)
             ratio_many = res_many.rps / single.rps if single.rps else 0
             run.add(section, f"signed move POST, {n_games} games in progress "
                              f"(created in {created:.0f} s)", _moves_text(res_many))
@@ -156,16 +166,57 @@ def bench_backend(run, backend):
                     + ", ".join(f"{m:.0f} MB" for m in base_rss) + ")", "< 80 MB",
                     bool(mems) and max(mems) < 80)
 
+            if run.settings.profile and not (bool(mems) and max(mems) < 80):
+                _memory(run, section, db.url, server)
             if run.settings.profile and (ratio < RATIO_TARGET[backend] or
                                          res.p99 >= P99_TARGET or ratio_many < 0.9):
                 _profile_moves(run, section, server, games, keys, hello_rps,
                                3 if quick else 8)
+
+            _inprocess(run, section, db.url, 200 if quick else 600, single.rps)
 
             # 2. views at any log length (on this backend)
             bench_views(run, backend, server, setup, a, b, keys)
         finally:
             server.stop()
     run.load(f"after {backend}")
+
+
+def _inprocess(run, section, url, n, http_rps):
+    """The intrinsic cost of one move POST, without HTTP or rivals (bench/inproc.py)."""
+    from .common import ROOT, child_env
+    proc = subprocess.run([sys.executable, "-m", "bench.inproc", url, str(n)], cwd=ROOT,
+                          env=child_env(), capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        run.unavailable(section, "in-process move POST", (proc.stderr.strip().splitlines()
+                                                          or ["?"])[-1])
+        return
+    d = json.loads(proc.stdout.strip().splitlines()[-1])
+    ceiling = 2000 / d["cpu_ms"]
+    run.add(section, "in-process move POST (Flask test client, 1 thread, no HTTP)",
+            f"{d['wall_ms']:.2f} ms wall, {d['cpu_ms']:.2f} ms CPU, {d['sql']:.0f} SQL "
+            f"statements and {d['commits']:.0f} commit per move; CPU ceiling on 2 cores "
+            f"~{ceiling:,.0f}/s vs {http_rps:,.0f}/s over HTTP")
+    stages = sorted(d["stages"].items(), key=lambda kv: -kv[1])
+    run.note(section, f"cProfile of {n - n // 2} in-process move POSTs on {section.split()[-1]} "
+             f"({d['profiled_ms']:.1f} ms per move under the profiler); cumulative ms per move "
+             "of each stage:\n" + "\n".join(f"  {v:7.3f} ms  {k}" for k, v in stages)
+             + "\nTop functions by own time:\n" + "\n".join(d["top"]))
+
+
+def _memory(run, section, url, server):
+    """RSS after each import step of a worker (bench/memory.py), in a fresh interpreter."""
+    from .common import ROOT, child_env
+    env = child_env({"PBEM_INSTANCE_PATH": server.env["PBEM_INSTANCE_PATH"]})
+    proc = subprocess.run([sys.executable, "-m", "bench.memory", url], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        run.note(section, "memory breakdown failed: " + proc.stderr.strip()[-200:])
+        return
+    d = json.loads(proc.stdout.strip().splitlines()[-1])
+    run.note(section, "RSS of a fresh interpreter after each step a worker takes (MB, total "
+             "and added):\n" + "\n".join(f"  {tot:6.1f}  +{add:5.1f}  {label}"
+                                          for label, (tot, add) in d.items()))
 
 
 def _counter(c):

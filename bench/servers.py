@@ -140,6 +140,20 @@ def worker_pids(master_pid):
     return sorted(out)
 
 
+def cpu_seconds(pids):
+    """User + system CPU seconds used so far by ``pids``."""
+    total = 0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as fh:
         for line in fh:

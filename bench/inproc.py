@@ -1,0 +1,121 @@
+"""In-process cost of one signed move POST: Flask test client, one thread, no HTTP, no rivals.
+
+``python -m bench.inproc DATABASE_URL N`` prints one JSON line: milliseconds per move (wall and
+CPU), SQL statements and commits per move, and the top functions by own time (cProfile).  It
+tells the intrinsic cost of the append path apart from waits for locks under concurrency.
+"""
+
+import cProfile
+import io
+import json
+import os
+import pstats
+import secrets
+import sys
+import time
+
+
+def main(url, n):
+    os.environ["PBEM_RATELIMIT"] = "off"
+    from client.signing import request_headers
+    from server import create_app
+    from server.extensions import db
+    from shared.envelope import public_key_hex
+    from shared.games import register_path
+    register_path("tests.fixtures.pig:GAME")
+    from sqlalchemy import event
+
+    from .servers import hold_chain
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade()
+        counts = {"sql": 0, "commit": 0}
+        event.listen(db.engine, "before_cursor_execute",
+                     lambda *a, **k: counts.__setitem__("sql", counts["sql"] + 1))
+        event.listen(db.engine, "commit",
+                     lambda *a, **k: counts.__setitem__("commit", counts["commit"] + 1))
+    client = app.test_client()
+    keys = {}
+
+    def signed(name, key, method, path, body):
+        data = json.dumps(body).encode()
+        h = request_headers(key, name, method, path, data)
+        r = client.open(path, method=method, data=data, headers=h,
+                        content_type="application/json")
+        assert r.status_code < 300, r.get_json()
+        return r.get_json()
+
+    names = []
+    for seat in ("north", "east"):
+        key = secrets.token_bytes(32)
+        name = f"{seat[0]}{secrets.token_hex(3)}"
+        signed(name, key, "POST", "/api/players", {"name": name,
+                                                   "public_key": public_key_hex(key)})
+        keys[seat] = key
+        names.append(name)
+    game = signed(names[0], keys["north"], "POST", "/api/games", {"type": "pig", "seats": 2})
+    game = signed(names[1], keys["east"], "POST", f"/api/games/{game['id']}/join", {})
+    chain, _ = hold_chain(game["id"], game["head"], 0, n + 50, keys)
+
+    def post(item):
+        _, path, body = item
+        r = client.post(path, data=body, content_type="application/json")
+        assert r.status_code == 201, r.get_json()
+
+    for item in chain[:50]:        # warm-up
+        post(item)
+    counts.update(sql=0, commit=0)
+    w0, c0 = time.perf_counter(), time.process_time()
+    for item in chain[50:50 + n // 2]:
+        post(item)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    half = n // 2
+    sql, commits = counts["sql"] / half, counts["commit"] / half
+    prof = cProfile.Profile()
+    prof.enable()
+    for item in chain[50 + half:50 + n]:
+        post(item)
+    prof.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out)
+    total = stats.total_tt
+    rows = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:10]
+    top = [f"{tt / total:6.1%}  {func[2]} ({'/'.join(func[0].split('/')[-2:])}:{func[1]})"
+           for func, (cc, nc, tt, ct, callers) in rows]
+    stages = {}
+    per = n - half
+    for func, (cc, nc, tt, ct, callers) in stats.stats.items():
+        fname, _, name = func
+        for label, (suffix, want) in STAGES.items():
+            if name == want and fname.endswith(suffix):
+                stages[label] = stages.get(label, 0) + ct / per * 1000
+    print(json.dumps({"wall_ms": wall / half * 1000, "cpu_ms": cpu / half * 1000,
+                      "sql": sql, "commits": commits, "top": top,
+                      "profiled_ms": total / per * 1000,
+                      "stages": {k: round(v, 3) for k, v in stages.items()}}))
+
+
+# cumulative time of the stages of a move POST (under cProfile, so inflated alike)
+STAGES = {
+    "whole request (werkzeug test client)": ("flask/app.py", "wsgi_app"),
+    "view function Moves.post": ("server/api/games.py", "post"),
+    "get_or_404 (SELECT game)": ("server/api/games.py", "get_or_404"),
+    "append_move": ("server/services.py", "append_move"),
+    "parse_canonical + validate_envelope": ("shared/envelope.py", "parse_canonical"),
+    "Ed25519 verify": ("shared/envelope.py", "verify"),
+    "load_state": ("server/services.py", "load_state"),
+    "engine play": ("tests/fixtures/pig.py", "play"),
+    "duties.refresh": ("server/duties.py", "refresh"),
+    "_store_snapshot": ("server/services.py", "_store_snapshot"),
+    "session.commit": ("sqlalchemy/orm/session.py", "commit"),
+    "_entry_json": ("server/services.py", "_entry_json"),
+    "game.seats lazy load": ("sqlalchemy/orm/strategies.py", "_load_for_state"),
+    "webargs parse (request body)": ("webargs/core.py", "parse"),
+    "response schema dump": ("marshmallow/schema.py", "dump"),
+}
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))
