@@ -239,6 +239,8 @@ def maybe_start(game):
 def seat_of(game, player, wanted=None):
     """The seat ``player`` holds in ``game`` (``wanted`` picks one when several)."""
     if player is None:
+        if wanted is not None:
+            fail(401, "unauthenticated", f"sign the request to see seat {wanted}'s view")
         return None
     mine = [s.seat for s in game.seats if s.player_id == player.id]
     if wanted is not None:

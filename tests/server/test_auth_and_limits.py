@@ -128,21 +128,74 @@ def test_rate_limits_are_visible_and_enforced(tmp_path, clock, monkeypatch):
     assert bob.get("/api/players/me").status_code == 200
 
 
+# Every endpoint that takes a game id, and what another player (eve) and an anonymous caller
+# get: seat-only endpoints refuse; public ones answer with what a spectator may see.
 ENDPOINTS = [
-    ("GET", "/api/games/{id}/legal", None),
-    ("POST", "/api/games/{id}/join", {}),
+    ("GET", "/api/games/{id}/legal", None, (403,), (401,)),
+    ("POST", "/api/games/{id}/join", {}, (409,), (401,)),
+    ("POST", "/api/games/{id}/moves", "move", (403,), (403,)),
+    ("GET", "/api/games/{id}/view?seat=north", None, (403,), (401,)),
+    ("GET", "/api/games/{id}/view", None, (200,), (200,)),
+    ("GET", "/api/games/{id}", None, (200,), (200,)),
+    ("GET", "/api/games/{id}/log", None, (200,), (200,)),
+    ("GET", "/api/games/{id}/archive", None, (200,), (200,)),
 ]
 
 
-@pytest.mark.parametrize("method, path, body", ENDPOINTS)
-def test_seat_endpoints_refuse_other_players_and_anonymous(make_player, method, path, body):
+@pytest.mark.parametrize("method, path, body, other, anonymous", ENDPOINTS)
+def test_every_game_endpoint_with_another_players_key_and_with_none(
+        make_player, method, path, body, other, anonymous):
     game_id, (ann, bob) = start_pig(make_player)
+    assert ann.play(game_id, "north", "peek").status_code == 201
+    secret = ann.get(f"/api/games/{game_id}/log").get_json()["entries"][0]["events"][0]
+    assert secret.startswith("north peeked at ")
     eve = make_player("eve")
     url = path.format(id=game_id)
+    if body == "move":  # eve signs a move for ann's seat
+        body = eve.move_body(game_id, "north", "roll")
     r = eve.request(method, url, body)
-    assert r.status_code in (403, 404, 409), r.get_json()
+    assert r.status_code in other, r.get_json()
+    assert secret not in r.get_data(as_text=True)
+    if r.status_code == 200 and "view" in url:
+        assert r.get_json()["seat"] is None and "secret" not in r.get_json()["view"]
     r = eve.request(method, url, body, signed=False)
-    assert r.status_code == 401
+    assert r.status_code in anonymous, r.get_json()
+    assert secret not in r.get_data(as_text=True)
+    if r.status_code >= 400:
+        assert set(r.get_json()) == {"error"}
+
+
+def test_rate_limits_are_shared_across_workers_with_redis(tmp_path, clock, monkeypatch):
+    """Two app instances (as two gunicorn workers) count against one allowance in Redis."""
+    import secrets
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis(host="127.0.0.1", port=6379, socket_timeout=1).ping()
+    except redis.RedisError:
+        pytest.skip("no Redis server on 127.0.0.1:6379")
+    from flask_migrate import upgrade
+    from server import create_app
+    from tests.conftest import Player
+    monkeypatch.setenv("PBEM_LIMIT_KEY", "4/minute")
+    db_url = f"sqlite:///{tmp_path}/shared.sqlite"
+    workers = []
+    for i in range(2):
+        app = create_app({"TESTING": True, "PBEM_CLOCK": clock, "SQLALCHEMY_DATABASE_URI": db_url,
+                          "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379",
+                          "RATELIMIT_KEY_PREFIX": "pbem-test-" + secrets.token_hex(4)})
+        if i == 0:
+            with app.app_context():
+                upgrade()
+        else:
+            app.config["RATELIMIT_KEY_PREFIX"] = workers[0].config["RATELIMIT_KEY_PREFIX"]
+        workers.append(app)
+    ann = Player(workers[0].test_client(), clock, "ann")
+    assert ann.register().status_code == 201
+    codes = []
+    for i in range(6):
+        ann.client = workers[i % 2].test_client()
+        codes.append(ann.get("/api/players/me").status_code)
+    assert codes[:3] == [200, 200, 200] and codes[-1] == 429
 
 
 def test_view_for_a_seat_you_do_not_hold_is_403(make_player):

@@ -344,3 +344,44 @@ def test_title_of_liberty_wall_clock_limit_ends_the_game(app, make_player, clock
     assert info["status"] == "over" and info["result"]["outcome"] == "lamanites"
     entry = ann.get(f"/api/games/{game_id}/log").get_json()["entries"][-1]
     assert entry["forced"] and entry["move"] == "concede"
+
+
+def test_each_notice_is_sent_once_by_racing_workers(app, make_player, clock, smtp):
+    """Four workers tick at once over the same outbox: every notice goes out exactly once."""
+    import threading
+    game_id, ann, bob = pig_game(make_player, clock)
+    for _ in range(5):   # more notices: bob and ann alternate owing a move
+        seat, player = ("north", ann) if ann.get(f"/api/games/{game_id}/view").get_json()[
+            "view"]["to_act"] == ["north"] else ("east", bob)
+        player.play(game_id, seat, "hold")
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def worker():
+        barrier.wait()
+        try:
+            for _ in range(3):
+                tick(app)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    from server.extensions import db
+    from server.models import Notice
+    with app.app_context():
+        notices = db.session.execute(db.select(Notice)).scalars().all()
+        assert notices and all(n.status == "sent" for n in notices)
+        assert len(smtp.messages) == len(notices)
+
+
+def test_players_who_chose_none_get_no_mail(app, make_player, clock, smtp):
+    game_id, ann, bob = pig_game(make_player, clock, ann_settings={"notify": "none"})
+    tick(app)
+    assert smtp.messages == []
+    me = ann.get("/api/players/me").get_json()
+    assert me["notify"] == "none"
