@@ -213,3 +213,23 @@ def test_unknown_route_and_game_are_json_404(make_player, client):
 
 def test_canonical_json_is_sorted_and_compact():
     assert canonical_json({"b": 1, "a": [1, "é"]}) == '{"a":[1,"é"],"b":1}'.encode()
+
+
+def test_snapshots_are_only_a_cache_and_rebuild_from_the_log(make_player, app):
+    game_id, (ann, bob) = start_pig(make_player)
+    by_seat = {"north": ann, "east": bob}
+    for _ in range(12):
+        info = ann.get(f"/api/games/{game_id}/view").get_json()
+        seat = info["view"]["to_act"][0]
+        by_seat[seat].play(game_id, seat, "peek" if info["next_seq"] % 3 == 0 else "roll")
+    before = ann.get(f"/api/games/{game_id}/view").get_json()["view"]
+    from server.extensions import db
+    from server.models import Snapshot
+    with app.app_context():
+        db.session.execute(db.delete(Snapshot))
+        db.session.commit()
+        app.extensions.pop("pbem_state_cache", None)
+    after = ann.get(f"/api/games/{game_id}/view").get_json()["view"]
+    assert after == before
+    seat = after["to_act"][0]
+    assert by_seat[seat].play(game_id, seat, "roll").status_code == 201
