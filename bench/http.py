@@ -18,7 +18,7 @@ import requests
 from . import load as loadgen
 from .common import fmt_ms, fmt_rate, median, percentile
 from .servers import (Database, HelloServer, Player, Setup, cpu_seconds, hold_chain,
-                      pbem_server, rss_mb, worker_pids)
+                      pbem_server, pids_named, rss_mb, worker_pids)
 
 CONNECTIONS = 8            # = 2 gunicorn workers x 4 threads
 RATIO_TARGET = {"sqlite": 0.35, "postgres": 0.25}
@@ -85,6 +85,8 @@ def _hello(run, section, workdir, seconds):
 
 def _moves_text(res):
     cores = f"; workers busy {res.cores:.2f} of 2 cores" if getattr(res, "cores", None) else ""
+    if getattr(res, "pg_cores", None):
+        cores += f", postgres {res.pg_cores:.2f}"
     return (f"{fmt_rate(res.rps)} (p50 {fmt_ms(res.p50)}, p99 {fmt_ms(res.p99)}; "
             f"statuses {res.status_text()}{cores})")
 
@@ -92,9 +94,12 @@ def _moves_text(res):
 def _measured(server, streams, seconds):
     """run_streams plus how many cores the gunicorn workers kept busy meanwhile."""
     pids = worker_pids(server.proc.pid)
-    c0, t0 = cpu_seconds(pids), time.perf_counter()
+    pg = pids_named("postgres") if "postgres" in server.env["PBEM_DATABASE_URL"] else []
+    c0, p0, t0 = cpu_seconds(pids), cpu_seconds(pg), time.perf_counter()
     res = loadgen.run_streams(server.url, streams, seconds)
-    res.cores = (cpu_seconds(pids) - c0) / (time.perf_counter() - t0)
+    elapsed = time.perf_counter() - t0
+    res.cores = (cpu_seconds(pids) - c0) / elapsed
+    res.pg_cores = (cpu_seconds(pg) - p0) / elapsed if pg else None
     return res
 
 
@@ -169,9 +174,12 @@ def bench_backend(run, backend):
             if run.settings.profile and not (bool(mems) and max(mems) < 80):
                 _memory(run, section, db.url, server)
             if run.settings.profile and (ratio < RATIO_TARGET[backend] or
-                                         res.p99 >= P99_TARGET or ratio_many < 0.9):
+                                         res.p99 >= P99_TARGET):
                 _profile_moves(run, section, server, games, keys, hello_rps,
-                               3 if quick else 8)
+                               3 if quick else 8, f"{len(games)} games")
+            if run.settings.profile and ratio_many < 0.9:
+                _profile_moves(run, section, server, many, keys, hello_rps,
+                               3 if quick else 8, f"{len(many)} games")
 
             _inprocess(run, section, db.url, 200 if quick else 600, single.rps)
 
@@ -269,7 +277,7 @@ def _race(url, a, b, keys, games, clients, seconds):
     return {"posts": posts, "gets": gets, "rate": sum(posts.values()) / elapsed}
 
 
-def _profile_moves(run, section, server, games, keys, hello_rps, seconds):
+def _profile_moves(run, section, server, games, keys, hello_rps, seconds, label):
     """py-spy on both workers while the move load runs again; own-time and inclusive shares."""
     import shutil
     if not shutil.which("py-spy"):
@@ -279,7 +287,8 @@ def _profile_moves(run, section, server, games, keys, hello_rps, seconds):
     s = Setup(server.url)
     for g in games:
         fresh.append(s.s.get(f"{server.url}/api/games/{g['id']}", timeout=10).json())
-    streams = _streams(fresh, int(hello_rps * (seconds + 2) / CONNECTIONS) + 200, keys)
+    per_game = int(hello_rps * (seconds + 2) / len(games)) + 2
+    streams = _streams(fresh, per_game, keys)
     outs, procs = [], []
     workdir = run.settings.workdir
     for pid in worker_pids(server.proc.pid):
@@ -303,7 +312,8 @@ def _profile_moves(run, section, server, games, keys, hello_rps, seconds):
         run.note(section, "py-spy produced no samples (ptrace not permitted?)")
         return
     run.note(section, summarize_stacks(stacks, f"py-spy, both gunicorn workers, {seconds} s "
-                                                f"of move load on {section.split()[-1]}"))
+                                                f"of move load on {section.split()[-1]}, "
+                                                f"{label}"))
 
 
 _INTEREST = [

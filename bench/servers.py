@@ -154,6 +154,20 @@ def cpu_seconds(pids):
     return total
 
 
+def pids_named(name):
+    """Processes whose command name is ``name`` (e.g. every postgres backend)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as fh:
+                    if fh.read().strip() == name:
+                        out.append(int(entry))
+            except OSError:
+                continue
+    return out
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as fh:
         for line in fh:
