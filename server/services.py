@@ -128,12 +128,10 @@ def rebuild_state(game):
 
 
 def _store_snapshot(game_id, seq, text):
-    snap = db.session.get(Snapshot, game_id)
-    if snap is None:
+    updated = db.session.execute(update(Snapshot).where(Snapshot.game_id == game_id)
+                                 .values(seq=seq, state=text))
+    if updated.rowcount == 0:
         db.session.add(Snapshot(game_id=game_id, seq=seq, state=text))
-    else:
-        snap.seq = seq
-        snap.state = text
 
 
 # --- games ------------------------------------------------------------------------
@@ -318,6 +316,7 @@ def append_move(game, envelope_text, signature, forced=False):
     db.session.add(move)
     _store_snapshot(game.id, env["seq"], text)
     duties.refresh(game, values["to_act"], env["seat"], env["seq"], over=result is not None)
+    answer = _entry_json(move, game_def, env["seat"])
     try:
         db.session.commit()
     except IntegrityError:
@@ -325,7 +324,7 @@ def append_move(game, envelope_text, signature, forced=False):
         fail(409, "stale_seq", "another move was appended first; fetch the game and retry")
     _cache().put((game.id, env["seq"]), text)
     db.session.expire(game)
-    return _entry_json(move, game_def, env["seat"]), True
+    return answer, True
 
 
 def log_entries(game, viewer, since=0, limit=None):
