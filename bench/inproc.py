@@ -32,8 +32,13 @@ def main(url, n):
         from flask_migrate import upgrade
         upgrade()
         counts = {"sql": 0, "commit": 0}
-        event.listen(db.engine, "before_cursor_execute",
-                     lambda *a, **k: counts.__setitem__("sql", counts["sql"] + 1))
+        capture = []
+
+        def on_sql(conn, cursor, statement, *args, **kw):
+            counts["sql"] += 1
+            if capture and capture[0] is None:
+                capture.append((" ".join(statement.split())[:80], _caller()))
+        event.listen(db.engine, "before_cursor_execute", on_sql)
         event.listen(db.engine, "commit",
                      lambda *a, **k: counts.__setitem__("commit", counts["commit"] + 1))
     client = app.test_client()
@@ -64,8 +69,12 @@ def main(url, n):
         r = client.post(path, data=body, content_type="application/json")
         assert r.status_code == 201, r.get_json()
 
-    for item in chain[:50]:        # warm-up
+    for item in chain[:49]:        # warm-up
         post(item)
+    capture.append(None)           # record the statements of one move, with their callers
+    post(chain[49])
+    statements = capture[1:]
+    capture.clear()
     counts.update(sql=0, commit=0)
     w0, c0 = time.perf_counter(), time.process_time()
     for item in chain[50:50 + n // 2]:
@@ -93,8 +102,18 @@ def main(url, n):
                 stages[label] = stages.get(label, 0) + ct / per * 1000
     print(json.dumps({"wall_ms": wall / half * 1000, "cpu_ms": cpu / half * 1000,
                       "sql": sql, "commits": commits, "top": top,
-                      "profiled_ms": total / per * 1000,
+                      "profiled_ms": total / per * 1000, "statements": statements,
                       "stages": {k: round(v, 3) for k, v in stages.items()}}))
+
+
+def _caller():
+    """The innermost project frame (server/, shared/) that led to this SQL statement."""
+    import traceback
+    for frame in reversed(traceback.extract_stack()[:-2]):
+        path = frame.filename.replace("\\", "/")
+        if "/server/" in path or "/shared/" in path:
+            return f"{'/'.join(path.split('/')[-2:])} {frame.name}:{frame.lineno}"
+    return "?"
 
 
 # cumulative time of the stages of a move POST (under cProfile, so inflated alike)
