@@ -58,10 +58,10 @@ def _new_games(url, a, b, count, threads=4):
     return out
 
 
-def _streams(games, per_game, keys):
+def _streams(games, per_game, keys, connections=CONNECTIONS):
     """One stream per connection; a connection's games interleave round-robin."""
-    streams = [[] for _ in range(CONNECTIONS)]
-    for i, chunk in enumerate(_chunks(games, CONNECTIONS)):
+    streams = [[] for _ in range(connections)]
+    for i, chunk in enumerate(_chunks(games, connections)):
         chains = [hold_chain(g["id"], g["head"], g["seq"] + 1, per_game, keys)[0]
                   for g in chunk]
         for step in range(per_game):
@@ -143,6 +143,14 @@ def bench_backend(run, backend):
                 run.note(section, f"{res.exhausted} filler requests: the pre-signed chains ran "
                                   "out; the move rate is a lower bound")
             single = res
+
+            # fewer connections: how latency grows with concurrency
+            for conns in (1, 2, 4):
+                few = _new_games(server.url, a, b, conns, threads=1)
+                r = _measured(server, _streams(few, int(hello_rps * seconds / conns / 4) + 100,
+                                               keys, conns), max(2, seconds // 2))
+                run.add(section, f"signed move POST, {conns} game(s) x 1 client",
+                        _moves_text(r), "p99 < 25 ms", r.p99 < P99_TARGET)
 
             # racing clients: 409s expected, nothing else
             race = _race(server.url, a, b, keys, games=4, clients=4, seconds=2 if quick else 5)
