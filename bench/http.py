@@ -149,8 +149,8 @@ def bench_backend(run, backend):
                 few = _new_games(server.url, a, b, conns, threads=1)
                 r = _measured(server, _streams(few, int(hello_rps * seconds / conns / 4) + 100,
                                                keys, conns), max(2, seconds // 2))
-                run.add(section, f"signed move POST, {conns} game(s) x 1 client",
-                        _moves_text(r), "p99 < 25 ms", r.p99 < P99_TARGET)
+                run.add(section, f"signed move POST, {conns} game(s) x 1 client (fewer "
+                                 "connections, for comparison)", _moves_text(r))
 
             # racing clients: 409s expected, nothing else
             race = _race(server.url, a, b, keys, games=4, clients=4, seconds=2 if quick else 5)
