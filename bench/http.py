@@ -202,6 +202,8 @@ def bench_backend(run, backend):
             bench_views(run, backend, server, setup, a, b, keys)
         finally:
             server.stop()
+        if not quick:
+            _one_thread(run, section, db.url, workdir, a, b, keys, hello_rps, seconds)
     run.load(f"after {backend}")
 
 
@@ -250,6 +252,20 @@ def _fresh(server, games):
     """The games' current heads (seq, head) as the server has them."""
     s = requests.Session()
     return [s.get(f"{server.url}/api/games/{g['id']}", timeout=10).json() for g in games]
+
+
+def _one_thread(run, section, url, workdir, a, b, keys, hello_rps, seconds):
+    """The same 8-connection move load on workers with ONE thread each (one append at a time
+    per process, like the Procfile's sync workers): tells lock contention from raw cost."""
+    server = pbem_server(url, workdir, str(workdir / "pbem-1thread.log"), threads=1)
+    try:
+        games = _new_games(server.url, a, b, CONNECTIONS)
+        res = _measured(server, _streams(games, int(hello_rps * seconds / CONNECTIONS) + 200,
+                                         keys), seconds)
+        run.add(section, f"signed move POST, {CONNECTIONS} games, gunicorn 2 workers x 1 "
+                         "thread (for comparison)", _moves_text(res))
+    finally:
+        server.stop()
 
 
 def _counter(c):

@@ -114,12 +114,12 @@ class Database:
             self._drop()
 
 
-def pbem_server(db_url, workdir, log):
+def pbem_server(db_url, workdir, log, threads=THREADS):
     """A started LiveServer (gunicorn, 2 workers x 4 threads) on ``db_url``."""
     from tests.liveserver import LiveServer
     instance = Path(workdir) / f"instance-{secrets.token_hex(3)}"
     instance.mkdir(parents=True, exist_ok=True)
-    server = LiveServer(db_url, instance, workers=WORKERS, threads=THREADS, log=log)
+    server = LiveServer(db_url, instance, workers=WORKERS, threads=threads, log=log)
     server.env["PYTHONPATH"] = child_env()["PYTHONPATH"]
     return server.start()
 
