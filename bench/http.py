@@ -74,8 +74,8 @@ def _chunks(items, n):
     return [items[i::n] for i in range(n)]
 
 
-def _hello(run, section, workdir, seconds):
-    with HelloServer(str(workdir / "hello.log")) as hello:
+def _hello(run, section, workdir, seconds, threads=4):
+    with HelloServer(str(workdir / "hello.log"), threads) as hello:
         loadgen.run_streams(hello.url, [[("GET", "/hello", None)]] * CONNECTIONS, 1,
                             cycle=True)  # warm-up
         res = loadgen.run_streams(hello.url, [[("GET", "/hello", None)]] * CONNECTIONS,
@@ -257,13 +257,16 @@ def _fresh(server, games):
 def _one_thread(run, section, url, workdir, a, b, keys, hello_rps, seconds):
     """The same 8-connection move load on workers with ONE thread each (one append at a time
     per process, like the Procfile's sync workers): tells lock contention from raw cost."""
+    hello = _hello(run, section, workdir, seconds, threads=1)
     server = pbem_server(url, workdir, str(workdir / "pbem-1thread.log"), threads=1)
     try:
         games = _new_games(server.url, a, b, CONNECTIONS)
         res = _measured(server, _streams(games, int(hello_rps * seconds / CONNECTIONS) + 200,
                                          keys), seconds)
         run.add(section, f"signed move POST, {CONNECTIONS} games, gunicorn 2 workers x 1 "
-                         "thread (for comparison)", _moves_text(res))
+                         "thread (for comparison)", _moves_text(res)
+                + f"; hello on 1-thread workers {fmt_rate(hello.rps)}, ratio "
+                  f"{res.rps / hello.rps:.2f}")
     finally:
         server.stop()
 

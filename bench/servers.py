@@ -22,24 +22,25 @@ THREADS = 4
 PG_ADMIN_URL = os.environ.get("PBEM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def gunicorn_cmd(app, port):
+def gunicorn_cmd(app, port, threads=THREADS):
     return [sys.executable, "-m", "gunicorn", "--workers", str(WORKERS), "--threads",
-            str(THREADS), "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "2",
+            str(threads), "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "2",
             "--log-level", "warning", app]
 
 
 class HelloServer:
     """``bench.hello:app`` under gunicorn with the same flags as the pbem server."""
 
-    def __init__(self, log):
+    def __init__(self, log, threads=THREADS):
         self.log = log
+        self.threads = threads
         self.proc = None
 
     def start(self):
         from tests.liveserver import free_port
         self.port = free_port()
         out = open(self.log, "ab")
-        self.proc = subprocess.Popen(gunicorn_cmd("bench.hello:app", self.port), cwd=ROOT,
+        self.proc = subprocess.Popen(gunicorn_cmd("bench.hello:app", self.port, self.threads), cwd=ROOT,
                                      env=child_env(), stdout=out, stderr=out,
                                      start_new_session=True)
         _wait_up(self.proc, self.url + "/hello")
