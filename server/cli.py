@@ -4,6 +4,8 @@
     pbem-server db upgrade                              # Flask-Migrate (Alembic) migrations
 """
 
+import sys
+
 import click
 from flask.cli import FlaskGroup
 
@@ -67,7 +69,7 @@ def mail_in():
     Example (from a mail server's pipe): pbem-server mail-in < message.eml
     """
     from .mailin import process
-    raw = click.get_binary_stream("stdin").read()
+    raw = sys.stdin.buffer.read()
     if not raw.strip():
         raise click.UsageError("no message on standard input")
     outcome = process(raw)
