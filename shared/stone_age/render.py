@@ -13,7 +13,7 @@ from .state import ART, WIN_POINTS
 
 LETTER = {"red": "R", "blue": "B", "white": "W", "orange": "O"}
 ANSI = {"R": "31", "B": "34", "W": "37", "O": "33"}
-NOTES = ((1, 6, "EURASIA"), (0, 70, "AMERICA"), (46, 2, "AFRICA"), (49, 60, "AUSTRALIA"))
+NOTES = ((1, 6, "EURASIA"), (0, 70, "AMERICA"), (48, 2, "AFRICA"), (49, 60, "AUSTRALIA"))
 
 
 def _labels(view):
