@@ -60,7 +60,7 @@ def process(raw):
                             "reason": f"there is no game {block['game']!r}"})
             continue
         try:
-            entry, created = services.append_move(game, block["envelope"], block["signature"])
+            entry, created = services.append_move(game.id, block["envelope"], block["signature"])
         except ApiError as exc:
             db.session.rollback()
             results.append({"game": game.id, "status": "refused", "code": exc.error_code,

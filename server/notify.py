@@ -166,7 +166,7 @@ def _append_forced(game, seat, move):
                         secrets.token_hex(12), now_ts(), forced=True)
     text, sig = sign_envelope(services.server_key()[0], env)
     try:
-        services.append_move(game, text, sig, forced=True)
+        services.append_move(game.id, text, sig, forced=True)
     except ApiError as exc:  # another worker or a player got there first
         db.session.rollback()
         log.info("forced move for %s in %s not appended: %s", seat, game.id, exc.message)

@@ -8,6 +8,7 @@ from datetime import timedelta
 import secrets
 import threading
 from collections import OrderedDict
+from types import SimpleNamespace
 
 from flask import current_app
 from sqlalchemy import update
@@ -128,10 +129,11 @@ def rebuild_state(game):
 
 
 def _store_snapshot(game_id, seq, text):
-    updated = db.session.execute(update(Snapshot).where(Snapshot.game_id == game_id)
+    t = Snapshot.__table__
+    updated = db.session.execute(update(t).where(t.c.game_id == game_id)
                                  .values(seq=seq, state=text))
     if updated.rowcount == 0:
-        db.session.add(Snapshot(game_id=game_id, seq=seq, state=text))
+        db.session.execute(db.insert(t).values(game_id=game_id, seq=seq, state=text))
 
 
 # --- games ------------------------------------------------------------------------
@@ -229,7 +231,8 @@ def maybe_start(game):
     text = json.dumps(state, separators=(",", ":"))
     _store_snapshot(game.id, -1, text)
     db.session.flush()
-    duties.refresh(game, game_def.to_act(state), None, -1)
+    duties.refresh(game, {s.seat: s.player_id for s in game.seats}, game_def.to_act(state),
+                   None, -1)
     db.session.commit()
     db.session.expire(game)
 
@@ -257,28 +260,59 @@ def _entry_json(move, game_def, viewer):
             "received_at": move.received_at.isoformat() if move.received_at else None}
 
 
-def append_move(game, envelope_text, signature, forced=False):
-    """Verify and append one signed move.  Returns (entry dict, created)."""
+_GAME_COLUMNS = ("id", "type", "status", "head_seq", "head_hash", "header", "seed",
+                 "move_hours", "genesis")
+
+
+def _game_row(game_id):
+    """The few columns an append needs, read with one Core query (no ORM objects)."""
+    t = Game.__table__
+    row = db.session.execute(db.select(*(t.c[c] for c in _GAME_COLUMNS))
+                             .where(t.c.id == game_id)).first()
+    if row is None:
+        fail(404, "unknown_game", f"there is no game {game_id!r}")
+    return SimpleNamespace(**row._mapping)
+
+
+def seat_owners(game_id):
+    """{seat: player id} of a started game (immutable once it starts, so cached)."""
+    cache = current_app.extensions.setdefault("pbem_seat_owners", {})
+    owners = cache.get(game_id)
+    if owners is None:
+        t = Seat.__table__
+        owners = {r.seat: r.player_id for r in db.session.execute(
+            db.select(t.c.seat, t.c.player_id).where(t.c.game_id == game_id))}
+        if len(cache) > 10000:
+            cache.clear()
+        cache[game_id] = owners
+    return owners
+
+
+def append_move(game_id, envelope_text, signature, forced=False):
+    """Verify and append one signed move to game ``game_id``.  Returns (entry dict, created).
+
+    The hot path of the service: Core statements only (one read of the game row, then the
+    conditional head update, the entry, the snapshot and the duties in one transaction).
+    """
     try:
         env = validate_envelope(parse_canonical(envelope_text))
     except EnvelopeError as exc:
         fail(400, exc.code, exc.message)
+    game = _game_row(game_id)
     if env["game"] != game.id:
         fail(400, "wrong_game", f"this envelope is for game {env['game']}, not {game.id}")
     if bool(env.get("forced")) != forced:
         fail(403, "forced_reserved", "only the server may sign a forced move")
-    seats = {s.seat: s for s in game.seats}
-    if env["seat"] not in seats:
-        fail(403, "not_your_seat", f"there is no seat {env['seat']!r} in game {game.id}")
-    if forced:
-        key = server_key()[1]
-    else:
-        key = seats[env["seat"]].player.public_key
-    if not verify(key, envelope_message(envelope_text.encode("utf-8"), forced), signature):
-        fail(403, "bad_signature", f"the move is not signed by the key of seat {env['seat']}")
     if game.status == "open":
         fail(409, "not_started", f"game {game.id} has not started: seats are still free")
-    digest = entry_hash(envelope_text.encode("utf-8"), signature)
+    keys = {s["seat"]: s["public_key"] for s in game.header["seats"]}
+    if env["seat"] not in keys:
+        fail(403, "not_your_seat", f"there is no seat {env['seat']!r} in game {game.id}")
+    key = server_key()[1] if forced else keys[env["seat"]]
+    raw = envelope_text.encode("utf-8")
+    if not verify(key, envelope_message(raw, forced), signature):
+        fail(403, "bad_signature", f"the move is not signed by the key of seat {env['seat']}")
+    digest = entry_hash(raw, signature)
     if env["seq"] <= game.head_seq:
         existing = db.session.execute(db.select(Move).filter_by(game_id=game.id,
                                                                 seq=env["seq"])).scalar_one()
@@ -299,31 +333,33 @@ def append_move(game, envelope_text, signature, forced=False):
     except IllegalMove as exc:
         fail(422, exc.code, exc.message)
     result = game_def.result(state)
+    received = now()
     values = {"head_seq": env["seq"], "head_hash": digest, "to_act": game_def.to_act(state)}
     if result is not None:
-        values.update(status="over", result=result, finished_at=now())
+        values.update(status="over", result=result, finished_at=received)
     text = json.dumps(state, separators=(",", ":"))
     events = state.get("events") or []
-    moved = db.session.execute(update(Game).where(Game.id == game.id,
-                                                  Game.head_seq == env["seq"] - 1)
+    games = Game.__table__
+    moved = db.session.execute(update(games).where(games.c.id == game.id,
+                                                   games.c.head_seq == env["seq"] - 1)
                                .values(**values))
     if moved.rowcount != 1:
         db.session.rollback()
         fail(409, "stale_seq", "another move was appended first; fetch the game and retry")
-    move = Move(game_id=game.id, seq=env["seq"], seat=env["seat"], move=env["move"],
-                envelope=envelope_text, signature=signature, prev_hash=env["prev"], hash=digest,
-                forced=forced, events=events, received_at=now())
-    db.session.add(move)
+    entry = {"game_id": game.id, "seq": env["seq"], "seat": env["seat"], "move": env["move"],
+             "envelope": envelope_text, "signature": signature, "prev_hash": env["prev"],
+             "hash": digest, "forced": forced, "events": events, "received_at": received}
+    db.session.execute(db.insert(Move.__table__).values(**entry))
     _store_snapshot(game.id, env["seq"], text)
-    duties.refresh(game, values["to_act"], env["seat"], env["seq"], over=result is not None)
-    answer = _entry_json(move, game_def, env["seat"])
+    duties.refresh(game, seat_owners(game.id), values["to_act"], env["seat"], env["seq"],
+                   over=result is not None)
+    answer = _entry_json(SimpleNamespace(**entry), game_def, env["seat"])
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
         fail(409, "stale_seq", "another move was appended first; fetch the game and retry")
     _cache().put((game.id, env["seq"]), text)
-    db.session.expire(game)
     return answer, True
 
 

@@ -176,8 +176,7 @@ class Moves(MethodView):
     @blp.alt_response(422, schema=ErrorSchema)
     def post(self, data, game_id):
         """Append a signed move.  The envelope is canonical JSON, signed with the seat's key."""
-        game = get_or_404(game_id)
-        entry, created = services.append_move(game, data["envelope"], data["signature"])
+        entry, created = services.append_move(game_id, data["envelope"], data["signature"])
         return entry, 201 if created else 200
 
 
