@@ -42,9 +42,13 @@ def create_app(config=None):
     for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
         register_path(path)
 
-    from .extensions import api, db, migrate
+    from .extensions import api, db
     db.init_app(app)
-    migrate.init_app(app, db, directory=MIGRATIONS)
+    if app.config.get("PBEM_WITH_MIGRATIONS", True):
+        # Alembic (and Mako, Pygments behind it) costs a web worker ~10 MB it never uses:
+        # wsgi.py leaves it out; the CLI, tests and the release step keep it.
+        from flask_migrate import Migrate
+        Migrate(app, db, directory=MIGRATIONS)
     if url.startswith("sqlite"):
         with app.app_context():
             event.listen(db.engine, "connect", _sqlite_pragmas)

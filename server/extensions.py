@@ -1,6 +1,5 @@
 """Extension objects, initialised in the app factory."""
 
-from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
 
@@ -12,5 +11,4 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
-migrate = Migrate()
 api = PbemApi()
