@@ -11,7 +11,7 @@ from collections import OrderedDict
 from types import SimpleNamespace
 
 from flask import current_app
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 
 from shared import IllegalMove
@@ -129,11 +129,10 @@ def rebuild_state(game):
 
 
 def _store_snapshot(game_id, seq, text):
-    t = Snapshot.__table__
-    updated = db.session.execute(update(t).where(t.c.game_id == game_id)
-                                 .values(seq=seq, state=text))
+    updated = db.session.execute(_UPDATE_SNAPSHOT, {"gid": game_id, "new_seq": seq,
+                                                    "new_state": text})
     if updated.rowcount == 0:
-        db.session.execute(db.insert(t).values(game_id=game_id, seq=seq, state=text))
+        db.session.execute(db.insert(_T_SNAPSHOTS).values(game_id=game_id, seq=seq, state=text))
 
 
 # --- games ------------------------------------------------------------------------
@@ -264,11 +263,20 @@ _GAME_COLUMNS = ("id", "type", "status", "head_seq", "head_hash", "header", "see
                  "move_hours", "genesis")
 
 
+_T_GAMES, _T_MOVES, _T_SNAPSHOTS = Game.__table__, Move.__table__, Snapshot.__table__
+# Statements of the hot path, built once (building them costs more than running them on SQLite).
+_SELECT_GAME = db.select(*(_T_GAMES.c[c] for c in _GAME_COLUMNS)).where(
+    _T_GAMES.c.id == bindparam("gid"))
+_MOVE_HEAD = update(_T_GAMES).where(_T_GAMES.c.id == bindparam("gid"),
+                                    _T_GAMES.c.head_seq == bindparam("old_seq"))
+_INSERT_MOVE = db.insert(_T_MOVES)
+_UPDATE_SNAPSHOT = update(_T_SNAPSHOTS).where(_T_SNAPSHOTS.c.game_id == bindparam("gid")).values(
+    seq=bindparam("new_seq"), state=bindparam("new_state"))
+
+
 def _game_row(game_id):
     """The few columns an append needs, read with one Core query (no ORM objects)."""
-    t = Game.__table__
-    row = db.session.execute(db.select(*(t.c[c] for c in _GAME_COLUMNS))
-                             .where(t.c.id == game_id)).first()
+    row = db.session.execute(_SELECT_GAME, {"gid": game_id}).first()
     if row is None:
         fail(404, "unknown_game", f"there is no game {game_id!r}")
     return SimpleNamespace(**row._mapping)
@@ -339,17 +347,16 @@ def append_move(game_id, envelope_text, signature, forced=False):
         values.update(status="over", result=result, finished_at=received)
     text = json.dumps(state, separators=(",", ":"))
     events = state.get("events") or []
-    games = Game.__table__
-    moved = db.session.execute(update(games).where(games.c.id == game.id,
-                                                   games.c.head_seq == env["seq"] - 1)
-                               .values(**values))
+    moved = db.session.execute(_MOVE_HEAD.values(**values) if result is not None else
+                               _MOVE_HEAD, {"gid": game.id, "old_seq": env["seq"] - 1,
+                                            **({} if result is not None else values)})
     if moved.rowcount != 1:
         db.session.rollback()
         fail(409, "stale_seq", "another move was appended first; fetch the game and retry")
     entry = {"game_id": game.id, "seq": env["seq"], "seat": env["seat"], "move": env["move"],
              "envelope": envelope_text, "signature": signature, "prev_hash": env["prev"],
              "hash": digest, "forced": forced, "events": events, "received_at": received}
-    db.session.execute(db.insert(Move.__table__).values(**entry))
+    db.session.execute(_INSERT_MOVE, entry)
     _store_snapshot(game.id, env["seq"], text)
     duties.refresh(game, seat_owners(game.id), values["to_act"], env["seat"], env["seq"],
                    over=result is not None)

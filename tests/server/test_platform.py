@@ -233,3 +233,12 @@ def test_snapshots_are_only_a_cache_and_rebuild_from_the_log(make_player, app):
     assert after == before
     seat = after["to_act"][0]
     assert by_seat[seat].play(game_id, seat, "roll").status_code == 201
+
+
+def test_game_summary_follows_the_log_head(make_player):
+    game_id, (ann, bob) = start_pig(make_player)
+    ann.play(game_id, "north", "hold")
+    info = ann.get(f"/api/games/{game_id}").get_json()
+    assert info["seq"] == 0 and info["to_act"] == ["east"]
+    entry = ann.get(f"/api/games/{game_id}/log").get_json()["entries"][0]
+    assert info["head"] == entry["hash"]
