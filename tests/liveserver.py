@@ -57,17 +57,24 @@ class LiveServer:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL
         self.proc = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=out, stderr=out,
                                      start_new_session=True)
-        deadline = time.monotonic() + 60
+        try:
+            self._wait_healthy(60)
+        except BaseException:  # whatever went wrong, never leave a server behind
+            self.kill()
+            raise
+        return self
+
+    def _wait_healthy(self, seconds):
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}")
             try:
                 if requests.get(self.url + "/api/health", timeout=5).ok:
-                    return self
+                    return
             except requests.RequestException:
                 time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the server did not come up within 30 s")
+        raise RuntimeError(f"the server did not come up within {seconds} s")
 
     @property
     def url(self):
