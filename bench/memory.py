@@ -31,14 +31,17 @@ def main(url):
     step("flask + werkzeug", "import flask")
     step("sqlalchemy + flask_sqlalchemy", "import sqlalchemy.orm, flask_sqlalchemy")
     step("flask_smorest + marshmallow + apispec", "import flask_smorest, marshmallow")
-    step("flask_migrate + alembic", "import flask_migrate, alembic.command")
     step("flask_limiter", "import flask_limiter")
     step("cryptography ed25519", "from cryptography.hazmat.primitives.asymmetric import ed25519")
+    if url.startswith(("postgres", "postgresql")):
+        step("psycopg", "import psycopg")
     step("server package (models, schemas, api)", "import server.api.games, server.api.players, "
          "server.api.mail, server.notify, server.services")
-    step("create_app()", "import wsgi")
+    step("wsgi (create_app, as gunicorn loads it)", "import wsgi")
     step("first requests (health, types)", "import wsgi; c = wsgi.app.test_client(); "
          "c.get('/api/health'); c.get('/api/types')")
+    steps.append(("(alembic loaded in the worker: " + ("yes" if "alembic" in sys.modules
+                                                       else "no") + ")", rss()))
     out = {}
     prev = 0.0
     for label, value in steps:
