@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 import secrets
 import threading
+from contextlib import nullcontext
 from collections import OrderedDict
 from types import SimpleNamespace
 
@@ -345,6 +346,22 @@ def append_move(game_id, envelope_text, signature, forced=False):
     values = {"head_seq": env["seq"], "head_hash": digest, "to_act": game_def.to_act(state)}
     if result is not None:
         values.update(status="over", result=result, finished_at=received)
+    with _write_lock():
+        return _write_move(game, game_def, env, values, result, state, forced, envelope_text,
+                           signature, digest, received)
+
+
+_SQLITE_WRITES = threading.Lock()
+
+
+def _write_lock():
+    """SQLite allows one writer: threads of a worker queue on a lock instead of SQLite's
+    sleeping busy handler (whose back-off made the tail latency); PostgreSQL needs none."""
+    return _SQLITE_WRITES if db.engine.dialect.name == "sqlite" else nullcontext()
+
+
+def _write_move(game, game_def, env, values, result, state, forced, envelope_text, signature,
+                digest, received):
     text = json.dumps(state, separators=(",", ":"))
     events = state.get("events") or []
     moved = db.session.execute(_MOVE_HEAD.values(**values) if result is not None else
