@@ -5,17 +5,64 @@ The click group and its global options live here; the commands live in
 share (errors, the context object) in ``context``.
 """
 
+import importlib
+
 import click
 
-from . import commands_archive, commands_games, commands_play
 from .context import DEFAULT_SERVER, Context, PbemGroup
+
+# name -> (module, one-line help).  The modules load only when their command runs, so
+# `pbem --help` costs no more than click itself; tests/client/test_cli_lazy.py checks that
+# these lines are the commands' own short help.
+COMMANDS = {
+    "register": ("commands_games", "Create your key (if there is none) and register NAME with "
+                 "the server."),
+    "new": ("commands_games", "Create a game of TYPE, take the first seat and print its id."),
+    "join": ("commands_games", "Take a free seat in GAME; the game starts when all seats are "
+             "filled."),
+    "games": ("commands_games", "My games: whose move it is and deadlines in my time zone."),
+    "show": ("commands_games", "The board and panel of GAME as you may see it."),
+    "moves": ("commands_games", "Your legal moves in GAME, one per line, in the game's "
+              "notation."),
+    "rules": ("commands_games", "A short help for TYPE's move notation, with examples (no "
+              "TYPE: list the games)."),
+    "play": ("commands_play", "Sign and submit one or several moves in GAME, in order."),
+    "sync": ("commands_play", "Submit the moves queued with play --offline and report what "
+             "happened."),
+    "wait": ("commands_play", 'Block until you must act in GAME (exit 0); exit 1 if the game ends, 3 on timeout.'),
+    "log": ("commands_archive", "The moves of GAME so far, with what they caused as you may "
+            "see it."),
+    "export": ("commands_archive", "Write the archive of GAME (every signed move; the seed "
+               "once it is over) to FILE."),
+    "verify": ("commands_archive", "Check an archive offline: seed, signatures, hash links "
+               "and a full replay."),
+}
+
+
+class LazyPbemGroup(PbemGroup):
+    """Commands are imported when used; the command list in --help comes from COMMANDS."""
+
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"{__package__}.{COMMANDS[name][0]}")
+        return next(c for c in vars(module).values()
+                    if isinstance(c, click.Command) and c.name == name)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, help_) for name, (_, help_) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 # --- the group ------------------------------------------------------------------------------
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 90}
 
 
-@click.group(cls=PbemGroup, context_settings=CONTEXT_SETTINGS)
+@click.group(cls=LazyPbemGroup, context_settings=CONTEXT_SETTINGS)
 @click.option("--server", envvar="PBEM_SERVER", default=DEFAULT_SERVER, show_default=True,
               metavar="URL", help="The pbem server (env PBEM_SERVER).")
 @click.option("--home", envvar="PBEM_HOME", default=None, metavar="DIR",
@@ -44,12 +91,6 @@ def cli(ctx, server, home, as_json, debug):
     # cli.main(obj={"session": session})
     session = ctx.obj.get("session") if isinstance(ctx.obj, dict) else None
     ctx.obj = Context(server, home, as_json, debug, session=session)
-
-
-for _module in (commands_games, commands_play, commands_archive):
-    for _command in vars(_module).values():
-        if isinstance(_command, click.Command):
-            cli.add_command(_command)
 
 
 def main(argv=None):
