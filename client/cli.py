@@ -29,7 +29,8 @@ COMMANDS = {
     "play": ("commands_play", "Sign and submit one or several moves in GAME, in order."),
     "sync": ("commands_play", "Submit the moves queued with play --offline and report what "
              "happened."),
-    "wait": ("commands_play", 'Block until you must act in GAME (exit 0); exit 1 if the game ends, 3 on timeout.'),
+    "wait": ("commands_play", "Block until you must act in GAME (exit 0); exit 1 if the game "
+             "ends, 3 on timeout."),
     "log": ("commands_archive", "The moves of GAME so far, with what they caused as you may "
             "see it."),
     "export": ("commands_archive", "Write the archive of GAME (every signed move; the seed "
