@@ -5,7 +5,7 @@ from ..rng import Rng
 from .board import CORNER_EDGES, EDGES
 from .roads import MIN_TEMPLE, update_count_card, update_longest
 from .state import COST, DEV, DEV_TITLES, PIECES, bundle_text, cap, has, pay
-from .turn import distance_ok, ev, guard_rolled, guard_turn
+from .turn import check_free_corner, ev, guard_rolled, guard_turn
 
 _NAMES = {"road": "a Road", "settle": "a Settlement", "city": "a City",
           "temple": "a Temple Stone", "buy": "a Development Card"}
@@ -106,13 +106,7 @@ def check_settle(st, seat, c):
     if p["settlements"] >= PIECES["settlements"]:
         raise IllegalMove("you have no Settlement left: upgrade one to a City first",
                           code="no_pieces")
-    owner = st["owner"]
-    if owner[c] is not None:
-        raise IllegalMove(f"corner {c + 1} is taken", code="occupied")
-    n = distance_ok(owner, c)
-    if n is not None:
-        raise IllegalMove(f"corner {c + 1} is next to the building on {n + 1}: settlements "
-                          "must be two paths apart", code="distance")
+    check_free_corner(st["owner"], c)
     roads = st["roads"]
     if not any(roads[e] == seat for e in CORNER_EDGES[c]):
         raise IllegalMove(f"corner {c + 1} is not at the end of one of your roads",

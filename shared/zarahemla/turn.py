@@ -63,6 +63,16 @@ def distance_ok(owner, c):
     return None
 
 
+def check_free_corner(owner, c):
+    """Raise unless corner ``c`` is empty and two paths from every building (distance rule)."""
+    if owner[c] is not None:
+        raise IllegalMove(f"corner {c + 1} is taken", code="occupied")
+    n = distance_ok(owner, c)
+    if n is not None:
+        raise IllegalMove(f"corner {c + 1} is next to the building on {n + 1}: settlements "
+                          "must be two paths apart", code="distance")
+
+
 def check_setup_settle(st, seat, c):
     if st["setup"][0] != seat:
         raise IllegalMove(f"it is {st['setup'][0]}'s turn to place, not yours",
@@ -70,13 +80,7 @@ def check_setup_settle(st, seat, c):
     if st["placed"] is not None:
         raise IllegalMove(f"place a road next to your settlement on {st['placed'] + 1} first",
                           code="road_first")
-    owner = st["owner"]
-    if owner[c] is not None:
-        raise IllegalMove(f"corner {c + 1} is taken", code="occupied")
-    n = distance_ok(owner, c)
-    if n is not None:
-        raise IllegalMove(f"corner {c + 1} is next to the building on {n + 1}: settlements "
-                          "must be two paths apart", code="distance")
+    check_free_corner(st["owner"], c)
     if not any(st["numbers"][h] for h in CORNER_HEXES[c]):
         raise IllegalMove(f"corner {c + 1} touches no numbered hex", code="no_number")
 
