@@ -82,6 +82,30 @@ class Rng:
         """A uniformly chosen element of a non-empty sequence."""
         return seq[self.randbelow(len(seq))]
 
+    def draw(self, counts):
+        """Draw one item from a multiset given as a list of counts; return its index.
+
+        Each remaining item is equally likely (the pile is never shuffled in
+        advance, so every draw depends on this move's entropy).  The caller
+        removes the item.  Example: ``rng.draw([2, 0, 1])`` is 0 two times in three.
+        """
+        k = self.randbelow(sum(counts))
+        i = 0
+        while k >= counts[i]:
+            k -= counts[i]
+            i += 1
+        return i
+
+    def draw_many(self, counts, n):
+        """Draw ``n`` items without replacement; return how many of each (a new list)."""
+        left = list(counts)
+        out = [0] * len(left)
+        for _ in range(n):
+            i = self.draw(left)
+            left[i] -= 1
+            out[i] += 1
+        return out
+
     def shuffle(self, items):
         """Shuffle a list in place (Fisher-Yates) and return it."""
         for i in range(len(items) - 1, 0, -1):

@@ -121,11 +121,8 @@ def chip_name(chip):
 def _take_event_chip(state, seat, letter, rng, ev):
     numeral = board.BOXES[letter][4]
     pool = state["pools"][numeral]
-    r = rng.randbelow(sum(pool.values()))
-    for chip in sorted(pool):
-        if r < pool[chip]:
-            break
-        r -= pool[chip]
+    chips = sorted(pool)
+    chip = chips[rng.draw([pool[c] for c in chips])]
     pool[chip] -= 1
     if not pool[chip]:
         del pool[chip]

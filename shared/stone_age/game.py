@@ -111,16 +111,7 @@ class StoneAgeGame(Game):
                 return kind
         if "discard" in kinds:
             rng = Rng(state["seed"], b"timeout|%d" % state["ply"])
-            hand = list(state["hands"][seat])
-            out = [0, 0, 0, 0]
-            for _ in range(state["discards"][seat]):
-                r = rng.randbelow(sum(hand))
-                i = 0
-                while r >= hand[i]:
-                    r -= hand[i]
-                    i += 1
-                hand[i] -= 1
-                out[i] += 1
+            out = rng.draw_many(state["hands"][seat], state["discards"][seat])
             return format_move(parse_move("discard " + "+".join(
                 f"{n}{r}" for n, r in zip(out, ("meat", "bone", "flint", "hide")) if n)))
         return format_move(moves[0])

@@ -218,11 +218,7 @@ def _apply_figure(state, seat, move, plan, rng, ev):
     ev.append(event(f"{seat} moves the {fig} to {h}"))
     if victim:
         hand = state["hands"][victim]
-        r = rng.randbelow(sum(hand))
-        i = 0
-        while r >= hand[i]:
-            r -= hand[i]
-            i += 1
+        i = rng.draw(hand)
         hand[i] -= 1
         state["hands"][seat][i] += 1
         text = f"{seat} steals 1 {RES[i]} from {victim}"

@@ -183,11 +183,7 @@ def apply_buy(st, seat, entropy):
     rng = Rng.for_move(st, entropy)
     pay(st, seat, COST["buy"])
     deck = st["deck"]
-    k = rng.randbelow(sum(deck))
-    card = 0
-    while k >= deck[card]:
-        k -= deck[card]
-        card += 1
+    card = rng.draw(deck)
     deck[card] -= 1
     p = st["players"][seat]
     p["dev"][card] += 1

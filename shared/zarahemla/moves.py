@@ -225,16 +225,7 @@ def timeout_move(st, seat):
         best = max(owned, key=lambda c: sum(start_bundle(st, c)))
         return START_TEXT[best]
     if seat in st["discard"]:
-        hand = list(st["players"][seat]["hand"])
-        b = [0] * 5
-        for _ in range(st["discard"][seat]):
-            k = rng.randbelow(sum(hand))
-            r = 0
-            while k >= hand[r]:
-                k -= hand[r]
-                r += 1
-            hand[r] -= 1
-            b[r] += 1
+        b = rng.draw_many(st["players"][seat]["hand"], st["discard"][seat])
         return "discard " + bundle_notation(b)
     if seat != st["turn"]:
         return "decline"

@@ -300,11 +300,7 @@ def apply_robber(st, seat, h, victim, entropy):
         return [ev(f"{cap(seat)} moved the robber to {name}.")]
     rng = Rng.for_move(st, entropy)
     vhand = st["players"][victim]["hand"]
-    k = rng.randbelow(sum(vhand))
-    r = 0
-    while k >= vhand[r]:
-        k -= vhand[r]
-        r += 1
+    r = rng.draw(vhand)
     vhand[r] -= 1
     st["players"][seat]["hand"][r] += 1
     res = RESOURCES[r]

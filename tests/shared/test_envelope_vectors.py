@@ -81,3 +81,15 @@ def test_rng_is_deterministic_and_unbiased_enough():
     assert set(rolls) == {1, 2, 3, 4, 5, 6}
     assert all(800 < rolls.count(f) < 1200 for f in range(1, 7))
     assert Rng(b"k", b"other").randbelow(10**9) != Rng(b"k", b"label").randbelow(10**9)
+
+
+def test_rng_draw_from_counts_is_uniform_over_items():
+    rng = Rng(b"k", b"draw")
+    seen = [0, 0, 0]
+    for _ in range(3000):
+        seen[rng.draw([2, 0, 1])] += 1
+    assert seen[1] == 0 and 1800 < seen[0] < 2200
+    counts = [3, 1, 0, 2]
+    drawn = Rng(b"k", b"many").draw_many(counts, 4)
+    assert sum(drawn) == 4 and all(d <= c for d, c in zip(drawn, counts))
+    assert counts == [3, 1, 0, 2]  # the caller's counts are left alone
