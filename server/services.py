@@ -222,7 +222,7 @@ def maybe_start(game):
               if game.created_at.tzinfo else game.created_at.replace(microsecond=0)
               .isoformat() + "+00:00"}
     state = game_def.new_game([s.seat for s in game.seats], game.options,
-                              bytes.fromhex(game.seed))
+                              bytes.fromhex(game.seed), rules_version=game.rules_version)
     genesis = genesis_hash(header)
     started = now()
     limit = game_def.wall_clock_limit(game.options)

@@ -117,7 +117,11 @@ def replay(game, header, seed, envelopes, upto=None):
     Raises ArchiveError when a move is out of turn or illegal.
     """
     seats = [s["seat"] for s in header["seats"]]
-    state = game.new_game(seats, header["options"], seed)
+    try:
+        state = game.new_game(seats, header["options"], seed,
+                              rules_version=header.get("rules_version"))
+    except IllegalMove as exc:
+        raise ArchiveError(f"the game cannot be set up from the header: {exc.message}") from None
     for env in envelopes[:upto]:
         seat = env["seat"]
         if seat not in game.to_act(state):
@@ -154,10 +158,10 @@ def verify_archive(archive):
     report["game"] = game
     if seed_hex is None:
         return report
-    if str(header["rules_version"]) != str(game.rules_version):
+    if str(header["rules_version"]) not in game.rules_versions:
         raise ArchiveError(f"this archive was played under {header['type']} rules version "
-                           f"{header['rules_version']}; this verifier has version "
-                           f"{game.rules_version} and cannot replay it")
+                           f"{header['rules_version']}; this verifier plays versions "
+                           f"{', '.join(game.rules_versions)} and cannot replay it")
     try:
         seed = bytes.fromhex(seed_hex)
     except (TypeError, ValueError):

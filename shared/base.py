@@ -26,6 +26,26 @@ import copy
 from . import IllegalMove
 
 
+FIRST_RULES_VERSION = "1"
+
+
+def rules_version_of(state):
+    """The rules version a state is played under.
+
+    States of version "1" predate the key and do not carry it, so that their
+    snapshots and recorded hashes stay byte-identical; later versions store it
+    as ``state["rules_version"]`` (see :func:`set_rules_version`).
+    """
+    return state.get("rules_version", FIRST_RULES_VERSION)
+
+
+def set_rules_version(state, version):
+    """Record ``version`` in a fresh ``state`` (nothing for version "1"); returns the state."""
+    if str(version) != FIRST_RULES_VERSION:
+        state["rules_version"] = str(version)
+    return state
+
+
 class Game:
     """Base class; subclasses override everything marked abstract."""
 
@@ -33,8 +53,13 @@ class Game:
     name = None
     #: human title, e.g. "The Settlers of Zarahemla"
     title = None
-    #: bumped whenever replaying an old log could give another result
+    #: the rules version new games are played under; bumped whenever replaying an old log
+    #: could give another result
     rules_version = "1"
+    #: every rules version this library can still replay, oldest first.  A game's version is
+    #: fixed when it is created (it is in the archive header) and its state carries it (see
+    #: :func:`rules_version_of`), so old games and archives keep the rules they were played under.
+    rules_versions = ("1",)
     min_seats = 1
     max_seats = 1
     #: {option name: {"type": "int"|"bool"|"str", "default": v, "choices": [...], "help": str}}
@@ -73,9 +98,26 @@ class Game:
                               code="bad_option")
         return out
 
-    def new_game(self, seats, options, seed):
-        """A fresh state.  ``seats``: seat ids; ``seed``: bytes (secret)."""
+    def new_game(self, seats, options, seed, rules_version=None):
+        """A fresh state.  ``seats``: seat ids; ``seed``: bytes (secret).
+
+        ``rules_version`` (default: :attr:`rules_version`) selects the rules the game is
+        played under; subclasses pass it through :meth:`resolve_rules_version` and record
+        it with :func:`set_rules_version`.
+        """
         raise NotImplementedError
+
+    def resolve_rules_version(self, rules_version=None):
+        """``rules_version`` as a string (None: the current one).
+
+        Raises IllegalMove(code="bad_rules_version") when this library cannot play it.
+        """
+        version = self.rules_version if rules_version is None else str(rules_version)
+        if version not in self.rules_versions:
+            known = ", ".join(self.rules_versions)
+            raise IllegalMove(f"{self.name} has no rules version {version!r} here "
+                              f"(this library plays {known})", code="bad_rules_version")
+        return version
 
     # --- play -------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The Settlers of the Stone Age behind the rules-library interface."""
 
 from .. import IllegalMove
-from ..base import Game
+from ..base import Game, set_rules_version
 from ..rng import Rng
 from . import develop, legal, rules, trade
 from .notation import HELP, format_move, parse_move
@@ -41,15 +41,16 @@ class StoneAgeGame(Game):
             raise IllegalMove(f"Stone Age is for 3 or 4 players, not {n}", code="bad_seats")
         return seats_of(n)
 
-    def new_game(self, seats, options, seed):
+    def new_game(self, seats, options, seed, rules_version=None):
         seats = list(seats)
         if seats != self.seat_names(len(seats)):
             raise IllegalMove(f"the seats for {len(seats)} players are "
                               f"{', '.join(self.seat_names(len(seats)))}", code="bad_seats")
+        version = self.resolve_rules_version(rules_version)
         options = self.normalize_options(options, len(seats))
         if isinstance(seed, str):
             seed = seed.encode()
-        return new_state(seats, options, seed)
+        return set_rules_version(new_state(seats, options, seed), version)
 
     # --- play --------------------------------------------------------------------
 

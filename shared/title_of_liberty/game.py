@@ -1,7 +1,7 @@
 """The Game object for Title of Liberty: wires notation, rules, view and render."""
 
 from .. import IllegalMove
-from ..base import Game
+from ..base import Game, set_rules_version
 from ..rng import Rng
 from . import legal, rules
 from .board import SEATS
@@ -68,13 +68,15 @@ class TitleOfLiberty(Game):
             raise IllegalMove("option deadline_hours cannot be negative", code="bad_option")
         return out
 
-    def new_game(self, seats, options, seed):
+    def new_game(self, seats, options, seed, rules_version=None):
         seats = list(seats)
         if not self.min_seats <= len(seats) <= self.max_seats:
             raise IllegalMove("Title of Liberty takes 1 to 5 armies", code="bad_seats")
         if [s for s in seats if s not in SEATS] or len(set(seats)) != len(seats):
             raise IllegalMove(f"the armies are {', '.join(SEATS)}", code="bad_seats")
-        return new_state(seats, self.normalize_options(options, len(seats)), seed)
+        version = self.resolve_rules_version(rules_version)
+        state = new_state(seats, self.normalize_options(options, len(seats)), seed)
+        return set_rules_version(state, version)
 
     # --- play -------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The Game object for The Settlers of Zarahemla (registry name ``zarahemla``)."""
 
 from .. import IllegalMove
-from ..base import Game
+from ..base import Game, set_rules_version
 from . import rules
 from .moves import legal_moves, timeout_move
 from .notation import format_move, parse_move
@@ -52,7 +52,7 @@ class Zarahemla(Game):
                               code="bad_seats")
         return list(SEATS[:n])
 
-    def new_game(self, seats, options, seed):
+    def new_game(self, seats, options, seed, rules_version=None):
         seats = list(seats)
         if not self.min_seats <= len(seats) <= self.max_seats:
             raise IllegalMove(f"Zarahemla is played by 2 to 4 players, not {len(seats)}",
@@ -62,8 +62,9 @@ class Zarahemla(Game):
                 raise IllegalMove(f"{s!r} is not a Zarahemla colour", code="bad_seats")
         if len(set(seats)) != len(seats):
             raise IllegalMove("each colour can be taken only once", code="bad_seats")
+        version = self.resolve_rules_version(rules_version)
         options = self.normalize_options(options, len(seats))
-        return new_state(seats, options, seed)
+        return set_rules_version(new_state(seats, options, seed), version)
 
     # --- play -----------------------------------------------------------------
 
