@@ -124,6 +124,9 @@ class EntrySchema(Strict):
     move = fields.String(dump_only=True)
     forced = fields.Boolean(dump_only=True)
     events = fields.List(fields.String(), dump_only=True)
+    facts = fields.List(fields.Dict(), dump_only=True,
+                        metadata={"description": "what the move caused as fields, one "
+                                  "{kind, data} per event, redacted for the caller"})
     hash = fields.String(dump_only=True)
     prev = fields.String(dump_only=True)
     envelope = fields.String(dump_only=True)

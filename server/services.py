@@ -261,7 +261,8 @@ def seat_of(game, player, wanted=None):
 
 def _entry_json(move, game_def, viewer):
     return {"seq": move.seq, "seat": move.seat, "move": move.move, "forced": move.forced,
-            "events": game_def.events_for(move.events, viewer), "hash": move.hash,
+            "events": game_def.events_for(move.events, viewer),
+            "facts": game_def.facts_for(move.events, viewer), "hash": move.hash,
             "prev": move.prev_hash, "envelope": move.envelope, "signature": move.signature,
             "received_at": move.received_at.isoformat() if move.received_at else None}
 

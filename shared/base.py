@@ -14,6 +14,8 @@ Conventions every state keeps:
   ``{"public": text, "private": {seat: text}}`` (``private`` optional).  A
   viewer sees ``private[seat]`` when present, else ``public``.  This is how
   the log says "red stole a card from blue" to everyone but red and blue.
+  From rules version 2 on an event also carries its facts as fields
+  (``kind``, ``data``, ``private_data``): see ``shared.events``.
 
 Move texts are public: whatever a player types is shown to every seat, so a
 move's notation never contains another seat's secrets.  Secrets that a move
@@ -200,6 +202,11 @@ class Game:
             private = ev.get("private") or {}
             out.append(private.get(seat, ev["public"]) if seat is not None else ev["public"])
         return out
+
+    def facts_for(self, events, seat):
+        """The facts of ``events`` as ``seat`` may see them (see ``shared.events.facts_for``)."""
+        from .events import facts_for
+        return facts_for(events, seat)
 
     def rules_help(self):
         """A short help text for the notation, with examples."""
