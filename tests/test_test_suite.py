@@ -1,0 +1,31 @@
+"""The test suite's own promises (issue #13, item 3): the README's test command stays quick and
+the long runs it leaves out are still run by CI and named in the README."""
+
+import configparser
+import os
+import shlex
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _read(name):
+    with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def test_the_default_run_leaves_out_the_slow_marker():
+    cfg = configparser.ConfigParser()
+    cfg.read(os.path.join(ROOT, "setup.cfg"))
+    addopts = shlex.split(cfg["tool:pytest"]["addopts"])
+    assert addopts[addopts.index("-m") + 1] == "not slow"
+    assert "slow:" in cfg["tool:pytest"]["markers"]
+
+
+def test_ci_runs_the_readme_command_and_the_slow_runs():
+    ci = _read(".ci/run")
+    readme = _read("README.md")
+    assert "pip install '.[test]' && pytest" in readme
+    assert "pip install --quiet '.[test]' && pytest" in ci
+    assert "pytest -m slow" in ci and "pytest -m slow" in readme
+    assert "PBEM_TEST_DATABASE_URL=postgresql://" in ci
+
