@@ -195,6 +195,15 @@ class Game:
         """The ASCII board and panel for a view, at most 80 columns wide."""
         raise NotImplementedError
 
+    def svg(self, view):
+        """The board drawn as one SVG document (a string) from a view, for the web pages.
+
+        Drawn from the view only (never the state), with the notation's own place names on
+        the pieces (``data-place``) and a ``<title>`` on each; see ``shared.svg``.  Raises
+        NotImplementedError for a game that has no drawing (the page shows the text board).
+        """
+        raise NotImplementedError
+
     def events_for(self, events, seat):
         """The texts of ``events`` as ``seat`` (None = spectator) may see them."""
         out = []
