@@ -4,7 +4,7 @@ Every game draws its board from a view (never the state) with these helpers, so 
 titles and the document frame are written once::
 
     >>> doc = Drawing(100, 50, title="A board")
-    >>> doc.add(circle(10, 10, 5, cls="robber", title="the robber, on hex F"))
+    >>> _ = doc.add(circle(10, 10, 5, cls="robber", title="the robber, on hex F"))
     >>> doc.render().startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     True
 

@@ -44,3 +44,12 @@ def test_a_new_game_records_the_version_it_is_played_under(name):
     for version in game.rules_versions:
         state = game.new_game(seats, {}, b"seed", rules_version=version)
         assert rules_version_of(state) == version
+
+
+def test_svg_writer_escapes_player_text_and_titles_every_piece():
+    from shared.svg import Drawing, circle, text
+    doc = Drawing(10, 10, title='<b>"x"</b>')
+    doc.add(circle(1, 2, 3, cls="robber", title="<script>"), text(1, 1, "a&b", data_place="F"))
+    out = doc.render()
+    assert "<script>" not in out and "&lt;script&gt;" in out
+    assert 'data-place="F"' in out and "a&amp;b" in out and 'class="robber"' in out
