@@ -39,9 +39,10 @@ def test_move_costs_one_meat_for_two_crossings_plus_food():
     refused(st, "red", "move 110-118", "cannot_afford")
 
 
-def test_rules_note_4_paid_steps_may_be_split_between_both_nomads():
-    """RULES.md note 4: Meat buys steps for the turn, shared by both nomads."""
-    st = main_phase()
+def test_rules_note_4_version_1_paid_steps_are_shared_by_both_nomads():
+    """RULES.md note 4, rules version 1 only (old games keep it): Meat bought crossings for
+    the turn, shared by both nomads.  Version 2 binds them to one nomad (test_sa_book)."""
+    st = main_phase(version="1")
     for s in st["seats"]:
         st["nomads"][s] = []
     st["nomads"]["red"] = [102, 63]

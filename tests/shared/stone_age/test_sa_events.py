@@ -93,9 +93,10 @@ def _found(st, seat, x, people_before):
     play(st, seat, f"tribe {x}")
 
 
-def test_rules_note_10_spread_and_the_second_player_takes_a_free_chip():
-    """RULES.md note 10: first to own every people gets Spread; the second takes a chip."""
-    st = main_phase()
+def test_rules_note_10_version_1_the_second_player_must_take_a_free_chip():
+    """RULES.md note 10, rules version 1 only (old games keep it): the take was forced.
+    Version 2 lets the player decline (test_sa_book)."""
+    st = main_phase(version="1")
     _found(st, "red", 59, [0, 1, 1, 1])          # 59 is yellow
     assert st["spread"] == "red" and points(st, "red") == 4 + 2
     st["current"] = "blue"
@@ -106,6 +107,8 @@ def test_rules_note_10_spread_and_the_second_player_takes_a_free_chip():
     st["nomads"]["white"] = [45]
     refused(st, "blue", "take 45", "not_free")   # a nomad stands on it
     refused(st, "blue", "take 30", "no_chip")
+    refused(st, "blue", "take none", "must_take")
+    assert GAME.timeout_move(st, "blue") == "take 1"
     play(st, "blue", "take 46")
     assert "46" not in st["chips"] and points(st, "blue") == 5
     st["current"] = "white"
