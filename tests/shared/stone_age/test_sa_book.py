@@ -1,6 +1,8 @@
 """Rules version 2: the engine back to the book (tracker #14).  Each test quotes the passage
 of ``seeds/stone-age-rulebook.txt`` it guards, and names the RULES.md note."""
 
+import pytest
+
 from shared.stone_age import board
 
 from .helpers import GAME, cards_conserved, give, main_phase, play, points, refused
@@ -220,3 +222,58 @@ def test_rules_note_9_no_tribe_can_stand_at_a_condition_box():
     those ends a condition box's path, so a new nomad is never next to a tribe across a box."""
     ends = {x for box in board.BOXES.values() for x in box[:2]}
     assert not ends & (set(board.BLACK) | set(board.PEOPLE_CHIPS))
+
+
+# --- RULES.md keeps its promises ------------------------------------------------------------
+
+def test_every_rules_note_is_marked_and_every_test_it_names_exists():
+    """Each numbered note of RULES.md says whether the book is silent, contradicts itself or
+    is followed, quotes the book, and names tests that exist; every note has a test."""
+    import os
+    import re
+    here = os.path.dirname(__file__)
+    root = os.path.join(here, "..", "..", "..", "shared", "stone_age", "RULES.md")
+    with open(root, encoding="utf-8") as f:
+        text = f.read()
+    choices = text[text.index("## Rule choices"):text.index("## Timeout policy")]
+    notes = re.split(r"\n(?=\d+\. \*\*)", choices)[1:]
+    assert [int(n.split(".")[0]) for n in notes] == list(range(1, 23))
+    for note in notes:
+        head = note[:note.index(")")]
+        assert re.search(r"book (silent|contradicts itself|followed)|not a rule", head), head
+    sources = ""
+    for name in os.listdir(here):
+        if name.endswith(".py"):
+            with open(os.path.join(here, name), encoding="utf-8") as f:
+                sources += f.read()
+    for name in set(re.findall(r"`(test_\w+)`", text)):
+        assert f"def {name}(" in sources, name
+    for n in range(1, 21):
+        assert f"test_rules_note_{n}_" in sources, n
+
+
+def test_every_quotation_in_the_rule_choices_is_in_the_book():
+    """A note's "quoted" passages are the rulebook's own words (RULES.md writes the book's
+    inner double quotes as single quotes; " ... " marks a cut)."""
+    import os
+    import re
+    here = os.path.dirname(__file__)
+    with open(os.path.join(here, "..", "..", "..", "shared", "stone_age", "RULES.md"),
+              encoding="utf-8") as f:
+        text = f.read()
+    # the rulebooks sit beside the repository (RULES.md: ../shared/seeds), not inside it
+    repo = os.path.join(here, "..", "..", "..")
+    places = [os.environ.get("PBEM_RULEBOOKS", ""), os.path.join(repo, "..", "shared", "seeds"),
+              "/work/shared/seeds"]
+    found = [p for p in places if p and os.path.exists(os.path.join(p, "stone-age-rulebook.txt"))]
+    if not found:
+        pytest.skip("the rulebook is not beside the repository (set PBEM_RULEBOOKS)")
+    with open(os.path.join(found[0], "stone-age-rulebook.txt"), encoding="utf-8") as f:
+        book = " ".join(f.read().split())
+    choices = " ".join(text[text.index("## Rule choices"):text.index("## Timeout policy")].split())
+    quotes = re.findall(r'"([^"]+)"', choices)
+    assert len(quotes) > 40
+    for quote in quotes:
+        for frag in quote.split(" ... "):
+            frag = frag.strip(" .")
+            assert frag in book or frag.replace("'", '"') in book, frag
