@@ -10,7 +10,8 @@ from . import board
 from .notation import TRACKS, bundle_text
 from .rules import desert_options, free_chips
 from .state import (ART, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRACK_TITLES,
-                    TRIBE_COST, can_cross, event, has, next_seat, occupied, pay, steps_per_meat)
+                    TRIBE_COST, can_cross, cards, event, fresh_turn, has, is_v1, next_seat,
+                    occupied, pay, steps_per_meat)
 
 
 def _need(state, seat, bundle, what):
@@ -25,7 +26,9 @@ def start_developing(state, ev):
         turn["developing"] = True
         if turn["offer"]:
             turn["offer"] = None
-            ev.append(event(f"{state['current']}'s offer is withdrawn: the trade phase is over"))
+            ev.append(event(state, f"{state['current']}'s offer is withdrawn: the trade phase "
+                            "is over", kind="offer_withdrawn",
+                            data={"seat": state["current"], "why": "trade_over"}))
 
 
 def nomad_spots(state, seat):
@@ -55,13 +58,26 @@ def _apply_nomad(state, seat, move, plan, rng, ev):
     start_developing(state, ev)
     pay(state, seat, NOMAD_COST)
     state["nomads"][seat].append(move.args[0])
-    ev.append(event(f"{seat} creates a nomad on {move.args[0]}"))
+    ev.append(event(state, f"{seat} creates a nomad on {move.args[0]}", kind="nomad",
+                    data={"seat": seat, "crossing": move.args[0], "paid": cards(NOMAD_COST)}))
 
 
-def move_cost(state, seat, steps):
-    """Meat needed for ``steps`` crossings, using steps already paid this turn."""
+def paid_steps(state, x):
+    """Crossings already paid this turn that the nomad on ``x`` may still use.
+
+    Version 1: the turn's one pool, shared by both nomads.  From version 2 on: only the
+    crossings paid for this nomad (RULES.md note 4).
+    """
+    turn = state["turn"]
+    if "paid" in turn:
+        return turn["paid"].get(str(x), 0)
+    return turn["steps"]
+
+
+def move_cost(state, seat, start, steps):
+    """Meat needed for ``steps`` crossings of the nomad on ``start``, using its paid ones."""
     per = steps_per_meat(state, seat)
-    extra = max(0, steps - state["turn"]["steps"])
+    extra = max(0, steps - paid_steps(state, start))
     return -(-extra // per)
 
 
@@ -85,7 +101,7 @@ def _check_move(state, seat, move):
     if end != start and end in occupied(state):
         raise IllegalMove(f"a nomad must end its move on a free crossing, and {end} is taken",
                           code="occupied")
-    meat = move_cost(state, seat, len(path) - 1)
+    meat = move_cost(state, seat, start, len(path) - 1)
     if meat > state["hands"][seat][0]:
         raise IllegalMove(f"{len(path) - 1} crossings cost {meat} meat (1 meat buys "
                           f"{steps_per_meat(state, seat)} crossings) and you hold "
@@ -98,11 +114,19 @@ def _apply_move(state, seat, move, plan, rng, ev):
     path, meat = move.args[0], plan
     turn = state["turn"]
     pay(state, seat, (meat, 0, 0, 0))
-    turn["steps"] += meat * steps_per_meat(state, seat) - (len(path) - 1)
+    bought = meat * steps_per_meat(state, seat) - (len(path) - 1)
+    if "paid" in turn:
+        left = turn["paid"].pop(str(path[0]), 0) + bought
+        if left:
+            turn["paid"][str(path[-1])] = left
+    else:
+        left = turn["steps"] = turn["steps"] + bought
     nomads = state["nomads"][seat]
     nomads[nomads.index(path[0])] = path[-1]
     paid = f", paying {meat} meat" if meat else ""
-    ev.append(event(f"{seat} moves a nomad {'-'.join(map(str, path))}{paid}"))
+    ev.append(event(state, f"{seat} moves a nomad {'-'.join(map(str, path))}{paid}",
+                    kind="move", data={"seat": seat, "path": list(path), "meat": meat,
+                                       "steps_left": left}))
     for a, b in zip(path, path[1:]):
         letter = board.BOX_AT.get(frozenset((a, b)))
         if letter and state["boxes"][letter] is None:
@@ -128,27 +152,60 @@ def _take_event_chip(state, seat, letter, rng, ev):
         del pool[chip]
     state["boxes"][letter] = seat
     state["taken"][seat].append(chip)
-    ev.append(event(f"{seat} is first across box {letter} and turns up its event chip: "
-                    f"{chip_name(chip)}"))
     kind, _, arg = chip.partition("-")
+    ev.append(event(state, f"{seat} is first across box {letter} and turns up its event chip: "
+                    f"{chip_name(chip)}", kind="event_chip",
+                    data={"seat": seat, "box": letter, "numeral": numeral, "chip": chip,
+                          "face": {"desert": "desertification", "adapt": "adaptation"}.get(
+                              kind, "disruption"), "arg": arg or None}))
     if kind == "adapt":
         state["adaptation"][arg] = seat
-        ev.append(event(f"{seat} receives the {board.PEOPLE_NAMES[arg]} Adaptation card"))
+        ev.append(event(state, f"{seat} receives the {board.PEOPLE_NAMES[arg]} Adaptation card",
+                        kind="adaptation", data={"seat": seat, "people": arg}))
     elif kind == "desert":
         if desert_options(state, arg):
             state["pending"].append({"kind": "desert", "terrain": arg})
         else:
-            ev.append(event(f"no African {board.TERRAINS[arg]} is left uncovered: "
-                            "the chip has no effect"))
+            ev.append(event(state, f"no African {board.TERRAINS[arg]} is left uncovered: "
+                            "the chip has no effect", kind="desert_lapses",
+                            data={"seat": seat, "terrain": arg}))
     else:
         state["pending"].append({"kind": "figure", "figures": ["neanderthal", "predator"],
                                  "steal": "must", "why": "chip"})
-    mine = len(state["taken"][seat])
+    if is_v1(state):
+        # version 1 counted a chip as soon as it was turned (RULES.md note 8)
+        _award_exploration(state, seat, len(state["taken"][seat]), ev)
+
+
+def chips_carried_out(state, seat):
+    """Event chips whose event ``seat`` has carried out (RULES.md note 8).
+
+    "When a player has carried out the event of an event chip, they place it face down in
+    front of themselves."  A chip whose desert or figure move is still owed does not count
+    yet; only the player on turn can owe one.
+    """
+    n = len(state["taken"][seat])
+    if seat == state["current"]:
+        n -= sum(1 for p in state["pending"]
+                 if p["kind"] == "desert" or p.get("why") == "chip")
+    return n
+
+
+def update_exploration(state, ev):
+    """After each move (version 2 on): the player on turn may now earn Exploration."""
+    seat = state["current"]
+    if state["taken"][seat]:
+        _award_exploration(state, seat, chips_carried_out(state, seat), ev)
+
+
+def _award_exploration(state, seat, mine, ev):
     holder = state["exploration"]
-    if mine >= 2 and holder != seat and (holder is None or mine > len(state["taken"][holder])):
+    if mine >= 2 and holder != seat and (holder is None or
+                                         mine > chips_carried_out(state, holder)):
         state["exploration"] = seat
-        ev.append(event(f"{seat} takes the Exploration card" +
-                        (f" from {holder}" if holder else "")))
+        ev.append(event(state, f"{seat} takes the Exploration card" +
+                        (f" from {holder}" if holder else ""), kind="exploration",
+                        data={"seat": seat, "from": holder, "chips": mine}))
 
 
 def _check_tribe(state, seat, move):
@@ -183,22 +240,31 @@ def _apply_tribe(state, seat, move, plan, rng, ev):
     pay(state, seat, TRIBE_COST)
     if remove is not None:
         state["tribes"][seat].remove(remove)
-        ev.append(event(f"{seat} removes the tribe on {remove}"))
+        ev.append(event(state, f"{seat} removes the tribe on {remove}", kind="remove_tribe",
+                        data={"seat": seat, "crossing": remove}))
     state["nomads"][seat].remove(x)
+    if "paid" in state["turn"]:
+        state["turn"]["paid"].pop(str(x), None)   # the nomad is gone, and its paid crossings
     state["tribes"][seat].append(x)
     people = state["chips"].pop(str(x))
     state["people"][seat][board.PEOPLES.index(people)] += 1
-    ev.append(event(f"{seat} founds a tribe on {x} and takes a "
-                    f"{board.PEOPLE_NAMES[people]} people chip"))
+    ev.append(event(state, f"{seat} founds a tribe on {x} and takes a "
+                    f"{board.PEOPLE_NAMES[people]} people chip", kind="tribe",
+                    data={"seat": seat, "crossing": x, "people": people,
+                          "paid": cards(TRIBE_COST)}))
     if all(state["people"][seat]):
         if state["spread"] is None:
             state["spread"] = seat
-            ev.append(event(f"{seat} is the first to own every people: the Spread card"))
+            ev.append(event(state, f"{seat} is the first to own every people: the Spread card",
+                            kind="spread", data={"seat": seat}))
         elif state["spread2"] is None and state["spread"] != seat:
             state["spread2"] = seat
-            ev.append(event(f"{seat} is the second to own every people"))
+            ev.append(event(state, f"{seat} is the second to own every people",
+                            kind="spread_second", data={"seat": seat}))
             if free_chips(state):
-                state["pending"].append({"kind": "take"})
+                # version 1 forced the take; the book: "they may take" (RULES.md note 10)
+                state["pending"].append({"kind": "take"} if is_v1(state) else
+                                        {"kind": "take", "optional": True})
 
 
 def _check_develop(state, seat, move):
@@ -221,11 +287,14 @@ def _apply_develop(state, seat, move, plan, rng, ev):
     level = state["tracks"][seat][i]
     pay(state, seat, TRACK_COSTS[track][level])
     state["tracks"][seat][i] = level + 1
-    ev.append(event(f"{seat} advances {TRACK_TITLES[track]} to step {level + 1}"))
+    ev.append(event(state, f"{seat} advances {TRACK_TITLES[track]} to step {level + 1}",
+                    kind="develop", data={"seat": seat, "track": track, "step": level + 1,
+                                          "paid": cards(TRACK_COSTS[track][level])}))
     if level + 1 == 5:
         state["art"][track] = seat
-        ev.append(event(f"{seat} is first to step 5 of {TRACK_TITLES[track]}: the Art card "
-                        f"{ART[track]}"))
+        ev.append(event(state, f"{seat} is first to step 5 of {TRACK_TITLES[track]}: the Art "
+                        f"card {ART[track]}", kind="art",
+                        data={"seat": seat, "track": track, "card": ART[track]}))
     if track == "hunting":
         state["pending"].append({"kind": "figure", "figures": ["neanderthal", "predator"],
                                  "steal": "none", "why": "hunting"})
@@ -237,8 +306,10 @@ def _check_end(state, seat, move):
 
 def _apply_end(state, seat, move, plan, rng, ev):
     if state["turn"]["offer"]:
-        ev.append(event(f"{seat}'s offer is withdrawn"))
+        ev.append(event(state, f"{seat}'s offer is withdrawn", kind="offer_withdrawn",
+                        data={"seat": seat, "why": "end"}))
     nxt = next_seat(state, seat)
-    state["turn"] = {"developing": False, "steps": 0, "offer": None}
+    state["turn"] = fresh_turn(state)
     state["current"], state["phase"] = nxt, "roll"
-    ev.append(event(f"{seat} ends the turn; {nxt} to roll"))
+    ev.append(event(state, f"{seat} ends the turn; {nxt} to roll", kind="end",
+                    data={"seat": seat, "next": nxt}))

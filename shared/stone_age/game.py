@@ -1,11 +1,11 @@
 """The Settlers of the Stone Age behind the rules-library interface."""
 
 from .. import IllegalMove
-from ..base import Game, set_rules_version
+from ..base import Game
 from ..rng import Rng
 from . import develop, legal, rules, trade
 from .notation import HELP, format_move, parse_move
-from .state import WIN_POINTS, new_state, points, seats_of
+from .state import WIN_POINTS, event, is_v1, new_state, points, seats_of
 from .view import make_view, owes
 
 _HANDLERS = {}
@@ -26,7 +26,8 @@ class StoneAgeGame(Game):
 
     name = "stone_age"
     title = "The Settlers of the Stone Age"
-    rules_version = "1"
+    rules_version = "2"
+    rules_versions = ("1", "2")
     min_seats = 3
     max_seats = 4
     options_schema = {
@@ -50,7 +51,7 @@ class StoneAgeGame(Game):
         options = self.normalize_options(options, len(seats))
         if isinstance(seed, str):
             seed = seed.encode()
-        return set_rules_version(new_state(seats, options, seed), version)
+        return new_state(seats, options, seed, version)
 
     # --- play --------------------------------------------------------------------
 
@@ -88,6 +89,8 @@ class StoneAgeGame(Game):
         events = []
         apply(state, seat, move, plan, rng, events)
         rules.settle_pending(state, events)
+        if not is_v1(state):
+            develop.update_exploration(state, events)
         state["ply"] += 1
         if seat == state["current"] and state["phase"] == "main" and \
                 points(state, seat) >= WIN_POINTS:
@@ -97,7 +100,8 @@ class StoneAgeGame(Game):
             state["result"] = {"winners": [seat], "reason": f"{seat} has "
                                f"{points(state, seat)} victory points on their turn",
                                "points": {s: points(state, s) for s in state["seats"]}}
-            events.append({"public": f"{seat} wins with {points(state, seat)} victory points"})
+            events.append(event(state, f"{seat} wins with {points(state, seat)} victory points",
+                                kind="win", data={"seat": seat, "points": points(state, seat)}))
         state["events"] = events
         return state
 
@@ -110,6 +114,8 @@ class StoneAgeGame(Game):
         for kind in ("roll", "decline", "end"):
             if kind in kinds:
                 return kind
+        if "take" in kinds and not is_v1(state):
+            return "take none"  # the take is optional: the timeout makes no choice for you
         if "discard" in kinds:
             rng = Rng(state["seed"], b"timeout|%d" % state["ply"])
             out = rng.draw_many(state["hands"][seat], state["discards"][seat])

@@ -7,7 +7,7 @@ accepted too.
 """
 
 from . import board
-from .develop import nomad_spots
+from .develop import nomad_spots, paid_steps
 from .notation import TRACKS, Move, format_move
 from .rules import desert_options, free_chips, owes_answer, victims
 from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, has, occupied,
@@ -110,7 +110,8 @@ def legal(state, seat):
             return _figure_moves(state, seat, p)
         if p["kind"] == "desert":
             return [Move("desert", (h,)) for h in desert_options(state, p["terrain"])]
-        return [Move("take", (x,)) for x in sorted(free_chips(state))]
+        takes = [Move("take", (x,)) for x in sorted(free_chips(state))]
+        return [Move("take", (None,))] + takes if p.get("optional") else takes
     out = [Move("end")]
     hand = state["hands"][seat]
     turn = state["turn"]
@@ -141,11 +142,12 @@ def legal(state, seat):
                     out.append(Move("confirm", (s,)))
     if len(state["nomads"][seat]) < MAX_NOMADS and has(hand, NOMAD_COST):
         out.extend(Move("nomad", (x,)) for x in nomad_spots(state, seat))
-    budget = turn["steps"] + hand[0] * steps_per_meat(state, seat)
+    bought = hand[0] * steps_per_meat(state, seat)
     for x in state["nomads"][seat]:
+        # every path within the budget is affordable: the budget is the crossings already
+        # paid that this nomad may use plus what all the Meat in hand buys
+        budget = paid_steps(state, x) + bought
         if budget:
-            # every path within the budget is affordable: the budget is the
-            # steps already paid plus what all the Meat in hand buys
             out.extend(Move("move", (path,)) for path in reachable(state, seat, x, budget).values())
     if has(hand, TRIBE_COST):
         tribes = state["tribes"][seat]

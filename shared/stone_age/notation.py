@@ -19,6 +19,7 @@ SEAT_ORDER = ("red", "blue", "white", "orange")
 TRACKS = ("food", "hunting", "construction", "clothing")
 FIGURES = ("neanderthal", "predator")
 _SIMPLE = ("roll", "end", "accept", "decline", "withdraw")
+_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ def parse_bundle(text):
     if not text:
         raise InvalidMove("a list of cards is missing, e.g. 2meat+1bone", code="bad_cards")
     for part in text.split("+"):
-        m = re.fullmatch(r"(\d+)\s*([a-z]+)", part.strip())
+        m = re.fullmatch(r"([0-9]{1,6})\s*([a-z]+)", part.strip(), flags=re.ASCII)
         if not m:
             raise InvalidMove(f"cannot read {part.strip()!r} as cards: write a count and a "
                               "resource, e.g. 2meat+1bone", code="bad_cards")
@@ -65,9 +66,15 @@ def parse_bundle(text):
 
 
 def _crossing(word):
-    if not word.isdigit():
+    # ASCII digits only: str.isdigit() also takes superscripts and other scripts' digits,
+    # which int() refuses or reads otherwise; and int() refuses very long digit strings
+    if not _DIGITS.fullmatch(word):
         raise InvalidMove(f"{word!r} is not a crossing: crossings are the numbers on the map",
                           code="bad_crossing")
+    word = word.lstrip("0") or "0"
+    if len(word) > 4:
+        raise InvalidMove(f"there is no crossing {word[:8]}...: they run from 1 to "
+                          f"{board.NUM_CROSSINGS}", code="bad_crossing")
     x = int(word)
     if x < 1 or x > board.NUM_CROSSINGS:
         raise InvalidMove(f"there is no crossing {x}: they run from 1 to {board.NUM_CROSSINGS}",
@@ -108,6 +115,8 @@ def parse_move(text):
         if rest:
             raise InvalidMove(f"'{word}' takes nothing after it", code="bad_notation")
         return Move(word)
+    if word == "take" and rest == "none":
+        return Move("take", (None,))
     if word in ("nomad", "place", "take"):
         return Move(word, (_crossing(rest),))
     if word == "move":
@@ -169,6 +178,8 @@ def format_move(move):
     k, a = move.kind, move.args
     if k in _SIMPLE:
         return k
+    if k == "take" and a[0] is None:
+        return "take none"
     if k in ("nomad", "place", "take"):
         return f"{k} {a[0]}"
     if k == "move":
@@ -212,7 +223,7 @@ HELP = """Notation (crossings are the numbers on the map, landscapes like e3):
   develop food|hunting|construction|clothing   advance a progress track
   neanderthal e3 [steal blue]   move a disruption figure (also: predator a8)
   desert g2                     place a desert (Desertification chip)
-  take 45                       take a free people chip (second to Spread)
+  take 45 | take none           take a free people chip, or none (second to Spread)
   discard 2meat+1bone           discard after a 7
   place 92                      advanced set-up: place a tribe on a black crossing
   end                           end your turn"""

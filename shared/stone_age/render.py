@@ -143,7 +143,11 @@ def render(view, color=False):
     if view["you"]:
         lines += _wrap(f"Your hand ({view['you']}): {_bundle(view['hand'])}.")
         if view["you"] == view["current"] and view["steps_left"]:
-            lines.append(f"Paid nomad steps left this turn: {view['steps_left']}.")
+            if view.get("paid_steps"):
+                lines += _wrap("Paid crossings left this turn: " + ", ".join(
+                    f"{n} for the nomad on {x}" for x, n in view["paid_steps"].items()) + ".")
+            else:
+                lines.append(f"Paid nomad steps left this turn: {view['steps_left']}.")
     if view["status"] == "over":
         res = view["result"]
         lines += _wrap(f"Game over: {', '.join(res['winners'])} wins. {res['reason']}.")

@@ -9,7 +9,7 @@ leaves the state untouched.
 from .. import IllegalMove
 from . import board
 from .notation import RES, bundle_text
-from .state import HAND_LIMIT, event, has, occupied, pay
+from .state import HAND_LIMIT, cards, event, has, is_v1, occupied, pay
 
 TRADE_KINDS = ("bank", "offer", "confirm", "withdraw")
 ANSWER_KINDS = ("accept", "decline", "counter")
@@ -74,6 +74,8 @@ def pending_text(p):
         return f"move the {figs}{steal}"
     if p["kind"] == "desert":
         return f"place a desert on an African {board.TERRAINS[p['terrain']]}"
+    if p.get("optional"):
+        return "take a free people chip from the board, or none (take none)"
     return "take a free people chip from the board"
 
 
@@ -91,7 +93,8 @@ def _check_place(state, seat, move):
 def _apply_place(state, seat, move, plan, rng, ev):
     state["tribes"][seat].append(move.args[0])
     state["place_order"].pop(0)
-    ev.append(event(f"{seat} places a tribe on {move.args[0]}"))
+    ev.append(event(state, f"{seat} places a tribe on {move.args[0]}", kind="place",
+                    data={"seat": seat, "crossing": move.args[0]}))
     if state["place_order"]:
         state["current"] = state["place_order"][0]
     else:
@@ -121,7 +124,8 @@ def _apply_roll(state, seat, move, plan, rng, ev):
     d1, d2 = rng.die(6), rng.die(6)
     total = d1 + d2
     state["dice"] = [d1, d2]
-    ev.append(event(f"{seat} rolls {d1}+{d2} = {total}"))
+    ev.append(event(state, f"{seat} rolls {d1}+{d2} = {total}", kind="roll",
+                    data={"seat": seat, "dice": [d1, d2], "total": total}))
     if total == 7:
         owed = {s: (sum(state["hands"][s]) + 1) // 2 for s in state["seats"]
                 if sum(state["hands"][s]) > HAND_LIMIT}
@@ -131,7 +135,9 @@ def _apply_roll(state, seat, move, plan, rng, ev):
         if owed:
             state["discards"] = owed
             state["phase"] = "discard"
-            ev.append(event("7: " + ", ".join(f"{s} must discard {n}" for s, n in owed.items())))
+            ev.append(event(state, "7: " + ", ".join(f"{s} must discard {n}"
+                                                     for s, n in owed.items()),
+                            kind="discards_owed", data={"owed": dict(owed)}))
         return
     state["phase"] = "main"
     gains = produce(state, total)
@@ -142,7 +148,9 @@ def _apply_roll(state, seat, move, plan, rng, ev):
             continue
         takers = [s for s in state["seats"] if gains[s][i]]
         if want > state["supply"][i] and len(takers) > 1:
-            ev.append(event(f"the {name} stack is short: nobody gets {name}"))
+            ev.append(event(state, f"the {name} stack is short: nobody gets {name}",
+                            kind="supply_short", data={"resource": name, "wanted": want,
+                                                       "left": state["supply"][i]}))
             continue
         for s in takers:
             n = min(gains[s][i], state["supply"][i])
@@ -150,7 +158,9 @@ def _apply_roll(state, seat, move, plan, rng, ev):
             state["supply"][i] -= n
             got[s][i] += n
     lines = [f"{s} gets {bundle_text(g)}" for s, g in got.items() if sum(g)]
-    ev.append(event("; ".join(lines) if lines else "nobody gets anything"))
+    ev.append(event(state, "; ".join(lines) if lines else "nobody gets anything",
+                    kind="production", data={"number": total,
+                                             "gains": {s: cards(g) for s, g in got.items()}}))
 
 
 def _check_discard(state, seat, move):
@@ -166,7 +176,8 @@ def _check_discard(state, seat, move):
 def _apply_discard(state, seat, move, plan, rng, ev):
     pay(state, seat, move.args[0])
     del state["discards"][seat]
-    ev.append(event(f"{seat} discards {bundle_text(move.args[0])}"))
+    ev.append(event(state, f"{seat} discards {bundle_text(move.args[0])}", kind="discard",
+                    data={"seat": seat, "cards": cards(move.args[0])}))
     if not state["discards"]:
         state["phase"] = "main"
 
@@ -213,16 +224,21 @@ def _check_figure(state, seat, move):
 
 def _apply_figure(state, seat, move, plan, rng, ev):
     fig, h, victim = move.args
-    state["pending"].pop(0)
+    why = state["pending"].pop(0)["why"]
+    before = state["figures"][fig]
     state["figures"][fig] = h
-    ev.append(event(f"{seat} moves the {fig} to {h}"))
+    ev.append(event(state, f"{seat} moves the {fig} to {h}", kind="figure",
+                    data={"seat": seat, "figure": fig, "from": before, "to": h, "why": why}))
     if victim:
         hand = state["hands"][victim]
         i = rng.draw(hand)
         hand[i] -= 1
         state["hands"][seat][i] += 1
         text = f"{seat} steals 1 {RES[i]} from {victim}"
-        ev.append(event(f"{seat} steals a card from {victim}", {seat: text, victim: text}))
+        secret = {"card": RES[i]}
+        ev.append(event(state, f"{seat} steals a card from {victim}", {seat: text, victim: text},
+                        kind="steal", data={"seat": seat, "from": victim, "hex": h},
+                        private_data={seat: secret, victim: secret}))
 
 
 def desert_options(state, terrain):
@@ -244,9 +260,10 @@ def _check_desert(state, seat, move):
 
 
 def _apply_desert(state, seat, move, plan, rng, ev):
-    state["pending"].pop(0)
+    terrain = state["pending"].pop(0)["terrain"]
     state["deserts"].append(move.args[0])
-    ev.append(event(f"{seat} turns {move.args[0]} into a desert"))
+    ev.append(event(state, f"{seat} turns {move.args[0]} into a desert", kind="desert",
+                    data={"seat": seat, "hex": move.args[0], "terrain": terrain}))
 
 
 def settle_pending(state, ev):
@@ -259,10 +276,12 @@ def settle_pending(state, ev):
     while pending:
         p = pending[0]
         if p["kind"] == "desert" and not desert_options(state, p["terrain"]):
-            ev.append(event(f"no African {board.TERRAINS[p['terrain']]} is left uncovered: "
-                            "the chip has no effect"))
+            ev.append(event(state, f"no African {board.TERRAINS[p['terrain']]} is left "
+                            "uncovered: the chip has no effect", kind="desert_lapses",
+                            data={"seat": state["current"], "terrain": p["terrain"]}))
         elif p["kind"] == "take" and not free_chips(state):
-            ev.append(event("no free people chip is left to take"))
+            ev.append(event(state, "no free people chip is left to take", kind="take_lapses",
+                            data={"seat": state["current"]}))
         else:
             return
         pending.pop(0)
@@ -275,6 +294,11 @@ def free_chips(state):
 
 def _check_take(state, seat, move):
     x = move.args[0]
+    if x is None:
+        if is_v1(state):
+            raise IllegalMove("under these rules (version 1) the second player to own every "
+                              "people must take a free people chip", code="must_take")
+        return
     if str(x) not in state["chips"]:
         raise IllegalMove(f"there is no people chip on crossing {x}", code="no_chip")
     if x not in free_chips(state):
@@ -283,7 +307,12 @@ def _check_take(state, seat, move):
 
 def _apply_take(state, seat, move, plan, rng, ev):
     state["pending"].pop(0)
-    people = state["chips"].pop(str(move.args[0]))
+    x = move.args[0]
+    if x is None:
+        ev.append(event(state, f"{seat} takes no people chip", kind="take_declined",
+                        data={"seat": seat}))
+        return
+    people = state["chips"].pop(str(x))
     state["people"][seat][board.PEOPLES.index(people)] += 1
-    ev.append(event(f"{seat} takes the {board.PEOPLE_NAMES[people]} people chip from "
-                    f"{move.args[0]}"))
+    ev.append(event(state, f"{seat} takes the {board.PEOPLE_NAMES[people]} people chip from "
+                    f"{x}", kind="take", data={"seat": seat, "crossing": x, "people": people}))

@@ -5,9 +5,11 @@ A state is plain JSON data.  Per-seat lists of cards are ordered like
 ``TRACKS`` (food, hunting, construction, clothing).
 """
 
+from ..base import FIRST_RULES_VERSION, rules_version_of, set_rules_version
+from ..events import make_event
 from ..rng import Rng
 from . import board
-from .notation import SEAT_ORDER, TRACKS
+from .notation import RES, SEAT_ORDER, TRACKS
 
 CARDS_PER_KIND = 20
 WIN_POINTS = 10
@@ -30,7 +32,29 @@ NOMAD_COST = (1, 0, 0, 1)
 TRIBE_COST = (0, 1, 1, 1)
 
 
-def new_state(seats, options, seed):
+def is_v1(state):
+    """Whether ``state`` is played under rules version 1 (before the book-faithful fixes)."""
+    return rules_version_of(state) == FIRST_RULES_VERSION
+
+
+def fresh_turn(state):
+    """The per-turn bookkeeping at the start of a turn.
+
+    Version 1 keeps one pool of paid crossings shared by both nomads (``steps``); from
+    version 2 on the crossings paid for belong to the nomad they were paid for
+    (``paid``: {crossing the nomad stands on, as text: crossings left}; RULES.md note 4).
+    """
+    if is_v1(state):
+        return {"developing": False, "steps": 0, "offer": None}
+    return {"developing": False, "paid": {}, "offer": None}
+
+
+def cards(bundle):
+    """A bundle as fields: {"meat": 1, ...} with every resource (zeros included)."""
+    return dict(zip(RES, bundle))
+
+
+def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
     """The state before the first move (see :meth:`StoneAgeGame.new_game`)."""
     n = len(seats)
     state = {
@@ -52,17 +76,21 @@ def new_state(seats, options, seed):
         "adaptation": {p: None for p in board.PEOPLES},
         "exploration": None, "spread": None, "spread2": None,
         "dice": None, "discards": {}, "pending": [],
-        "turn": {"developing": False, "steps": 0, "offer": None},
+        "turn": None,
         "result": None,
     }
+    set_rules_version(state, version)
+    state["turn"] = fresh_turn(state)
     events = []
     if options.get("setup") == "advanced":
         rng = Rng(seed, b"setup")
         contenders, first = list(seats), None
         while first is None:
-            rolls = {s: rng.die(6) + rng.die(6) for s in contenders}
-            events.append({"public": "set-up roll: " + ", ".join(
-                f"{s} {rolls[s]}" for s in contenders)})
+            dice = {s: [rng.die(6), rng.die(6)] for s in contenders}
+            rolls = {s: sum(d) for s, d in dice.items()}
+            events.append(event(state, "set-up roll: " + ", ".join(
+                f"{s} {rolls[s]}" for s in contenders), kind="setup_roll",
+                data={"rolls": {s: {"dice": dice[s], "total": rolls[s]} for s in contenders}}))
             top = max(rolls.values())
             contenders = [s for s in contenders if rolls[s] == top]
             if len(contenders) == 1:
@@ -72,13 +100,20 @@ def new_state(seats, options, seed):
         state["place_order"] = order + order[::-1] + order
         state["phase"] = "place"
         state["first"] = state["current"] = first
-        events.append({"public": f"{first} rolled highest and places first"})
+        events.append(event(state, f"{first} rolled highest and places first",
+                            kind="first_player",
+                            data={"seat": first, "place_order": list(state["place_order"])}))
     else:
         for s in seats:
             lay = board.FIXED_LAYOUT[s]
             state["tribes"][s] = list(lay["tribes"])
             state["nomads"][s] = [lay["nomad"]]
-        events.append({"public": f"the tribes stand in Africa; {seats[0]} begins"})
+        events.append(event(state, f"the tribes stand in Africa; {seats[0]} begins",
+                            kind="layout", data={"first": seats[0],
+                                                 "tribes": {s: list(state["tribes"][s])
+                                                            for s in seats},
+                                                 "nomads": {s: list(state["nomads"][s])
+                                                            for s in seats}}))
     state["events"] = events
     return state
 
@@ -137,8 +172,10 @@ def next_seat(state, seat):
     return seats[(seats.index(seat) + 1) % len(seats)]
 
 
-def event(text, private=None):
-    ev = {"public": text}
-    if private:
-        ev["private"] = private
-    return ev
+def event(state, text, private=None, kind=None, data=None, private_data=None):
+    """One event of ``state``: the text, and from rules version 2 on its facts as fields.
+
+    ``kind`` and ``data`` (and ``private_data``, per seat) are what a program reads; they
+    are left out of version-1 states, which stay byte-identical (``shared.events``).
+    """
+    return make_event(state, text, private, kind, data, private_data)

@@ -9,7 +9,7 @@ turn or starting to develop withdraws an open offer.
 
 from .. import IllegalMove
 from .notation import RES, bundle_text
-from .state import event, has, pay
+from .state import cards, event, has, pay
 
 
 def _sides(give, get, what):
@@ -47,7 +47,9 @@ def _apply_bank(state, seat, move, plan, rng, ev):
     for i, n in enumerate(get):
         state["hands"][seat][i] += n
         state["supply"][i] -= n
-    ev.append(event(f"{seat} trades {bundle_text(give)} with the bank for {bundle_text(get)}"))
+    ev.append(event(state, f"{seat} trades {bundle_text(give)} with the bank for "
+                    f"{bundle_text(get)}", kind="bank",
+                    data={"seat": seat, "give": cards(give), "get": cards(get)}))
 
 
 def _check_offer(state, seat, move):
@@ -68,8 +70,10 @@ def _apply_offer(state, seat, move, plan, rng, ev):
     to = list(to) or [s for s in state["seats"] if s != seat]
     state["turn"]["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": to,
                               "answers": {}}
-    ev.append(event(f"{seat} offers {bundle_text(give)} for {bundle_text(get)} to "
-                    f"{', '.join(to)}"))
+    ev.append(event(state, f"{seat} offers {bundle_text(give)} for {bundle_text(get)} to "
+                    f"{', '.join(to)}", kind="offer",
+                    data={"seat": seat, "give": cards(give), "get": cards(get),
+                          "to": list(to)}))
 
 
 def _check_accept(state, seat, move):
@@ -82,7 +86,8 @@ def _check_accept(state, seat, move):
 
 def _apply_accept(state, seat, move, plan, rng, ev):
     state["turn"]["offer"]["answers"][seat] = "accept"
-    ev.append(event(f"{seat} accepts {state['current']}'s offer"))
+    ev.append(event(state, f"{seat} accepts {state['current']}'s offer", kind="accept",
+                    data={"seat": seat, "offer_by": state["current"]}))
 
 
 def _check_decline(state, seat, move):
@@ -91,7 +96,8 @@ def _check_decline(state, seat, move):
 
 def _apply_decline(state, seat, move, plan, rng, ev):
     state["turn"]["offer"]["answers"][seat] = "decline"
-    ev.append(event(f"{seat} declines {state['current']}'s offer"))
+    ev.append(event(state, f"{seat} declines {state['current']}'s offer", kind="decline",
+                    data={"seat": seat, "offer_by": state["current"]}))
 
 
 def _check_counter(state, seat, move):
@@ -105,7 +111,9 @@ def _check_counter(state, seat, move):
 def _apply_counter(state, seat, move, plan, rng, ev):
     give, get = move.args
     state["turn"]["offer"]["answers"][seat] = {"give": list(give), "get": list(get)}
-    ev.append(event(f"{seat} counters: {bundle_text(give)} for {bundle_text(get)}"))
+    ev.append(event(state, f"{seat} counters: {bundle_text(give)} for {bundle_text(get)}",
+                    kind="counter", data={"seat": seat, "offer_by": state["current"],
+                                          "give": cards(give), "get": cards(get)}))
 
 
 def deal_terms(offer, partner):
@@ -143,7 +151,10 @@ def _apply_confirm(state, seat, move, plan, rng, ev):
         a[i] += theirs[i] - mine[i]
         b[i] += mine[i] - theirs[i]
     state["turn"]["offer"] = None
-    ev.append(event(f"{seat} trades {bundle_text(mine)} to {partner} for {bundle_text(theirs)}"))
+    ev.append(event(state, f"{seat} trades {bundle_text(mine)} to {partner} for "
+                    f"{bundle_text(theirs)}", kind="trade",
+                    data={"seat": seat, "partner": partner, "give": cards(mine),
+                          "get": cards(theirs)}))
 
 
 def _check_withdraw(state, seat, move):
@@ -153,4 +164,5 @@ def _check_withdraw(state, seat, move):
 
 def _apply_withdraw(state, seat, move, plan, rng, ev):
     state["turn"]["offer"] = None
-    ev.append(event(f"{seat} withdraws the offer"))
+    ev.append(event(state, f"{seat} withdraws the offer", kind="offer_withdrawn",
+                    data={"seat": seat, "why": "withdraw"}))

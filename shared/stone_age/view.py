@@ -3,8 +3,9 @@
 Never contains the seed or another seat's cards (only their counts).
 """
 
+from ..base import rules_version_of
 from . import board
-from .develop import chip_name
+from .develop import chip_name, chips_carried_out
 from .notation import RES, TRACKS
 from .rules import owes_answer, pending_text
 from .state import points
@@ -32,10 +33,23 @@ def owes(state, to_act):
     return out
 
 
+def _duty(p):
+    """A pending duty as fields: what the player on turn owes before anything else."""
+    out = {"kind": p["kind"]}
+    if p["kind"] == "figure":
+        out.update(figures=list(p["figures"]), steal=p["steal"], why=p["why"])
+    elif p["kind"] == "desert":
+        out["terrain"] = p["terrain"]
+    else:
+        out["optional"] = bool(p.get("optional"))
+    return out
+
+
 def make_view(state, seat, to_act):
     seats = state["seats"]
     over = state["phase"] == "over"
     offer = state["turn"]["offer"]
+    paid = state["turn"].get("paid")
     v = {
         "game": "stone_age",
         "status": "over" if over else "playing",
@@ -59,6 +73,8 @@ def make_view(state, seat, to_act):
         "art": dict(state["art"]),
         "boxes": dict(state["boxes"]),
         "event_chips": {s: [chip_name(c) for c in state["taken"][s]] for s in seats},
+        "event_chip_ids": {s: list(state["taken"][s]) for s in seats},
+        "chips_carried_out": {s: chips_carried_out(state, s) for s in seats},
         "chips_left": {k: sum(p.values()) for k, p in state["pools"].items()},
         "deserts": list(state["deserts"]),
         "deserts_left": board.DESERTS - len(state["deserts"]),
@@ -69,8 +85,11 @@ def make_view(state, seat, to_act):
         "spread2": state["spread2"],
         "discards": dict(state["discards"]),
         "pending": [pending_text(p) for p in state["pending"]],
+        "duties": [_duty(p) for p in state["pending"]],
         "developing": state["turn"]["developing"],
-        "steps_left": state["turn"]["steps"],
+        "steps_left": sum(paid.values()) if paid is not None else state["turn"]["steps"],
+        "paid_steps": dict(paid) if paid is not None else None,
+        "rules_version": rules_version_of(state),
         "offer": None,
         "place_order": list(state["place_order"]),
     }

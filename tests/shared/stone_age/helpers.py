@@ -13,13 +13,14 @@ from shared.stone_age.state import points
 SEATS4 = ["red", "blue", "white", "orange"]
 
 
-def new(n=4, setup="fixed", seed=b"test-seed"):
-    return GAME.new_game(GAME.seat_names(n), {"setup": setup}, seed)
+def new(n=4, setup="fixed", seed=b"test-seed", version=None):
+    """A fresh state (rules ``version``; None: the current one)."""
+    return GAME.new_game(GAME.seat_names(n), {"setup": setup}, seed, rules_version=version)
 
 
-def main_phase(n=4, seed=b"test-seed"):
+def main_phase(n=4, seed=b"test-seed", version=None):
     """A 4-player state in red's main phase with empty hands and no dice rolled."""
-    st = new(n, seed=seed)
+    st = new(n, seed=seed, version=version)
     st["phase"] = "main"
     for s in st["seats"]:
         st["hands"][s] = [0, 0, 0, 0]
@@ -74,9 +75,9 @@ def pieces_conserved(st):
     assert len(spots) == len(set(spots))
 
 
-def random_game(seed, n=4, setup="fixed", cap=3000, each=None):
+def random_game(seed, n=4, setup="fixed", cap=3000, each=None, version=None):
     """Play random legal moves; call ``each(state, seat, move)`` after every move."""
-    st = GAME.new_game(GAME.seat_names(n), {"setup": setup}, seed)
+    st = GAME.new_game(GAME.seat_names(n), {"setup": setup}, seed, rules_version=version)
     rng = Rng(b"random-players", seed)
     moves = 0
     while moves < cap:

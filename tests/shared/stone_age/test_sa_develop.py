@@ -19,7 +19,8 @@ def test_create_a_nomad_costs_hide_and_meat_next_to_a_tribe():
 
 
 def test_rules_note_9_no_nomad_across_a_condition_box():
-    """RULES.md note 9: a nomad is never placed across a condition box."""
+    """RULES.md note 9 (book silent: "places the nomad on a free crossing next to one of their
+    tribes"): a nomad is never placed across a condition box (a case the map never makes)."""
     st = main_phase()
     st["tribes"]["red"] = [64]
     give(st, "red", meat=1, hide=1)
@@ -39,9 +40,10 @@ def test_move_costs_one_meat_for_two_crossings_plus_food():
     refused(st, "red", "move 110-118", "cannot_afford")
 
 
-def test_rules_note_4_paid_steps_may_be_split_between_both_nomads():
-    """RULES.md note 4: Meat buys steps for the turn, shared by both nomads."""
-    st = main_phase()
+def test_rules_note_4_version_1_paid_steps_are_shared_by_both_nomads():
+    """RULES.md note 4, rules version 1 only (old games keep it): Meat bought crossings for
+    the turn, shared by both nomads.  Version 2 binds them to one nomad (test_sa_book)."""
+    st = main_phase(version="1")
     for s in st["seats"]:
         st["nomads"][s] = []
     st["nomads"]["red"] = [102, 63]
@@ -84,6 +86,8 @@ def test_condition_box_needs_clothing_and_construction():
 
 
 def test_condition_box_crossed_twice_only_the_first_takes_the_chip():
+    """RULES.md note 15.  The book: "The first player who fulfills the condition of a box and
+    moves onto the crossing beyond the box with a nomad receives the adjacent event chip.\""""
     st = main_phase()
     st["nomads"]["red"] = [64]
     st["nomads"]["blue"] = [71]
@@ -121,7 +125,9 @@ def test_found_a_tribe_on_a_people_chip():
 
 
 def test_rules_note_7_sixth_tribe_removes_an_african_one():
-    """RULES.md note 7: with 5 tribes out, the 6th removes one in Africa first."""
+    """RULES.md note 7.  The book: "If all 5 of a player's tribes are already on the board and
+    they want to create another tribe, they must remove one of their tribes from Africa. If they
+    no longer have a tribe in Africa, they remove any tribe of their choice.\""""
     st = main_phase()
     st["tribes"]["red"] = [92, 107, 3, 9, 15]          # two still in Africa
     st["nomads"]["red"] = [59]
@@ -138,7 +144,8 @@ def test_rules_note_7_sixth_tribe_removes_an_african_one():
 
 
 def test_rules_note_1_develop_costs_and_food_step_2_costs_one_bone():
-    """The book's example: Orange pays one Bone for step 2 of Food."""
+    """RULES.md note 1.  The book's example: "Player "Orange" pays one Bone and advances their
+    marker stone on the Food progress track to the 2nd step.\""""
     st = main_phase()
     st["tracks"]["red"][0] = 1
     give(st, "red", bone=1)
@@ -148,6 +155,9 @@ def test_rules_note_1_develop_costs_and_food_step_2_costs_one_bone():
 
 
 def test_rules_note_2_fifth_step_is_unique_and_gives_art():
+    """RULES.md note 2.  The book: "The player who first reaches the 5th step of a track
+    receives the victory-point card displayed there. All other players may no longer advance
+    their marker stone to this 5th step.\""""
     st = main_phase()
     st["tracks"]["red"][3] = 4
     st["tracks"]["blue"][3] = 4
@@ -162,6 +172,8 @@ def test_rules_note_2_fifth_step_is_unique_and_gives_art():
 
 
 def test_rules_note_5_hunting_moves_a_figure_without_stealing():
+    """RULES.md note 5 (book silent on stealing).  The book: "With each progress, the player
+    once moves the Neanderthal in Africa or Eurasia, or the Predator in America or Australia.\""""
     st = main_phase()
     give(st, "red", flint=1)
     give(st, "blue", meat=3)

@@ -29,7 +29,9 @@ def test_desertification_covers_an_african_landscape_of_the_chip_kind():
 
 
 def test_rules_note_12_desertification_with_no_landscape_left_does_nothing():
-    """RULES.md note 12: no uncovered African landscape of that kind: no effect."""
+    """RULES.md note 12 (book silent).  The book: "The player places a desert on a landscape
+    shown on the chip. Important: only landscapes of Africa (next to black crossings) may be
+    covered with deserts."  No uncovered African landscape of that kind: no effect."""
     st = main_phase()
     st["deserts"] = ["f2", "i1", "j2"]                    # every African Highlands
     _cross_box_a(st, "red", "desert-H")
@@ -37,6 +39,10 @@ def test_rules_note_12_desertification_with_no_landscape_left_does_nothing():
 
 
 def test_rules_note_16_disruption_figure_chip_moves_a_figure_and_must_steal():
+    """RULES.md note 16.  The book: "Whoever turns up this chip immediately moves the
+    Neanderthal to a landscape field in Eurasia/Africa, or the Predator in America/Australia.
+    Furthermore, they draw a raw material card from a fellow player who has a tribe standing on
+    that landscape field."  "they draw" (the 7 says "may draw"): the steal is required."""
     st = main_phase()
     give(st, "blue", meat=1, bone=1)
     _cross_box_a(st, "red", "disruption")
@@ -61,7 +67,9 @@ def test_adaptation_card_is_a_victory_point():
 
 
 def test_rules_note_8_exploration_first_to_two_chips_then_to_whoever_has_more():
-    """RULES.md note 8: Exploration changes hands to a player with strictly more chips."""
+    """RULES.md note 8.  The book: "Whoever is first to have brought 2 event chips into their
+    possession receives the "Exploration" card. But: if another player has more event chips,
+    this card must be handed over to them immediately.\""""
     st = main_phase()
     _cross_box_a(st, "red", "adapt-y")
     assert st["exploration"] is None
@@ -77,6 +85,8 @@ def test_rules_note_8_exploration_first_to_two_chips_then_to_whoever_has_more():
 
 
 def test_exploration_does_not_move_on_a_tie():
+    """RULES.md note 8.  The book: "if another player has more event chips, this card must be
+    handed over": only strictly more; a tie leaves it where it is."""
     st = main_phase()
     st["taken"]["red"] = ["adapt-y", "adapt-g"]
     st["exploration"] = "red"
@@ -93,9 +103,10 @@ def _found(st, seat, x, people_before):
     play(st, seat, f"tribe {x}")
 
 
-def test_rules_note_10_spread_and_the_second_player_takes_a_free_chip():
-    """RULES.md note 10: first to own every people gets Spread; the second takes a chip."""
-    st = main_phase()
+def test_rules_note_10_version_1_the_second_player_must_take_a_free_chip():
+    """RULES.md note 10, rules version 1 only (old games keep it): the take was forced.
+    Version 2 lets the player decline (test_sa_book)."""
+    st = main_phase(version="1")
     _found(st, "red", 59, [0, 1, 1, 1])          # 59 is yellow
     assert st["spread"] == "red" and points(st, "red") == 4 + 2
     st["current"] = "blue"
@@ -106,6 +117,8 @@ def test_rules_note_10_spread_and_the_second_player_takes_a_free_chip():
     st["nomads"]["white"] = [45]
     refused(st, "blue", "take 45", "not_free")   # a nomad stands on it
     refused(st, "blue", "take 30", "no_chip")
+    refused(st, "blue", "take none", "must_take")
+    assert GAME.timeout_move(st, "blue") == "take 1"
     play(st, "blue", "take 46")
     assert "46" not in st["chips"] and points(st, "blue") == 5
     st["current"] = "white"
@@ -149,6 +162,8 @@ def test_no_win_off_turn():
 
 
 def test_rules_note_19_points_gained_before_your_turn_win_when_it_comes():
+    """RULES.md note 19.  The book: "The game ends as soon as a player, on their turn, has at
+    least 10 victory points.\""""
     st = main_phase()
     st["people"]["blue"] = [3, 3, 3, 1]
     play(st, "red", "end")
@@ -158,7 +173,9 @@ def test_rules_note_19_points_gained_before_your_turn_win_when_it_comes():
 
 
 def test_rules_note_14_chip_drawn_from_its_numeral_when_taken():
-    """RULES.md note 14: the chip is drawn from its numeral's remaining pool at the crossing."""
+    """RULES.md note 14.  The book: "They are shuffled around a bit so that no one knows anymore
+    which symbol is on the back."  The chip is drawn from its numeral's remaining pool when
+    the box is first crossed, and "they immediately turn it face up"."""
     st = main_phase()
     assert st["pools"] == {k: dict(v) for k, v in __import__(
         "shared.stone_age.board", fromlist=["x"]).CHIP_POOLS.items()}
@@ -188,7 +205,9 @@ def test_rules_note_14_chip_drawn_from_its_numeral_when_taken():
 
 
 def test_rules_note_15_passing_a_box_without_stopping_takes_its_chip():
-    """RULES.md note 15: the nomad need not stop beyond the box."""
+    """RULES.md note 15.  The book's example: Hans "moves his nomad 3 crossings. Since he was
+    the first to move across the box ... he takes the associated event chip": the nomad need
+    not stop beyond the box."""
     st = main_phase()
     st["nomads"]["red"] = [70]
     st["tracks"]["red"][3] = 1
@@ -199,7 +218,9 @@ def test_rules_note_15_passing_a_box_without_stopping_takes_its_chip():
 
 
 def test_rules_note_17_a_figure_must_change_landscape():
-    """RULES.md note 17: a figure always moves to another landscape of its regions."""
+    """RULES.md note 17.  The book: the 7 moves the Neanderthal "to a different landscape
+    field"; "the Neanderthal may only be placed on landscapes of Africa and Eurasia, and the
+    Predator only on landscapes of America and Australia.\""""
     st = main_phase()
     give(st, "red", flint=1)
     play(st, "red", "develop hunting")
@@ -210,23 +231,28 @@ def test_rules_note_17_a_figure_must_change_landscape():
 
 
 def test_rules_note_18_who_starts():
-    """RULES.md note 18: red in the fixed layout; the highest set-up roll in advanced."""
+    """RULES.md note 18.  The book: "The youngest player begins" (fixed layout: red);
+    advanced: "Whoever rolls highest begins and places one of their tribes on a black
+    crossing" (the highest set-up roll places first and takes the first turn)."""
     from .helpers import new
     assert new(4)["current"] == "red" and new(3)["current"] == "red"
     firsts = set()
     for i in range(12):
         st = new(4, setup="advanced", seed=b"who-%d" % i)
-        rolls = [e["public"] for e in st["events"] if e["public"].startswith("set-up roll")]
-        last = dict(part.rsplit(" ", 1) for part in rolls[-1][len("set-up roll: "):].split(", "))
-        best = max(last, key=lambda s: int(last[s]))
+        # the set-up dice are facts (version 2): no need to read the text
+        rolls = [e["data"]["rolls"] for e in st["events"] if e["kind"] == "setup_roll"]
+        last = {s: r["total"] for s, r in rolls[-1].items()}
+        best = max(last, key=last.get)
         assert st["first"] == best == st["current"] == st["place_order"][0]
         assert list(last.values()).count(last[best]) == 1
+        assert st["events"][-1]["data"]["seat"] == best
         firsts.add(best)
     assert len(firsts) > 1
 
 
 def test_rules_note_20_a_nomad_may_return_to_its_start():
-    """RULES.md note 20: cross box A and come back in one paid move."""
+    """RULES.md note 20 (book silent).  "A nomad may change direction as often as it likes
+    during its move": cross box A and come back in one paid move."""
     st = main_phase()
     st["nomads"]["red"] = [64]
     st["tracks"]["red"][3] = 1
@@ -238,7 +264,8 @@ def test_rules_note_20_a_nomad_may_return_to_its_start():
 
 
 def test_rules_note_12_second_desert_chip_of_a_kind_with_nothing_left_lapses():
-    """RULES.md note 12: two Desertification chips in one move, one landscape left."""
+    """RULES.md note 12 (book silent): two Desertification chips in one move, one landscape
+    left; the second has no effect."""
     st = main_phase()
     st["deserts"] = ["f2", "i1"]                          # j2 is the last Highlands
     st["nomads"]["red"] = [58]

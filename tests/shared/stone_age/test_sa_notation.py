@@ -109,3 +109,83 @@ def test_fuzzed_text_only_ever_raises_invalid_or_illegal_move():
                 raise AssertionError(f"check refused but play accepted {text!r}")
             trial = copy.deepcopy(st)
             GAME.play(trial, seat, text)
+
+
+# --- any text at all: only InvalidMove (tracker #12.3) ----------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+from shared import IllegalMove  # noqa: E402
+
+#: every code point, surrogates and control characters included
+ANY_CHAR = hs.characters(exclude_categories=())
+#: look-alikes of the notation's own characters: digits of other scripts, superscripts,
+#: fullwidth forms, invisible and control characters
+LOOKALIKES = ["²", "³", "¹", "⁰", "₂", "٣", "۳", "३", "３", "①", "Ⅷ", "𝟗", "\x00", "\u200b",
+              "\u200f", "\u0301", "\ufeff", "\t", "\n", "ｍｅａｔ", "ｍ", "Ｍ", "ｅ", "ⅿ", "ı",
+              "İ", "K", "ſ", "－", "＋", "‐", "+", "-", " ", "", "99999999999999999999"]
+_STATE = []
+
+
+def _mid_game_state():
+    if not _STATE:
+        _STATE.append(random_game(b"unicode-state", n=4, cap=400)[0])
+    return _STATE[0]
+
+
+def _only_clear_errors(text):
+    """parse_move either reads ``text`` (and its canonical form reads back the same) or
+    raises InvalidMove; play on a mid-game state raises nothing else either."""
+    try:
+        move = parse_move(text)
+    except InvalidMove as exc:
+        assert exc.message and "\n" not in exc.message
+    else:
+        assert parse_move(format_move(move)) == move
+        assert format_move(move).isascii()
+    st = _mid_game_state()
+    for seat in st["seats"] + ["nobody"]:
+        try:
+            GAME.check(st, seat, text)
+        except (InvalidMove, IllegalMove):
+            pass
+
+
+@pytest.mark.parametrize("text", ["nomad ²", "nomad ³³", "take ٣", "move 100-９３", "place ９２",
+                                  "tribe 59 remove ²", "discard ²meat", "bank ３meat for 1hide",
+                                  "nomad " + "9" * 5000, "discard " + "9" * 5000 + "meat",
+                                  "move 100-" + "0" * 5000 + "93", "nomad \x00", "\x00roll"],
+                         ids=lambda t: ascii(t[:24]))
+def test_unicode_digits_and_huge_numbers_are_invalid_moves(text):
+    """Tracker #12.3: 'nomad ²' passed str.isdigit() and int() raised ValueError (a 500 on the
+    server); only ASCII digits are numbers, and a too long number is a plain InvalidMove."""
+    if text == "move 100-" + "0" * 5000 + "93":
+        assert format_move(parse_move(text)) == "move 100-93"   # leading zeros are harmless
+        return
+    with pytest.raises(InvalidMove):
+        parse_move(text)
+    _only_clear_errors(text)
+
+
+@settings(max_examples=600, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(hs.text(alphabet=ANY_CHAR, max_size=40))
+def test_any_unicode_text_is_parsed_or_refused_with_invalid_move(text):
+    """Full Unicode text (not only ASCII) never raises anything but InvalidMove/IllegalMove."""
+    _only_clear_errors(text)
+
+
+@settings(max_examples=600, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(hs.sampled_from(EXAMPLES + ["take none"]), hs.lists(
+    hs.tuples(hs.integers(0, 60), hs.integers(0, 60),
+              hs.one_of(hs.sampled_from(LOOKALIKES), hs.text(alphabet=ANY_CHAR, max_size=3))),
+    min_size=1, max_size=3))
+def test_mutated_legal_moves_are_parsed_or_refused_with_invalid_move(text, edits):
+    """Legal moves with pieces replaced by look-alikes: Unicode digits, fullwidth letters, NUL,
+    zero-width and direction marks, combining accents, long numbers."""
+    for start, length, piece in edits:
+        start = min(start, len(text))
+        text = text[:start] + piece + text[start + length % 3:]
+    _only_clear_errors(text)

@@ -49,6 +49,16 @@ def test_random_games_played_to_the_end():
     assert finished == 10
 
 
+def test_random_version_1_games_still_play_to_the_end():
+    """Old games keep their rules: version-1 games still play to a winner, never refusing a
+    listed move, with cards and pieces conserved."""
+    for i in range(4):
+        st, played = random_game(b"v1-whole-%d" % i, n=3 + i % 2,
+                                 setup="advanced" if i % 2 else "fixed", cap=20000,
+                                 each=_checks, version="1")
+        assert "rules_version" not in st and GAME.result(st) is not None
+
+
 @pytest.mark.slow
 def test_random_games_1000():
     """1,000 seeds, 3 and 4 players, both set-ups, each played to a winner; every move checked."""

@@ -76,19 +76,34 @@ def test_same_seed_same_game():
     assert "seed" in a and a["ply"] == 0
 
 
-def test_golden_game_replays_to_the_recorded_state():
-    """Guards old archives: the recorded log must replay to the same state (rules version 1)."""
+@pytest.mark.parametrize("name,version", [("golden_game.json", "1"),
+                                          ("golden_game_v2.json", "2")])
+def test_golden_game_replays_to_the_recorded_state(name, version):
+    """Guards old archives: each recorded log replays, under the rules version it was
+    played under, to the same state (version 1: the rules before the book-faithful fixes;
+    version 2: the current rules)."""
     import hashlib
     import json
     import os
-    path = os.path.join(os.path.dirname(__file__), "golden_game.json")
+    path = os.path.join(os.path.dirname(__file__), name)
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
-    assert doc["rules_version"] == GAME.rules_version
-    st = GAME.new_game(doc["seats"], doc["options"], bytes.fromhex(doc["seed"]))
+    assert doc["rules_version"] == version and version in GAME.rules_versions
+    st = GAME.new_game(doc["seats"], doc["options"], bytes.fromhex(doc["seed"]),
+                       rules_version=doc["rules_version"])
     for seat, text, entropy in doc["moves"]:
         assert seat in GAME.to_act(st)
         GAME.play(st, seat, text, bytes.fromhex(entropy))
     text = json.dumps(st, sort_keys=True, separators=(",", ":"))
     assert hashlib.sha256(text.encode()).hexdigest() == doc["final_sha256"]
     assert GAME.view(st, None)["scores"] == doc["final_scores"]
+
+
+def test_new_games_get_version_2_and_version_1_stays_playable():
+    """New games are played under rules version 2; version 1 can still be created and
+    replayed, and its states carry no version key (old snapshots stay byte-identical)."""
+    assert GAME.rules_version == "2" and GAME.rules_versions == ("1", "2")
+    assert GAME.new_game(GAME.seat_names(4), {}, b"v")["rules_version"] == "2"
+    old = GAME.new_game(GAME.seat_names(4), {}, b"v", rules_version="1")
+    assert "rules_version" not in old and "paid" not in old["turn"]
+    assert all(set(ev) == {"public"} for ev in old["events"])

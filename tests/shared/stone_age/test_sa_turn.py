@@ -48,7 +48,9 @@ def test_figure_and_desert_block_production():
 
 
 def test_rules_note_13_supply_short_nobody_gets_it():
-    """RULES.md note 13: a stack too short for everyone gives nobody that resource."""
+    """RULES.md note 13 (book silent: "Every player takes, for each tribe bordering a landscape
+    with the rolled number, the raw material of that landscape from the corresponding supply
+    stack" never says a stack runs out): a stack too short for everyone gives nobody any."""
     st = new(4)
     _clear_pieces(st)
     st["tribes"].update(red=[107], white=[116])
@@ -61,6 +63,7 @@ def test_rules_note_13_supply_short_nobody_gets_it():
 
 
 def test_rules_note_13_a_lone_producer_takes_what_is_left():
+    """RULES.md note 13 (book silent on a short stack): a lone producer takes what is left."""
     st = new(4)
     _clear_pieces(st)
     st["tribes"]["red"] = [109]                          # two Forest 10 landscapes
@@ -87,7 +90,9 @@ def test_must_roll_first_and_only_on_your_turn():
 
 
 def test_rules_note_3_seven_discards_half_rounded_up_only_above_seven():
-    """RULES.md note 3: more than 7 cards discards ceil(n/2); exactly 7 keeps them."""
+    """RULES.md note 3.  The book: "Every player who owns more than 7 raw material cards
+    selects half of their raw material cards and discards them ... With an odd number, round up
+    beforehand."  More than 7 discards ceil(n/2); exactly 7 keeps them."""
     st = new(4)
     give(st, "blue", meat=4, bone=4)          # 4+5+... blue holds 10
     give(st, "white", meat=3, flint=2)        # white holds 7
@@ -108,7 +113,10 @@ def test_rules_note_3_seven_discards_half_rounded_up_only_above_seven():
 
 
 def test_rules_note_6_seven_moves_the_neanderthal_only_and_steals_at_random():
-    """RULES.md note 6: the roller moves the Neanderthal (never the Predator)."""
+    """RULES.md note 6.  The book: "Whoever rolled the "7" moves the Neanderthal (not the
+    Predator) to a different landscape field of Eurasia or Africa. Furthermore, they may draw a
+    raw material card from the face-down hand of a player who has a tribe standing on that
+    landscape field.\""""
     st = new(4)
     roll_to(st, "red", 7)
     assert st["phase"] == "main"
@@ -129,6 +137,7 @@ def test_rules_note_6_seven_moves_the_neanderthal_only_and_steals_at_random():
 
 
 def test_seven_steal_is_optional():
+    """RULES.md note 6.  The book: "they may draw a raw material card": the steal is optional."""
     st = new(4)
     roll_to(st, "red", 7)
     play(st, "red", "neanderthal g3")
@@ -202,7 +211,8 @@ def test_withdraw_and_trade_only_with_the_player_on_turn():
 
 
 def test_rules_note_11_trade_phase_ends_with_the_first_development():
-    """RULES.md note 11: roll, trade, then develop; no trading after developing."""
+    """RULES.md note 11.  The book: "their turn is divided into the following actions, which
+    must be carried out in this order": roll, trade, develop; no trading after developing."""
     st = main_phase()
     give(st, "red", meat=4, bone=1, hide=1)
     play(st, "red", "offer 1hide for 1flint")
