@@ -25,7 +25,7 @@ def esc(text):
 
 def _num(value):
     if isinstance(value, float):
-        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        text = f"{value:.1f}".rstrip("0").rstrip(".")
         return text if text not in ("-0", "") else "0"
     return str(value)
 
