@@ -14,7 +14,8 @@ the notation's name: ``"e3"`` for a landscape, ``"92"`` for a crossing, the box 
 
 from math import sqrt
 
-from ..svg import Drawing, circle, element, group, polygon, rect, text
+from ..svg import (Drawing, as_dict, as_list, circle, css_token, element, group, polygon, rect,
+                   text)
 from . import board
 
 R = 25
@@ -57,20 +58,8 @@ def _hex_centre(name):
     return round(sum(p[0] for p in xs) / 6), round(sum(p[1] for p in xs) / 6)
 
 
-def _dict(value):
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value):
-    return value if isinstance(value, (list, tuple)) else []
-
-
-def _token(word):
-    return "".join(ch for ch in str(word) if ch.isalnum())
-
-
 def _seat_fill(seat):
-    return SEAT_FILL.get(seat, _UNKNOWN)
+    return SEAT_FILL.get(seat, _UNKNOWN) if isinstance(seat, str) else _UNKNOWN
 
 
 def _crossing_no(value):
@@ -83,7 +72,7 @@ def _crossing_no(value):
 
 
 def _hexes(view):
-    deserts = set(str(d) for d in _list(view.get("deserts")))
+    deserts = set(str(d) for d in as_list(view.get("deserts")))
     out = []
     for name in board.HEX_NAMES:
         h = board.HEXES[name]
@@ -129,16 +118,17 @@ def _lines():
 def _crossings(view):
     """Every crossing's number (a ``text`` with ``data-place``: the number is its own name),
     the black start crossings and the people chips still on the map."""
-    chips = _dict(view.get("chips"))
+    chips = as_dict(view.get("chips"))
     marks, labels = [], []
     for x in board.CROSSINGS:
         cx, cy = crossing_xy(x)
         people = chips.get(str(x))
         if people is not None:
+            people = str(people)
             pname = board.PEOPLE_NAMES.get(people, str(people))
             marks.append(circle(cx, cy, 4.5, title=f"{pname} people chip on crossing {x}",
                                 fill=PEOPLE_FILL.get(people, _UNKNOWN),
-                                cls=f"people-chip people-{_token(people)}",
+                                cls=f"people-chip people-{css_token(people)}",
                                 data_place=str(x)))
         elif x in board.BLACK:
             marks.append(circle(cx, cy, 3.5, title=f"crossing {x}: a black starting crossing",
@@ -151,7 +141,7 @@ def _crossings(view):
 def _boxes(view):
     """The condition boxes (Clothing/Construction) and the face-down event chips by them:
     a chip still on the map shows only its numeral, as its back does."""
-    holders = _dict(view.get("boxes"))
+    holders = as_dict(view.get("boxes"))
     shapes, labels, numerals = [], [], []
     for letter, (a, b, clothing, construction, numeral) in board.BOXES.items():
         (x1, y1), (x2, y2) = crossing_xy(a), crossing_xy(b)
@@ -182,20 +172,20 @@ def _tribe(x, seat):
     cx, cy = crossing_xy(x)
     pts = [(cx - 6, cy + 5), (cx - 6, cy - 1), (cx, cy - 7), (cx + 6, cy - 1), (cx + 6, cy + 5)]
     return polygon(pts, title=f"{seat} tribe on crossing {x}",
-                   cls=f"tribe seat-{_token(seat)}", data_place=str(x), fill=_seat_fill(seat))
+                   cls=f"tribe seat-{css_token(seat)}", data_place=str(x), fill=_seat_fill(seat))
 
 
 def _nomad(x, seat):
     cx, cy = crossing_xy(x)
     return circle(cx, cy, 5, title=f"{seat} nomad on crossing {x}",
-                  cls=f"nomad seat-{_token(seat)}", data_place=str(x), fill=_seat_fill(seat))
+                  cls=f"nomad seat-{css_token(seat)}", data_place=str(x), fill=_seat_fill(seat))
 
 
 def _pieces(view):
     out = []
     for kind, make in (("tribes", _tribe), ("nomads", _nomad)):
-        for seat, xs in sorted(_dict(view.get(kind)).items(), key=lambda kv: str(kv[0])):
-            for value in _list(xs):
+        for seat, xs in sorted(as_dict(view.get(kind)).items(), key=lambda kv: str(kv[0])):
+            for value in as_list(xs):
                 x = _crossing_no(value)
                 if x is not None:
                     out.append(make(x, seat))
@@ -208,8 +198,8 @@ FIGURE_LOOK = {"neanderthal": ("N", "#6b3e1f", "the Neanderthal"),
 
 def _figures(view):
     out = []
-    for fig, where in sorted(_dict(view.get("figures")).items(), key=lambda kv: str(kv[0])):
-        if where not in board.HEXES:
+    for fig, where in sorted(as_dict(view.get("figures")).items(), key=lambda kv: str(kv[0])):
+        if not isinstance(where, str) or where not in board.HEXES:
             continue
         letter, fill, words = FIGURE_LOOK.get(fig, (str(fig)[:1].upper(), _UNKNOWN, str(fig)))
         cx, cy = _hex_centre(where)
@@ -219,7 +209,7 @@ def _figures(view):
                                   fill=fill, stroke="#fbf6e6", stroke_width=1),
                           text(cx, cy + 3.5, letter, fill="#fbf6e6")],
                          title=f"{words}, on landscape {where}",
-                         cls=f"figure {_token(fig)}", data_place=where))
+                         cls=f"figure {css_token(fig)}", data_place=where))
     return group(out, cls="figures", font_size=7, font_weight="bold", text_anchor="middle")
 
 
@@ -249,31 +239,32 @@ def _panel(view):
         text(252, row2 + 2, "condition box", font_size=8),
         rect(8, row2 + 8, 18, 12, rx=2, fill="#fbf6e6", stroke=OUTLINE, stroke_width=0.8),
         text(17, row2 + 17, "1/2", font_size=7, text_anchor="middle"),
-        text(30, row2 + 18, "needs Clothing 1, Construction 2 to cross;", font_size=8),
-        circle(204, row2 + 14, 6, fill="#5a3d1e"),
-        text(204, row2 + 16, "II", font_size=5, text_anchor="middle", fill="#fbf6e6"),
-        text(213, row2 + 18, "face-down event chip (numeral II)", font_size=8),
+        text(30, row2 + 18, "needs Clothing 1, Construction 2", font_size=8),
+        circle(238, row2 + 14, 6, fill="#5a3d1e"),
+        text(238, row2 + 16, "II", font_size=5, text_anchor="middle", fill="#fbf6e6"),
+        text(247, row2 + 18, "face-down event chip", font_size=8),
     ]
     parts += icons
-    chips = _dict(view.get("event_chips"))
-    seats = [s for s in _list(view.get("seats")) if isinstance(s, str)] or sorted(chips)
+    chips = as_dict(view.get("event_chips"))
+    seats = [s for s in as_list(view.get("seats")) if isinstance(s, str)] or sorted(chips)
     y = y0 + 60
     for seat in seats:
-        got = [str(c) for c in _list(chips.get(seat))]
+        got = [str(c) for c in as_list(chips.get(seat))]
         words = ", ".join(got) if got else "none"
         parts.append(group([rect(8, y - 7, 8, 8, fill=_seat_fill(seat), stroke=OUTLINE,
                                  stroke_width=0.8),
                             text(20, y, f"{seat}: {len(got)} event chip"
                                  f"{'s' if len(got) != 1 else ''} ({words})", font_size=7)],
                            title=f"{seat}'s event chips: {words}",
-                           cls=f"event-chips seat-{_token(seat)}"))
+                           cls=f"event-chips seat-{css_token(seat)}"))
         y += 11
     return group(parts, cls="legend", fill="#1a1a1a")
 
 
 def draw(view):
     """The world map of ``view`` as an SVG document (a string)."""
-    doc = Drawing(WIDTH, HEIGHT, title="Stone Age: the world map", cls="board stone-age")
+    doc = Drawing(WIDTH, HEIGHT, title="Stone Age: the world map", cls="board stone-age",
+                  font_family="sans-serif")
     doc.add(rect(0, 0, WIDTH, MAP_H, fill=SEA, cls="sea"))
     doc.add(group([text(x, y, name) for name, x, y in REGION_LABELS], cls="region-names",
                   font_size=11, font_weight="bold", fill="#2d5873", letter_spacing=2))

@@ -13,9 +13,9 @@ Classes a page can style: ``space`` (+ ``city``, ``town``, ``village``, ``wilds`
 notation's name of a space (``"mulek"``, ``"h1"``) or a city sector (``"palace"``).
 """
 
-from ..svg import Drawing, circle, group, line, path, polygon, rect, text
-from .board import (BATTLEFIELDS, CITIES, FOOD_SPACES, KIND, LABEL, PORTS, POS, ROADS, SPACES,
-                    START)
+from ..svg import (Drawing, as_dict, as_int, as_list, circle, css_token, group, line, path,
+                   polygon, rect, text)
+from .board import BATTLEFIELDS, CITIES, FOOD_SPACES, KIND, LABEL, PORTS, POS, ROADS, SPACES
 
 WIDTH = 540
 SEA_X = 482
@@ -44,34 +44,18 @@ def _xy(space):
     return 48 + c * 98, 30 + r * 48
 
 
-def _dict(value):
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value):
-    return value if isinstance(value, (list, tuple)) else []
-
-
-def _int(value):
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _token(word):
-    return "".join(ch for ch in str(word) if ch.isalnum())
-
-
 def _army_fill(seat):
-    return ARMY_FILL.get(seat, _UNKNOWN)
+    return ARMY_FILL.get(seat, _UNKNOWN) if isinstance(seat, str) else _UNKNOWN
 
 
 def _words(counts):
     """{"infantry": 2, "archer": 1} -> "2 infantry, 1 archer" (kinds in TROOPS order)."""
-    counts = _dict(counts)
+    counts = as_dict(counts)
     kinds = [k for k in TROOPS if k in counts] + sorted(str(k) for k in counts
                                                         if k not in TROOPS)
     parts = []
     for k in kinds:
-        n = _int(counts.get(k))
+        n = as_int(counts.get(k))
         if n:
             parts.append(f"{n} {PLURAL.get(k, k) if n != 1 else k}")
     return ", ".join(parts) or "none"
@@ -80,12 +64,12 @@ def _words(counts):
 def _troop_chips(x, y, counts, size=9):
     """Coloured squares by troop kind with their counts, left to right from (x, y); a dash
     for nobody."""
-    counts = _dict(counts)
-    if not any(_int(counts.get(k)) for k in TROOPS):
+    counts = as_dict(counts)
+    if not any(as_int(counts.get(k)) for k in TROOPS):
         return [text(x, y, "-")], x + 10
     out = []
     for k in TROOPS:
-        n = _int(counts.get(k))
+        n = as_int(counts.get(k))
         if not n:
             continue
         out.append(rect(x, y - size + 1, size, size, fill=TROOP_FILL[k], stroke=OUTLINE,
@@ -101,11 +85,11 @@ def _space(view, space):
     x, y = _xy(space)
     kind = KIND[space]
     label = LABEL[space]
-    cities = _dict(view.get("cities"))
+    cities = as_dict(view.get("cities"))
     parts = []
     cls = f"space {kind}"
     if kind in ("city", "start"):
-        city = _dict(cities.get(space))
+        city = as_dict(cities.get(space))
         holder = city.get("liberated_by")
         if kind == "start":
             fill, title = "#fff3c4", f"{label}: where every army starts (no food)"
@@ -119,7 +103,7 @@ def _space(view, space):
                 title += (", King Amalickiah's city" if not view.get("king_killed")
                           else ", King Amalickiah is dead")
         if kind == "city":
-            attacks = _int(city.get("attacks"))
+            attacks = as_int(city.get("attacks"))
             if attacks:
                 title += f"; attacked {attacks} time{'s' if attacks != 1 else ''}"
         parts.append(rect(x - 38, y - 12, 76, 24, rx=3, fill=fill, stroke=OUTLINE))
@@ -153,12 +137,12 @@ def _space(view, space):
         parts.append(text(x, y + 4, label))
     if space in PORTS:
         title += "; a port on the East Sea"
-    if space in FOOD_SPACES and space not in set(_list(view.get("empty_food"))):
+    if space in FOOD_SPACES and space not in as_list(view.get("empty_food")):
         parts.append(circle(x + (32 if kind == "town" else 13), y - 9, 4.5, fill="#e0b84a",
                             stroke=OUTLINE, stroke_width=0.8, cls="food",
                             title=f"a food token at {label}"))
-    battle = _dict(view.get("battle"))
-    fields = _dict(view.get("fields"))
+    battle = as_dict(view.get("battle"))
+    fields = as_dict(view.get("fields"))
     if space in BATTLEFIELDS:
         if battle.get("site") == space:
             parts.insert(0, circle(x, y, 21, fill="none", stroke=LAMANITE, stroke_width=3,
@@ -166,7 +150,7 @@ def _space(view, space):
                                                          "now"))
             title += "; the battle here is being fought"
         elif space in fields:
-            lam = _words(_dict(fields[space]).get("lamanites"))
+            lam = _words(as_dict(fields[space]).get("lamanites"))
             parts.append(group([circle(x - 14, y - 11, 6, fill=LAMANITE),
                                 text(x - 14, y - 8, "*", fill="#ffffff")],
                                title=f"unfinished battle at {label}: Lamanites {lam}",
@@ -197,29 +181,30 @@ def _roads():
 
 
 def _armies_on_map(view):
-    armies = _dict(view.get("armies"))
-    seats = [s for s in _list(view.get("seats")) if s in armies] or sorted(armies, key=str)
+    armies = as_dict(view.get("armies"))
+    seats = [s for s in as_list(view.get("seats")) if isinstance(s, str) and s in armies] or \
+        sorted(armies, key=str)
     at = {}
     for seat in seats:
-        army = _dict(armies.get(seat))
-        if army.get("alive") and army.get("at") in POS:
+        army = as_dict(armies.get(seat))
+        if army.get("alive") and isinstance(army.get("at"), str) and army["at"] in POS:
             at.setdefault(army["at"], []).append(seat)
     out = []
     for space, here in at.items():
         x, y = _xy(space)
         for i, seat in enumerate(here):
-            army = _dict(armies[seat])
+            army = as_dict(armies[seat])
             ax = x - (len(here) - 1) * 8 + i * 16
             ay = y + 22
-            total = _int(army.get("total"))
+            total = as_int(army.get("total"))
             title = (f"{seat}'s army at {space}: {_words(army.get('live'))}"
-                     f"; food {_int(army.get('food'))}")
+                     f"; food {as_int(army.get('food'))}")
             out.append(group([circle(ax, ay, 7.5, fill=_army_fill(seat), stroke=OUTLINE),
                               text(ax, ay + 3, str(seat)[:1].upper(),
                                    fill="#ffffff" if seat in ("moroni", "antipus", "lehi")
                                    else OUTLINE)],
                              title=title + (f" ({total} troops in all)" if total else ""),
-                             cls=f"army seat-{_token(seat)}", data_place=space))
+                             cls=f"army seat-{css_token(seat)}", data_place=space))
     return group(out, cls="armies", font_size=8, font_weight="bold", text_anchor="middle")
 
 
@@ -232,14 +217,14 @@ def _lamanite_box(x, y, counts, place, title, data_place=None):
 
 
 def _battle(view, y0):
-    battle = _dict(view.get("battle"))
+    battle = as_dict(view.get("battle"))
     site = battle.get("site")
     if not battle or site not in SPACES:
         return None, 0
     kind = battle.get("kind")
     adv = {"nephite": "Nephite Advantage", "lamanite": "Lamanite Advantage"}.get(
-        battle.get("advantage"), "no Advantage")
-    zone = _int(battle.get("zone"))
+        str(battle.get("advantage")), "no Advantage")
+    zone = as_int(battle.get("zone"))
     turn = view.get("turn")
     head = f"Battle at {LABEL[site]}"
     if kind == "city":
@@ -250,7 +235,7 @@ def _battle(view, y0):
              text(8, y0 + 14, head, font_size=11, font_weight="bold")]
     if turn:
         parts.append(text(WIDTH - 8, y0 + 14, f"{turn}'s army attacks", text_anchor="end",
-                          fill=ARMY_TEXT.get(turn, OUTLINE), font_weight="bold"))
+                          fill=ARMY_TEXT.get(str(turn), OUTLINE), font_weight="bold"))
     y = y0 + 24
     if kind == "city":
         parts += _city_inset(view, battle, site, y)
@@ -258,11 +243,11 @@ def _battle(view, y0):
         parts += _shore_inset(battle, zone, y, turn)
     else:
         parts += _hill_inset(battle, zone, y, turn)
-    sup = _dict(battle.get("supplies"))
+    sup = as_dict(battle.get("supplies"))
     if sup and kind != "city":
-        parts.append(text(8, y0 + 154, f"Won, it yields {_int(sup.get('food'))} food, "
-                                       f"{_int(sup.get('weapons'))} weapons, "
-                                       f"{_int(sup.get('gold'))} gold.", fill="#4a4a4a"))
+        parts.append(text(8, y0 + 154, f"Won, it yields {as_int(sup.get('food'))} food, "
+                                       f"{as_int(sup.get('weapons'))} weapons, "
+                                       f"{as_int(sup.get('gold'))} gold.", fill="#4a4a4a"))
     return group(parts, title=head, cls="battle", data_place=site, font_size=9), 162
 
 
@@ -310,7 +295,7 @@ def _hill_inset(battle, zone, y, turn):
     out.append(text(128, zy, "LAMANITES", fill=LAMANITE, font_weight="bold"))
     out.append(_lamanite_box(190, zy, lam, "field",
                              f"the Lamanites in zone {zone}: {_words(lam)}", "field"))
-    path_troops = _dict(battle.get("path"))
+    path_troops = as_dict(battle.get("path"))
     chips, _ = _troop_chips(26, y + 40, path_troops)
     out.append(group(chips,
                      title=f"up the forest paths: {_words(path_troops)}", cls="path-party",
@@ -321,20 +306,20 @@ def _hill_inset(battle, zone, y, turn):
 
 
 def _city_inset(view, battle, site, y):
-    city = _dict(_dict(view.get("cities")).get(site))
-    sectors = _dict(city.get("sectors"))
+    city = as_dict(as_dict(view.get("cities")).get(site))
+    sectors = as_dict(city.get("sectors"))
     current = battle.get("sector")
-    prize = {"palace": f"gold {_int(city.get('gold'))}",
-             "armory": f"weapons {_int(city.get('weapons'))}",
-             "market": f"food {_int(city.get('food'))}",
+    prize = {"palace": f"gold {as_int(city.get('gold'))}",
+             "armory": f"weapons {as_int(city.get('weapons'))}",
+             "market": f"food {as_int(city.get('food'))}",
              "stockade": "captives " + (", ".join(
-                 f"{s} {_int(n)}" for s, n in _dict(city.get("stockade")).items()) or "0")}
+                 f"{s} {as_int(n)}" for s, n in as_dict(city.get("stockade")).items()) or "0")}
     out = []
     boxes = (("palace", 8, y), ("stockade", WIDTH / 2 + 4, y), ("armory", 8, y + 78),
              ("market", WIDTH / 2 + 4, y + 78))
     w = WIDTH / 2 - 12
     for name, x, sy in boxes:
-        sec = _dict(sectors.get(name))
+        sec = as_dict(sectors.get(name))
         taken = sec.get("taken_by")
         title = f"the {name} of {LABEL[site]}: {prize[name]}"
         if taken:
@@ -343,7 +328,7 @@ def _city_inset(view, battle, site, y):
             title += (f"; tower {_words(sec.get('tower'))}; gate {_words(sec.get('gate'))}")
         if name == current:
             title += "; being attacked now"
-        if name in _list(battle.get("wine")):
+        if name in as_list(battle.get("wine")):
             title += "; wine offered here"
         parts = [rect(x, sy, w, 36, fill=SECTOR_FILL[name],
                       stroke=LAMANITE if name == current else OUTLINE,
@@ -353,13 +338,13 @@ def _city_inset(view, battle, site, y):
             parts.append(text(x + 6, sy + 28, f"taken by {taken}"))
         else:
             parts.append(text(x + 6, sy + 28, "tower"))
-            chips, nx = _troop_chips(x + 34, sy + 28, sec.get("tower"))
+            chips, nx = _troop_chips(x + 40, sy + 28, sec.get("tower"))
             parts += chips
             parts.append(text(max(nx, x + 80) + 6, sy + 28, "gate"))
             chips, _ = _troop_chips(max(nx, x + 80) + 30, sy + 28, sec.get("gate"))
             parts += chips
         out.append(group(parts, title=title, cls="sector", data_place=name))
-    temple = _dict(city.get("temple"))
+    temple = as_dict(city.get("temple"))
     ty = y + 40
     if temple.get("cleared"):
         ttitle, tparts = "the temple: cleared", [text(20, ty + 23, "TEMPLE: cleared",
@@ -381,8 +366,9 @@ def _city_inset(view, battle, site, y):
 # --- the army boards ----------------------------------------------------------------------
 
 def _army_boards(view, y0):
-    armies = _dict(view.get("armies"))
-    seats = [s for s in _list(view.get("seats")) if s in armies] or sorted(armies, key=str)
+    armies = as_dict(view.get("armies"))
+    seats = [s for s in as_list(view.get("seats")) if isinstance(s, str) and s in armies] or \
+        sorted(armies, key=str)
     rows = []
     y = y0 + 16
     head = [rect(0, y0, WIDTH, 24 + 22 * len(seats) + 12, fill="#f4efe2"),
@@ -393,13 +379,13 @@ def _army_boards(view, y0):
                          stroke_width=0.6))
         head.append(text(x + 11, y + 1, k, font_size=8))
         x += 20 + 5 * len(k)
-    head.append(text(x + 10, y + 1, "live troops by kind; W wounded, D dead, C captured",
+    head.append(text(x + 4, y + 1, "* to play; W wounded, D dead, C captured",
                      font_size=8, fill="#4a4a4a"))
     for seat in seats:
         y += 22
-        army = _dict(armies.get(seat))
+        army = as_dict(armies.get(seat))
         live = army.get("live")
-        flags = [str(f).upper() for f in _list(army.get("flags"))]
+        flags = [str(f).upper() for f in as_list(army.get("flags"))]
         mark = " (to play)" if seat == view.get("turn") and view.get("status") == "playing" \
             else ""
         parts = [circle(14, y - 3, 6, fill=_army_fill(seat), stroke=OUTLINE),
@@ -409,34 +395,34 @@ def _army_boards(view, y0):
             title = f"{seat}'s army is lost: {fate}"
             parts.append(text(100, y, f"LOST: {fate}", fill=LAMANITE))
         else:
-            wounded = sum(_int(v) for v in _dict(army.get("wounded")).values())
-            dead = sum(_int(v) for v in _dict(army.get("dead")).values())
-            captured = _int(army.get("captured"))
+            wounded = sum(as_int(v) for v in as_dict(army.get("wounded")).values())
+            dead = sum(as_int(v) for v in as_dict(army.get("dead")).values())
+            captured = as_int(army.get("captured"))
             title = (f"{seat}'s army{mark} at {army.get('at')}: {_words(live)}; "
                      f"wounded {wounded}, dead {dead}, captured {captured}; food "
-                     f"{_int(army.get('food'))}, weapons {_int(army.get('weapons'))}, gold "
-                     f"{_int(army.get('gold'))}; flags: {', '.join(flags) or 'none'}")
+                     f"{as_int(army.get('food'))}, weapons {as_int(army.get('weapons'))}, gold "
+                     f"{as_int(army.get('gold'))}; flags: {', '.join(flags) or 'none'}")
             parts.append(text(88, y, str(army.get("at"))))
             chips, nx = _troop_chips(150, y, live)
             parts += chips
             parts.append(text(max(nx, 300), y, f"W{wounded} D{dead} C{captured}  "
-                                                f"food {_int(army.get('food'))} wpn "
-                                                f"{_int(army.get('weapons'))} gold "
-                                                f"{_int(army.get('gold'))}"))
+                                                f"food {as_int(army.get('food'))} wpn "
+                                                f"{as_int(army.get('weapons'))} gold "
+                                                f"{as_int(army.get('gold'))}"))
             for i, f in enumerate(flags[:6]):
                 fx = WIDTH - 64 + i * 10
                 parts.append(polygon([(fx, y - 9), (fx + 8, y - 6), (fx, y - 3)],
                                      fill=_army_fill(seat), stroke=OUTLINE, stroke_width=0.6))
-        rows.append(group(parts, title=title, cls=f"army-board seat-{_token(seat)}",
+        rows.append(group(parts, title=title, cls=f"army-board seat-{css_token(seat)}",
                           data_place=seat))
     return group(head + rows, cls="army-boards", font_size=9), 24 + 22 * len(seats) + 12
 
 
 def _status(view):
-    cities = _dict(view.get("cities"))
-    done = [c for c in CITIES if _dict(cities.get(c)).get("liberated_by")]
-    required = _int(view.get("required")) or len(CITIES)
-    line1 = (f"Round {_int(view.get('round'))} of {_int(view.get('rounds'))} - cities "
+    cities = as_dict(view.get("cities"))
+    done = [c for c in CITIES if as_dict(cities.get(c)).get("liberated_by")]
+    required = as_int(view.get("required")) or len(CITIES)
+    line1 = (f"Round {as_int(view.get('round'))} of {as_int(view.get('rounds'))} - cities "
              f"retaken {len(done)} of {required} - Amalickiah "
              f"{'is dead' if view.get('king_killed') else 'lives'}")
     return group([text(8, MAP_H - 10, line1, font_size=10, font_weight="bold")],
@@ -448,7 +434,7 @@ def draw(view):
     battle, bh = _battle(view, MAP_H)
     boards, ah = _army_boards(view, MAP_H + bh)
     doc = Drawing(WIDTH, MAP_H + bh + ah, title="Title of Liberty: the land southward",
-                  cls="board title-of-liberty")
+                  cls="board title-of-liberty", font_family="sans-serif")
     doc.add(rect(0, 0, SEA_X, MAP_H, fill="#e9f0d8", cls="land"))
     doc.add(_sea(), _roads())
     doc.add(group([_space(view, s) for s in sorted(POS, key=lambda s: (POS[s][1], POS[s][0]))],

@@ -5,15 +5,17 @@ x units and "third of a row" y units, so corner 14 sits where the text board pri
 Pointy-top hexes of radius ``R``; the jungle round the land holds the nine Trading Posts.
 
 Classes a page can style: ``hex`` (+ ``terrain-<kind>``), ``number``, ``robber``, ``road``,
-``settlement``, ``city`` (+ ``seat-<colour>``), ``post``, ``corner``, ``path``, ``temple``,
-``temple-stone``.  Labels: ``label corner-label`` (shown) and ``label path-label`` (hidden
-with ``display="none"``; a CSS rule such as ``.zoomed .path-label {display: inline}`` shows
-them).  ``data-place`` holds the notation's name: ``"F"``, ``"14"``, ``"14-19"``.
+``settlement``, ``city`` (+ ``seat-<colour>``), ``post``, ``corner`` and ``path`` (the hover
+targets of empty places), ``temple``, ``temple-stones``.  Labels: the groups ``label
+corner-labels`` (shown) and ``label path-labels`` (hidden with ``display="none"``; a CSS rule
+such as ``.zoomed .path-labels {display: inline}`` shows them).  ``data-place`` holds the
+notation's name: ``"F"``, ``"14"``, ``"14-19"``.
 """
 
 from math import sqrt
 
-from ..svg import Drawing, circle, element, group, line, polygon, polyline, rect, text
+from ..svg import (Drawing, as_dict, as_list, circle, css_token, element, group, line, polygon,
+                   polyline, rect, text)
 from .board import CORNER_POS, EDGES, HEX_CORNERS, HEX_NAMES, POST_EDGES
 
 R = 40                          # hex radius (centre to corner)
@@ -45,15 +47,11 @@ def _corner_xy(c):
 
 
 def _seat_fill(seat):
-    return SEAT_FILL.get(seat, _UNKNOWN)
-
-
-def _token(word):
-    return "".join(ch for ch in str(word) if ch.isalnum())
+    return SEAT_FILL.get(seat, _UNKNOWN) if isinstance(seat, str) else _UNKNOWN
 
 
 def _seat_cls(seat):
-    return "seat-" + _token(seat)
+    return "seat-" + css_token(seat)
 
 
 def _dots(number):
@@ -63,7 +61,7 @@ def _dots(number):
 
 def _hexes(board):
     out = []
-    hexes = board.get("hexes") or []
+    hexes = as_list(board.get("hexes"))
     for h, ring in enumerate(HEX_CORNERS):
         info = hexes[h] if h < len(hexes) and isinstance(hexes[h], dict) else {}
         name = str(info.get("hex", HEX_NAMES[h]))
@@ -88,27 +86,26 @@ def _hexes(board):
             if marker:
                 parts.append(text(cx, cy + R * 0.72, marker, font_size=7, font_weight="normal",
                                   font_style="italic", cls="marker"))
-        out.append(group(parts, title=title, cls=f"hex terrain-{_token(kind)}",
+        out.append(group(parts, title=title, cls=f"hex terrain-{css_token(kind)}",
                          data_place=name))
     return group(out, cls="hexes", text_anchor="middle", font_weight="bold", fill="#1a1a1a")
 
 
 def _paths(roads):
-    """Every path: a road on it, or a thin hover target; and a label (hidden until a page
-    shows it)."""
-    out = []
+    """Every path: the road on it, or a thin hover target; then the path names as labels
+    (hidden until a page shows them)."""
+    out, labels = [], []
     for a, b in EDGES:
         name = f"{a + 1}-{b + 1}"
         (x1, y1), (x2, y2) = _corner_xy(a), _corner_xy(b)
-        label = text(round((x1 + x2) / 2), round((y1 + y2) / 2 + 2), name, display="none",
-                     cls="label path-label")
-        road = _road(a, b, roads[name]) if name in roads else None
-        if road:
-            out.append(group([road, label], cls="path", data_place=name))
+        labels.append(text(round((x1 + x2) / 2), round((y1 + y2) / 2 + 2), name))
+        if name in roads:
+            out.append(_road(a, b, roads[name]))
         else:
-            out.append(group([line(x1, y1, x2, y2, stroke="transparent", stroke_width=6),
-                              label], title=f"path {name}", cls="path", data_place=name))
-    return group(out, cls="paths", font_size=5, text_anchor="middle", fill="#1a1a1a")
+            out.append(line(x1, y1, x2, y2, title=f"path {name}", cls="path", data_place=name))
+    return [group(out, cls="paths", stroke="transparent", stroke_width=6),
+            group(labels, cls="label path-labels", display="none", font_size=5,
+                  text_anchor="middle", fill="#1a1a1a")]
 
 
 def _road(a, b, seat):
@@ -122,7 +119,7 @@ def _road(a, b, seat):
     pts = [(x1 + ux * s + nx, y1 + uy * s + ny), (x1 + ux * e + nx, y1 + uy * e + ny),
            (x1 + ux * e - nx, y1 + uy * e - ny), (x1 + ux * s - nx, y1 + uy * s - ny)]
     return polygon(pts, title=f"{seat} road on path {name}", cls=f"road {_seat_cls(seat)}",
-                   data_place=name, fill=_seat_fill(seat), stroke=OUTLINE)
+                   data_place=name, fill=_seat_fill(seat), stroke=OUTLINE, stroke_width=1)
 
 
 def _building(c, seat, kind):
@@ -140,20 +137,21 @@ def _building(c, seat, kind):
 
 
 def _corners(buildings):
-    """Every corner: a building on it, or a hover target; and its number as a label."""
-    out = []
+    """Every corner: the building on it, or a hover target; then the corner numbers as
+    labels."""
+    out, labels = [], []
     for c in range(len(CORNER_POS)):
         x, y = _corner_xy(c)
         name = str(c + 1)
         built = buildings.get(name)
-        label = text(round(x + 4), round(y - 3), name, cls="label corner-label")
+        labels.append(text(round(x + 4), round(y - 3), name))
         if isinstance(built, (list, tuple)) and len(built) >= 2:
-            out.append(group([_building(c, built[0], built[1]), label], cls="corner",
-                             data_place=name))
+            out.append(_building(c, built[0], built[1]))
         else:
-            out.append(group([circle(x, y, 4.5, fill="transparent"), label],
-                             title=f"corner {name}", cls="corner", data_place=name))
-    return group(out, cls="corners", font_size=7, fill="#1a1a1a")
+            out.append(circle(x, y, 4.5, title=f"corner {name}", cls="corner",
+                              data_place=name))
+    return [group(out, cls="corners", fill="transparent"),
+            group(labels, cls="label corner-labels", font_size=7, fill="#1a1a1a")]
 
 
 def _posts(posts):
@@ -179,7 +177,7 @@ def _posts(posts):
             fill = TERRAIN[kind][0] if kind in TERRAIN else _UNKNOWN
             parts += [circle(px, py, 13, fill=fill, stroke=OUTLINE), text(px, py, "2:1"),
                       text(px, py + 8, kind, font_size=6, font_weight="normal")]
-        out.append(group(parts, title=words, cls=f"post post-{_token(kind) or 'any'}",
+        out.append(group(parts, title=words, cls=f"post post-{css_token(kind) or 'any'}",
                          data_place=name))
     return group(out, cls="posts", font_size=8, font_weight="bold",
                  text_anchor="middle")
@@ -202,8 +200,9 @@ def _robber(board):
 
 def _temple(view):
     """The Temple of Zarahemla: each player's Temple Stones as a stepped pile."""
-    players = _dict(view.get("players"))
-    order = [s for s in view.get("order") or players if s in players]
+    players = as_dict(view.get("players"))
+    order = [s for s in as_list(view.get("order")) or list(players)
+             if isinstance(s, str) and s in players]
     x0, y0 = 12, HEIGHT - 66
     parts = [rect(x0, y0, 200, 58, fill="#f6ecd0", stroke="#5b4a2f", rx=4),
              text(x0 + 6, y0 + 12, "Temple of Zarahemla", font_size=9, font_weight="bold",
@@ -211,7 +210,7 @@ def _temple(view):
     contributor = view.get("temple_contributor")
     stones = []
     for row, seat in enumerate(order):
-        n = _dict(players[seat]).get("temple_stones")
+        n = as_dict(players[seat]).get("temple_stones")
         n = min(n, 40) if isinstance(n, int) and n > 0 else 0
         y = y0 + 17 + row * 10
         star = seat == contributor
@@ -233,7 +232,7 @@ def _temple(view):
     if contributor:
         parts.append(text(x0 + 194, y0 + 12, "* Greatest Contributor", font_size=6,
                           text_anchor="end", fill="#1a1a1a"))
-    summary = ", ".join(f"{s} {_dict(players[s]).get('temple_stones', 0)}" for s in order)
+    summary = ", ".join(f"{s} {as_dict(players[s]).get('temple_stones', 0)}" for s in order)
     return group(parts + stones, title=f"the Temple of Zarahemla: Temple Stones {summary}",
                  cls="temple")
 
@@ -256,17 +255,13 @@ def _legend():
     return group(parts, title="legend: terrain colours and the board's names", cls="legend")
 
 
-def _dict(value):
-    return value if isinstance(value, dict) else {}
-
-
 def draw(view):
     """The board of ``view`` as an SVG document (a string)."""
-    board = _dict(view.get("board"))
-    roads = _dict(board.get("roads"))
-    buildings = _dict(board.get("buildings"))
+    board = as_dict(view.get("board"))
+    roads = as_dict(board.get("roads"))
+    buildings = as_dict(board.get("buildings"))
     doc = Drawing(WIDTH, HEIGHT, title="The Settlers of Zarahemla: the board",
-                  cls="board zarahemla")
+                  cls="board zarahemla", font_family="sans-serif")
     doc.add(rect(0, 0, WIDTH, HEIGHT, fill="#2f5d2a", cls="jungle"))
     land = [_xy(p) for p in ((0, -9.6), (5.8, -4.8), (5.8, 4.8), (0, 9.6), (-5.8, 4.8),
                              (-5.8, -4.8))]
@@ -276,7 +271,7 @@ def draw(view):
     doc.add(_posts(posts if isinstance(posts, list) else []))
     doc.add(_hexes(board))
     doc.add(*_robber(board))
-    doc.add(_paths(roads))
-    doc.add(_corners(buildings))
+    doc.add(*_paths(roads))
+    doc.add(*_corners(buildings))
     doc.add(_temple(view), _legend())
     return doc.render()

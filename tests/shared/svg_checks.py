@@ -1,5 +1,6 @@
 """Checks every board drawing must pass (used by the games' test_*_svg.py files)."""
 
+import json
 import re
 import xml.etree.ElementTree as ET
 
@@ -67,3 +68,35 @@ def check_pieces_titled(root, piece_classes):
     for cls in piece_classes:
         for el in pieces(root, cls):
             assert title_of(el, up), (cls, el.attrib)
+
+
+HOSTILE = (None, [], {}, ["x", 1], {"a": [1]}, -1, 10 ** 12, True, "", "\x00\x1b<&>\"'",
+           '<script>alert(1)</script>', "\u202e\ufffe\ud800")
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, prefix + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _paths(value, prefix + (i,))
+
+
+def _replaced(view, path, value):
+    out = json.loads(json.dumps(view))
+    node = out
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return out
+
+
+def hostile_views(view, rng, n):
+    """``n`` copies of ``view`` with one field (any depth) replaced by a hostile value:
+    wrong types, control characters, markup, huge numbers."""
+    paths = [p for p in _paths(view) if p]
+    for _ in range(n):
+        path = paths[rng.randbelow(len(paths))]
+        yield _replaced(view, path, HOSTILE[rng.randbelow(len(HOSTILE))])

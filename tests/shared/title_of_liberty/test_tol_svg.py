@@ -4,10 +4,14 @@ view only, every space and piece named and titled, the battle inset, everything 
 import copy
 import json
 
+import pytest
+
+from shared.rng import Rng
 from shared.title_of_liberty import GAME
 from shared.title_of_liberty.board import CITIES, FOOD_SPACES, SPACES
 
-from ..svg_checks import check_pieces_titled, check_safe, own_title, parse, pieces
+from ..svg_checks import (check_pieces_titled, check_safe, hostile_views, own_title, parse,
+                          pieces)
 from .helpers import act, fresh, kill, pass_all, random_game
 
 
@@ -50,7 +54,8 @@ def test_the_hill_battle_holds_every_space_army_and_the_inset():
     spaces = _by_place(root, "space")
     assert sorted(spaces) == sorted(SPACES)
     assert sorted(p for p, el in spaces.items() if "city" in el.get("class")) == sorted(CITIES)
-    assert own_title(spaces["mulek"]) == "city MULEK: held by the Lamanites; a port on the East Sea"
+    assert own_title(spaces["mulek"]) == \
+        "city MULEK: held by the Lamanites; a port on the East Sea"
     assert own_title(spaces["morianton"]) == "city MORIANTON: held by the Lamanites, King " \
                                              "Amalickiah's city"
     assert own_title(spaces["h1"]) == "hill h1: a battlefield; the battle here is being fought"
@@ -171,3 +176,21 @@ def test_random_games_never_draw_the_seed():
     for seed in (1, 2, 3):
         random_game(seed, n=2 + seed, cap=400, every=every)
     assert checked >= 10
+
+
+def _hostile(n):
+    """Any field of a view replaced by a wrong type, markup or control characters: the
+    drawing still parses, stays safe and never raises."""
+    rng = Rng(b"svg-hostile", b"title_of_liberty")
+    for state in (hill_battle(), city_battle()):
+        for view in hostile_views(GAME.view(state, "moroni"), rng, n):
+            check_safe(GAME.svg(view))
+
+
+def test_hostile_views_still_draw_a_safe_document():
+    _hostile(40)
+
+
+@pytest.mark.slow
+def test_many_hostile_views_still_draw_a_safe_document():
+    _hostile(1500)
