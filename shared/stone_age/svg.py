@@ -5,11 +5,13 @@ character column) of the text map, so crossing 92 sits where the text map prints
 Pointy-top hexes of radius ``R``; a vertex row pair is 1.5 R high, 8 characters one hex width.
 
 Classes a page can style: ``hex`` (+ ``terrain-<H|S|M|F>``, ``region-<e|f|a|u>``,
-``desert``), ``crossing`` (+ ``black``), ``people-chip``, ``tribe``, ``nomad`` (+
-``seat-<colour>``), ``box`` (condition box), ``event-chip`` (face down: only its numeral),
-``figure`` (``neanderthal``, ``predator``); the crossing numbers are the ``text`` children
-of the ``label crossings`` group.  ``data-place`` holds
-the notation's name: ``"e3"`` for a landscape, ``"92"`` for a crossing, the box letter.
+``desert``), ``black`` (a black start crossing), ``people-chip`` (+ ``people-<y|g|p|c>``),
+``tribe``, ``nomad`` (+ ``seat-<colour>``), ``box`` (condition box), ``event-chip``
+(face down: only its numeral), ``figure`` (+ ``neanderthal`` / ``predator``),
+``event-chips`` (a player's turned-up chips, in the key).  The crossing numbers are the
+``text`` children of the ``label crossings`` group (each with its ``data-place``; the number
+is its own name, so they carry no ``<title>``: 144 titles would add 4 KB).  ``data-place``
+holds the notation's name: ``"e3"`` for a landscape, ``"92"`` for a crossing, the box letter.
 """
 
 from math import sqrt

@@ -55,6 +55,7 @@ def check_safe(svg):
             local = name.split("}")[-1].lower()
             assert not local.startswith("on"), (tag, name)
             assert "href" not in local, (tag, name)
+            assert local != "style", (tag, name)      # inline styles: the CSP forbids them
             assert "javascript:" not in value.lower()
             assert "url(" not in value.lower()
     assert not re.search(r"\son\w+\s*=", svg)
