@@ -15,17 +15,42 @@ names it, a ``data-place`` attribute with the notation's own name (``"14"``, ``"
 external reference, no inline event handler: the page's Content-Security-Policy forbids them.
 """
 
+import re
 from html import escape
+
+# characters XML 1.0 forbids (C0 controls but tab/newline/return, lone surrogates, U+FFFE/F)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def esc(text):
-    """``text`` escaped for an SVG text node or a double-quoted attribute."""
-    return escape(str(text), quote=True)
+    """``text`` escaped for an SVG text node or a double-quoted attribute; characters XML
+    cannot hold are dropped, so the document always parses."""
+    return escape(_NOT_XML.sub("", str(text)), quote=True)
+
+
+def as_dict(value):
+    """``value`` if it is a dict, else ``{}``: drawings read views that may lack a field."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value):
+    """``value`` if it is a list or tuple, else ``[]``."""
+    return value if isinstance(value, (list, tuple)) else []
+
+
+def as_int(value):
+    """``value`` if it is an int (not a bool), else 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def css_token(word):
+    """``word`` reduced to letters and digits, safe inside a class name: ``seat-<token>``."""
+    return "".join(ch for ch in str(word) if ch.isalnum())
 
 
 def _num(value):
     if isinstance(value, float):
-        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        text = f"{value:.1f}".rstrip("0").rstrip(".")
         return text if text not in ("-0", "") else "0"
     return str(value)
 
@@ -91,10 +116,12 @@ def text(x, y, content, title=None, **attrs):
 
 
 class Drawing:
-    """An SVG document: a viewBox of ``width`` x ``height`` user units that scales to its box."""
+    """An SVG document: a viewBox of ``width`` x ``height`` user units that scales to its box;
+    ``attrs`` (e.g. ``font_family="sans-serif"``) go on the root, inherited by every piece."""
 
-    def __init__(self, width, height, title=None, cls="board"):
+    def __init__(self, width, height, title=None, cls="board", **attrs):
         self.width, self.height, self.title, self.cls = width, height, title, cls
+        self.attrs = attrs      # presentation attributes every piece inherits (font_family)
         self.parts = []
 
     def add(self, *parts):
@@ -103,7 +130,7 @@ class Drawing:
 
     def render(self):
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(self.width)} '
-                f'{_num(self.height)}" class="{esc(self.cls)}" role="img"')
+                f'{_num(self.height)}" class="{esc(self.cls)}"{_attrs(self.attrs)} role="img"')
         inner = [f"<title>{esc(self.title)}</title>"] if self.title else []
         label = f' aria-label="{esc(self.title)}"' if self.title else ""
         return head + label + ">" + "".join(inner + self.parts) + "</svg>"

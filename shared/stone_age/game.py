@@ -6,6 +6,7 @@ from ..rng import Rng
 from . import develop, legal, rules, trade
 from .notation import HELP, format_move, parse_move
 from .state import WIN_POINTS, event, is_v1, new_state, points, seats_of
+from .svg import draw as draw_svg
 from .view import make_view, owes
 
 _HANDLERS = {}
@@ -138,6 +139,9 @@ class StoneAgeGame(Game):
     def render(self, view, color=False):
         from .render import render
         return render(view, color=color)
+
+    def svg(self, view):
+        return draw_svg(view)
 
     def rules_help(self):
         return HELP

@@ -8,6 +8,7 @@ from .board import SEATS
 from .notation import format_move, parse_move
 from .render import render as _render
 from .state import new_state
+from .svg import draw as draw_svg
 from .view import owes, to_act, view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
@@ -140,6 +141,9 @@ class TitleOfLiberty(Game):
 
     def owes(self, state):
         return owes(state)
+
+    def svg(self, view):
+        return draw_svg(view)
 
     def rules_help(self):
         return HELP

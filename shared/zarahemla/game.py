@@ -6,6 +6,7 @@ from . import rules
 from .moves import legal_moves, timeout_move
 from .notation import format_move, parse_move
 from .state import SEATS, new_state
+from .svg import draw as draw_svg
 from .view import make_view
 
 HELP = """The Settlers of Zarahemla - move notation
@@ -108,6 +109,9 @@ class Zarahemla(Game):
     def render(self, view, color=False):
         from .render import render
         return render(view, color=color)
+
+    def svg(self, view):
+        return draw_svg(view)
 
     def rules_help(self):
         return HELP
