@@ -67,11 +67,11 @@ def verdict(doc):
         complete = report.get("complete") if "complete" in report else report.get("replayed")
         note = report.get("note")
         if complete:
-            message = "verified: signatures, hash links and seed hold, and every move replays " \
-                      "to the stated result"
+            message = "signatures, hash links and the seed hold, and every move replays to " \
+                      "the stated result"
         else:
-            message = "a verified prefix: every check holds" + (f", but {note}" if note else
-                                                                 ", but the game is not over")
+            message = "every check holds" + (f", but {note}" if note else
+                                             ", but the archive does not show a whole game")
         out = {"outcome": "complete" if complete else "prefix", "message": message,
                "index": None, "entries": report.get("entries", 0),
                "replayed": bool(report.get("replayed")), "game": report.get("game"),
