@@ -15,6 +15,7 @@ longer exists reads as "nobody" (the spectator view), never as an error.
 
 import hashlib
 import hmac
+import os
 import secrets
 from datetime import timedelta
 
@@ -46,12 +47,19 @@ def _token_hash(token):
     return hashlib.sha256(token.encode("ascii", "replace")).hexdigest()
 
 
+def _setting(name, default):
+    value = current_app.config.get(name) or os.environ.get(name)
+    return int(value) if value else default
+
+
 def link_minutes():
-    return int(current_app.config.get("PBEM_LINK_MINUTES", 10))
+    """How long a sign-in link stays good (``PBEM_LINK_MINUTES``, default 10)."""
+    return _setting("PBEM_LINK_MINUTES", 10)
 
 
 def session_hours():
-    return int(current_app.config.get("PBEM_SESSION_HOURS", 12))
+    """How long a browser stays signed in (``PBEM_SESSION_HOURS``, default 12)."""
+    return _setting("PBEM_SESSION_HOURS", 12)
 
 
 def issue_link(player, game_id):
