@@ -47,7 +47,12 @@ def verdict(doc):
     ``replayed`` (bool), ``game`` (the Game or None), ``result`` and ``envelopes`` (the parsed
     envelopes of a verified archive, for stepping).
     """
-    key = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+    try:
+        key = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+    except (RecursionError, ValueError):
+        return {"outcome": "refused", "message": "the archive is nested too deeply",
+                "index": None, "entries": 0, "replayed": False, "game": None, "result": None,
+                "envelopes": []}
     with _lock:
         if key in _cache:
             _cache.move_to_end(key)

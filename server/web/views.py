@@ -2,6 +2,7 @@
 
 import hashlib
 import inspect
+import logging
 import os
 import sys
 
@@ -17,6 +18,8 @@ from ..models import Game, Seat
 from . import archive as archive_view
 from . import bp, error_page
 from .signin import LinkRefused, clear_session, redeem_link, session_player, set_session
+
+log = logging.getLogger("pbem.web")
 
 LOG_ON_PAGE = 40        # the newest entries on a game's page (the archive has them all)
 ARCHIVE_WINDOW = 8      # moves listed either side of the current one in the stepper
@@ -44,6 +47,9 @@ def _board(game_def, view):
     try:
         svg = Markup(game_def.svg(view))  # shared.svg escapes every text it writes
     except NotImplementedError:
+        svg = None
+    except Exception:  # noqa: BLE001 - a broken drawing must not take the page down
+        log.exception("the %s drawing failed; the page shows the text board", game_def.name)
         svg = None
     return svg, text
 

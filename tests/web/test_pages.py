@@ -483,3 +483,33 @@ def test_the_text_of_a_page_reads_plainly(client, make_player):
     game_id, (ann, bob) = start_pig(make_player)
     text = text_of(client.get(f"/g/{game_id}").get_data(as_text=True))
     assert "To move: north" in text
+
+
+def test_a_failure_inside_a_page_is_a_plain_500_page(tmp_path, monkeypatch):
+    from server import create_app
+    from server.web import views
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/x.sqlite",
+                      "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade()
+
+    def broken():
+        raise RuntimeError("secret detail /etc/passwd")
+    monkeypatch.setattr(views, "session_player", broken)
+    r = app.test_client().get("/")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 500 and r.mimetype == "text/html"
+    assert "secret detail" not in body and "Traceback" not in body
+    assert "Something went wrong" in body
+
+
+def test_a_broken_drawing_falls_back_to_the_text_board(client, make_player, monkeypatch):
+    game_id, _ = start_pig(make_player)
+    pig = get_game("pig")
+
+    def broken(view):
+        raise KeyError("oops")
+    monkeypatch.setattr(pig, "svg", broken, raising=False)
+    r = client.get(f"/g/{game_id}")
+    assert r.status_code == 200 and 'id="text-board"' in r.get_data(as_text=True)
