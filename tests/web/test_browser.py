@@ -2,7 +2,6 @@
 real server, with moves made through the real ``pbem`` CLI."""
 
 import json
-import re
 
 import pytest
 import requests
@@ -127,13 +126,25 @@ def test_each_games_page_shows_its_board_for_a_known_position(browser, live, cli
     else:
         svg = browser.find_element(_by("CSS_SELECTOR"), ".drawing svg")
         assert svg.is_displayed() and svg.size["width"] > 200
-        places = browser.execute_script(
-            "return Array.from(document.querySelectorAll('.drawing svg [data-place]'))"
-            ".map(e => [e.getAttribute('data-place'), e.getAttribute('class') || '',"
-            " (e.querySelector(':scope > title') || {}).textContent || null])")
-        expected = re.findall(r'data-place="([^"]*)"', drawing)
-        assert [p[0] for p in places] == [_unescape(p) for p in expected]
-        assert places and all(title for _, _, title in places), "every place has a <title>"
+        # each named place (a piece: it has a class): its name, its class, and its title
+        # (its own or its group's; an occupied place is titled by the piece on it)
+        places = browser.execute_script("""
+            function titleOf(e) {
+              for (var a = e; a && a.tagName !== 'svg'; a = a.parentElement) {
+                var t = a.querySelector(':scope > title');
+                if (t) { return t.textContent; }
+              }
+              var inner = e.querySelector('title');
+              return inner ? inner.textContent : null;
+            }
+            return Array.from(document.querySelectorAll('.drawing svg [data-place][class]'))
+              .map(e => [e.getAttribute('data-place'), e.getAttribute('class'), titleOf(e)]);""")
+        import xml.etree.ElementTree as ET
+        expected = [e.get("data-place") for e in ET.fromstring(drawing).iter()
+                    if e.get("data-place") is not None and e.get("class") is not None]
+        assert [p[0] for p in places] == expected  # the page shows the view's drawing
+        untitled = [(p, cls) for p, cls, title in places if not title]
+        assert places and not untitled, f"places without a <title>: {untitled[:5]}"
         if type_ == "zarahemla":
             for seat, move in played:
                 if move.startswith("settle "):
@@ -153,11 +164,6 @@ def test_each_games_page_shows_its_board_for_a_known_position(browser, live, cli
     assert not csp_violations(browser)
 
 
-def _unescape(text):
-    import html
-    return html.unescape(text)
-
-
 # --- the private view ----------------------------------------------------------------------------
 
 def test_the_private_link_shows_the_hand_and_the_spectator_page_does_not(browser, live,
@@ -168,9 +174,11 @@ def test_the_private_link_shows_the_hand_and_the_spectator_page_does_not(browser
     url = out.stdout.strip()
     assert url.startswith(live.url + "/login/")
     browser.get(url)
-    wait(browser, 10, lambda d: d.current_url.endswith(f"/g/{game_id}"),
+    wait(browser, 10, lambda d: d.current_url.endswith(f"/g/{game_id}")
+         and d.find_elements(_by("CSS_SELECTOR"), "#live .viewer"),
          "the sign-in page moves on to the game")
-    private = browser.find_element(_by("CSS_SELECTOR"), "#live .private")
+    private = wait(browser, 10, lambda d: d.find_element(_by("CSS_SELECTOR"), "#live .private"),
+                   "the private panel is shown")
     assert "Your hand" in private.text
     assert "You see the game as" in browser.find_element(_by("CSS_SELECTOR"), ".viewer").text
     cookie = browser.get_cookie("pbem_session")
