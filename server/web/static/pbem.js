@@ -23,7 +23,7 @@
   function watch(el) {
     var url = el.getAttribute("data-live");
     var etag = el.getAttribute("data-etag");
-    var delay = 1000;
+    var delay = 800;
 
     function swap(html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
@@ -47,9 +47,9 @@
       fetch(url, {cache: "no-store", credentials: "same-origin",
                   headers: {"If-None-Match": '"' + etag + '"'}})
         .then(function (r) {
-          if (r.status === 304) { delay = 1000; return null; }
+          if (r.status === 304) { delay = 800; return null; }
           if (!r.ok) { delay = Math.min(delay * 2, 30000); return null; }
-          delay = 1000;
+          delay = 800;
           return r.text();
         })
         .then(function (html) { if (html) { swap(html); } })
