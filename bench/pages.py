@@ -111,7 +111,8 @@ def measure(run, app, type_, seats, options, moves, reps):
             f"+ CSS and script {linked / KB:.1f} KB)", f"{total / KB:.1f} KB", "<= 100 KB",
             met=total <= 100 * KB)
     median = statistics.median(times)
-    run.add(SECTION, f"/g/ID server time, {label} (median of {reps}; first with a cold state cache {fmt_ms(cold)})",
+    run.add(SECTION, f"/g/ID server time, {label} (median of {reps}; first with a cold state "
+            f"cache {fmt_ms(cold)})",
             fmt_ms(median), "<= 50 ms", met=median <= 0.050)
     run.add(SECTION, f"/g/ID/live unchanged (304), {label}", fmt_ms(statistics.median(t304)))
 

@@ -196,7 +196,7 @@ def test_the_private_link_shows_the_hand_and_the_spectator_page_does_not(browser
     assert not csp_violations(browser)
 
 
-# --- the archive stepper ---------------------------------------------------------------------------
+# --- the archive stepper ---------------------------------------------------------------------
 
 def test_the_archive_stepper_reaches_the_last_move_verified(browser, live, cli_player,
                                                             screenshot, tmp_path):

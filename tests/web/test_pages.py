@@ -513,3 +513,32 @@ def test_a_broken_drawing_falls_back_to_the_text_board(client, make_player, monk
     monkeypatch.setattr(pig, "svg", broken, raising=False)
     r = client.get(f"/g/{game_id}")
     assert r.status_code == 200 and 'id="text-board"' in r.get_data(as_text=True)
+
+
+def test_a_large_archive_upload_is_accepted_and_an_oversized_one_refused(client, make_player):
+    from io import BytesIO
+    game_id, (ann, bob) = start_pig(make_player)
+    finish_pig((ann, bob), game_id)
+    text = json.dumps(client.get(f"/api/games/{game_id}/archive").get_json(), indent=1)
+    padded = text + " " * (300 * 1024)  # bigger than the API's 64 KB body limit
+    r = client.post("/archive", data={"file": (BytesIO(padded.encode()), "big.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200 and "Verified" in r.get_data(as_text=True)
+    r = client.post("/archive", data={"archive": padded, "step": "1"})
+    assert r.status_code == 200 and "Move 1 of" in r.get_data(as_text=True)
+    huge = BytesIO(b" " * (9 * 1024 * 1024))
+    r = client.post("/archive", data={"file": (huge, "huge.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 413 and r.mimetype == "text/html"
+    # the API keeps its own limit, and its JSON errors
+    r = client.post("/api/games", data=b"x" * (100 * 1024), content_type="application/json")
+    assert r.status_code == 413 and r.get_json()["error"]["code"] == "too_large"
+
+
+def test_the_lobby_marks_the_signed_in_players_games_and_turns(app, make_player):
+    game_id, (ann, bob) = start_pig(make_player)
+    html = sign_in(app, ann, game_id).get("/").get_data(as_text=True)
+    mine = html.split('id="mine"')[1].split("</ul>")[0]
+    assert f"/g/{game_id}" in mine and "your move" in mine  # north (ann) starts at Pig
+    html = sign_in(app, bob, game_id).get("/").get_data(as_text=True)
+    assert "your move" not in html.split('id="mine"')[1].split("</ul>")[0]
