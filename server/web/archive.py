@@ -7,6 +7,7 @@ format touches this file only.
 
 import hashlib
 import json
+import logging
 import threading
 from collections import OrderedDict
 
@@ -14,6 +15,7 @@ from shared import archive as archive_lib
 from shared.archive import ArchiveError, replay, verify_archive
 
 MAX_ARCHIVE_BYTES = 8 * 1024 * 1024
+log = logging.getLogger("pbem.web")
 
 _cache = OrderedDict()
 _lock = threading.Lock()
@@ -50,9 +52,7 @@ def verdict(doc):
     try:
         key = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
     except (RecursionError, ValueError):
-        return {"outcome": "refused", "message": "the archive is nested too deeply",
-                "index": None, "entries": 0, "replayed": False, "game": None, "result": None,
-                "envelopes": []}
+        return _refused("the archive is nested too deeply")
     with _lock:
         if key in _cache:
             _cache.move_to_end(key)
@@ -60,12 +60,12 @@ def verdict(doc):
     try:
         report = verify_archive(doc)
     except ArchiveError as exc:
-        out = {"outcome": "refused", "message": exc.message, "index": exc.index, "entries": 0,
-               "replayed": False, "game": None, "result": None, "envelopes": []}
+        out = dict(_refused(exc.message), index=exc.index)
     except RecursionError:
-        out = {"outcome": "refused", "message": "the archive is nested too deeply",
-               "index": None, "entries": 0, "replayed": False, "game": None, "result": None,
-               "envelopes": []}
+        out = _refused("the archive is nested too deeply")
+    except Exception:  # noqa: BLE001 - a verifier bug on odd input must not be a 500 page
+        log.exception("verify_archive failed on an uploaded archive")
+        out = _refused("the archive is malformed: the verifier could not read it")
     else:
         # format v2 reports ``complete``; a v1 report is a verified prefix at best, unless
         # it replayed a finished game (what v1 called verified)
@@ -87,6 +87,11 @@ def verdict(doc):
         while len(_cache) > 16:
             _cache.popitem(last=False)
     return out
+
+
+def _refused(message):
+    return {"outcome": "refused", "message": message, "index": None, "entries": 0,
+            "replayed": False, "game": None, "result": None, "envelopes": []}
 
 
 def board_at(doc, checked, n):

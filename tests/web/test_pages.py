@@ -542,3 +542,43 @@ def test_the_lobby_marks_the_signed_in_players_games_and_turns(app, make_player)
     assert f"/g/{game_id}" in mine and "your move" in mine  # north (ann) starts at Pig
     html = sign_in(app, bob, game_id).get("/").get_data(as_text=True)
     assert "your move" not in html.split('id="mine"')[1].split("</ul>")[0]
+
+
+def _mutations(doc, rng, n):
+    """``n`` damaged copies of an archive: a value somewhere replaced by one of another kind."""
+    odd = [None, 0, -1, 10 ** 30, "", "x" * 300, "<b>", [], {}, [1], {"a": 1}, True, "00" * 32]
+
+    def paths(obj, prefix=()):
+        yield prefix
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                yield from paths(v, prefix + (k,))
+        elif isinstance(obj, list):
+            for i, v in enumerate(obj[:3]):
+                yield from paths(v, prefix + (i,))
+    every = list(paths(doc))
+    for _ in range(n):
+        copy = json.loads(json.dumps(doc))
+        path = rng.choice(every)
+        if not path:
+            yield rng.choice(odd)
+            continue
+        target = copy
+        for key in path[:-1]:
+            target = target[key]
+        if rng.random() < 0.2 and isinstance(target, dict):
+            del target[path[-1]]
+        else:
+            target[path[-1]] = rng.choice(odd)
+        yield copy
+
+
+def test_damaged_archives_are_refused_with_a_page_never_a_500(client, make_player):
+    import random
+    game_id, (ann, bob) = start_pig(make_player, target=1)
+    finish_pig((ann, bob), game_id)
+    doc = client.get(f"/api/games/{game_id}/archive").get_json()
+    for damaged in _mutations(doc, random.Random(5), 150):
+        r = client.post("/archive", data={"archive": json.dumps(damaged), "step": "1"})
+        assert r.status_code in (200, 400, 422), (damaged, r.status_code)
+        assert r.mimetype == "text/html"
