@@ -30,7 +30,7 @@ def _missing():
     except ImportError:
         return "selenium is not installed (pip install '.[test]')"
     for path in (CHROMIUM, CHROMEDRIVER):
-        if not (os.path.exists(path) or shutil.which(path)):
+        if not ((os.path.isfile(path) and os.access(path, os.X_OK)) or shutil.which(path)):
             return f"{path} is missing (apt-get install chromium chromium-driver)"
     return None
 
