@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .common import ROOT, Run, Settings
 
-SECTIONS = ("engines", "http", "cli", "archive")
+SECTIONS = ("engines", "http", "cli", "archive", "pages")
 
 
 def main(argv=None):

@@ -37,6 +37,8 @@ COMMANDS = {
                "once it is over) to FILE."),
     "verify": ("commands_archive", "Check an archive offline: seed, signatures, hash links "
                "and a full replay."),
+    "open": ("commands_web", "Print a one-time link that opens GAME's page as you see it, and "
+             "open a browser."),
 }
 
 

@@ -61,10 +61,13 @@ def create_app(config=None):
     from .limits import limiter
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter.init_app(app)
-    from .api import games, mail, players
+    from .api import games, links, mail, players
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(mail.blp)
+    api.register_blueprint(links.blp)
+    from .web import init_app as init_pages
+    init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)
 
     @app.get("/api/health")
     def health():

@@ -1,0 +1,50 @@
+"""One-time sign-in links for the pages: ``pbem open GAME`` asks for one with a signed request."""
+
+import marshmallow as ma
+from flask import current_app, request
+from flask.views import MethodView
+
+from .. import services
+from ..auth import current_player
+from ..errors import Blueprint, ErrorSchema, fail
+from ..web.signin import issue_link
+from .games import SIGNED, get_or_404
+
+blp = Blueprint("links", __name__, url_prefix="/api",
+                description="One-time links that sign a player into the web pages")
+
+
+class LinkSchema(ma.Schema):
+    path = ma.fields.String(dump_only=True, metadata={
+        "description": "the link's path on this server, e.g. /login/TOKEN (one use)"})
+    url = ma.fields.String(dump_only=True, metadata={
+        "description": "the whole link, as this server sees its own address"})
+    expires_at = ma.fields.DateTime(dump_only=True)
+    game = ma.fields.String(dump_only=True)
+    seat = ma.fields.String(dump_only=True)
+
+
+@blp.route("/games/<game_id>/link")
+class Link(MethodView):
+    @blp.doc(security=SIGNED)
+    @blp.response(201, LinkSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(403, schema=ErrorSchema)
+    @blp.alt_response(404, schema=ErrorSchema)
+    def post(self, game_id):
+        """A short-lived link that opens GAME's page as the caller sees it (signed; one use).
+
+        Anyone holding the link until it is used sees the caller's private view: it is
+        printed for the player only and never sent by mail.
+        """
+        player = current_player()
+        game = get_or_404(game_id)
+        seat = services.seat_of(game, player)
+        if seat is None:
+            fail(403, "not_seated", f"you hold no seat in game {game.id}; its page is public "
+                 "to spectators without a link")
+        token, expires = issue_link(player, game.id)
+        path = f"/login/{token}"
+        base = (current_app.config.get("PBEM_BASE_URL") or request.host_url).rstrip("/")
+        return {"path": path, "url": base + path, "expires_at": expires, "game": game.id,
+                "seat": seat}

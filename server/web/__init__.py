@@ -1,0 +1,60 @@
+"""The pages: the board in a browser, server-rendered (Flask and Jinja2, no build step).
+
+``/`` the lobby, ``/g/ID`` one game (kept current by ``static/pbem.js``), ``/archive`` the
+archive stepper, ``/rules/TYPE`` a game's rules, ``/login/TOKEN`` a one-time sign-in link
+(``pbem open``).  Every fact on a page comes from the same functions as the API
+(``services.view_for``, ``services.log_entries``); every page is sent with a strict
+Content-Security-Policy (no inline script or style, no framing).  Errors on pages are HTML
+pages with the right status; the API's errors stay JSON.
+"""
+
+from flask import Blueprint, render_template, request
+from werkzeug.exceptions import HTTPException
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/assets")
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def init_app(app):
+    """Register the pages on ``app`` (after the API, whose JSON error handler it keeps for /api)."""
+    from . import views  # noqa: F401 - registers the routes on bp
+    app.register_blueprint(bp)
+    from ..extensions import api
+
+    def handle(error):
+        if request.path == "/api" or request.path.startswith("/api/"):
+            return api.handle_http_exception(error)
+        return error_page(error)
+
+    # flask-smorest answers every HTTP error of the app as JSON; outside /api a person is
+    # reading, so the answer there is a page
+    app.register_error_handler(HTTPException, handle)
+    app.after_request(_security_headers)
+
+
+def error_page(error):
+    """An HTML page for an HTTP error (an ApiError keeps its one-sentence message)."""
+    status = getattr(error, "code", None) or 500
+    message = getattr(error, "message", None) or getattr(error, "description", None) or ""
+    if status >= 500:
+        message = "Something went wrong on the server. Please try again in a moment."
+    titles = {400: "Bad request", 401: "Not signed in", 403: "Not allowed", 404: "Not found",
+              405: "Not allowed", 409: "Not possible now", 410: "Link no longer valid",
+              413: "Too large", 422: "Refused", 429: "Too many requests"}
+    title = titles.get(status, "Error")
+    body = render_template("error.html", status=status, title=title, message=message)
+    headers = getattr(error, "extra_headers", None) or {}
+    return body, status, headers
+
+
+def _security_headers(response):
+    if request.path.startswith("/api/") and response.mimetype == "application/json":
+        return response
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response

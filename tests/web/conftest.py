@@ -1,0 +1,125 @@
+"""Fixtures for the browser tests: a real server, a headless Chromium, CLI players, screenshots.
+
+Chromium and chromedriver come from Debian's packages (``/usr/bin/chromium``,
+``/usr/bin/chromedriver``; ``.ci/run`` installs them).  Without them the browser tests skip
+with one line, except under CI (``CI=true``), where they fail: CI must run them.
+
+Screenshots of each page go to ``$PBEM_SCREENSHOTS`` (or a temporary folder); the folder is
+printed at the end of the run.
+"""
+
+import os
+import shutil
+from itertools import count
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("PBEM_CHROMEDRIVER", "/usr/bin/chromedriver")
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--disable-dev-shm-usage", "--window-size=1280,900")
+_names = count(1)
+_shots = []
+
+
+def _missing():
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install '.[test]')"
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not ((os.path.isfile(path) and os.access(path, os.X_OK)) or shutil.which(path)):
+            return f"{path} is missing (apt-get install chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def chrome():
+    reason = _missing()
+    if reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests cannot run under CI: {reason}")
+        pytest.skip(f"browser tests need Chromium: {reason}")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def browser(chrome, live):
+    """The shared Chromium, with no cookies of earlier tests, at desktop size."""
+    chrome.get(live.url + "/assets/pbem.css")
+    chrome.delete_all_cookies()
+    chrome.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    chrome.get_log("browser")  # forget earlier messages
+    return chrome
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory):
+    """A real server (gunicorn, one worker) on a free loopback port, with its own database."""
+    from tests.liveserver import LiveServer
+    tmp = tmp_path_factory.mktemp("webserver")
+    server = LiveServer(f"sqlite:///{tmp}/pbem.sqlite", tmp / "instance", workers=1, threads=4,
+                        log=tmp / "server.log", extra_env={"PBEM_NOTIFY_INTERVAL": "0"})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def cli_player(live, tmp_path):
+    """A registered CLI player (``pbem`` with its own home) on the live server."""
+    from tests.client.conftest import Player
+
+    def make(prefix):
+        name = f"{prefix}{next(_names)}{os.getpid() % 1000}"
+        player = Player(live.url, tmp_path / name, name)
+        player.run("register", name)
+        return player
+    return make
+
+
+@pytest.fixture(scope="session")
+def shots_dir(tmp_path_factory):
+    folder = os.environ.get("PBEM_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture
+def screenshot(shots_dir):
+    """``screenshot(driver, name)`` saves a full-height PNG of the current page."""
+    def take(driver, name):
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        width = driver.execute_script("return window.innerWidth")
+        metrics = {"width": width, "height": min(int(height), 4000), "deviceScaleFactor": 1,
+                   "mobile": width < 500}
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        path = shots_dir / f"{name}.png"
+        driver.save_screenshot(str(path))
+        _shots.append(path)
+        return path
+    return take
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _shots:
+        terminalreporter.section("page screenshots")
+        terminalreporter.write_line(f"{len(_shots)} screenshots in {_shots[0].parent}")
+        for path in _shots:
+            terminalreporter.write_line(f"  {path.name}")
