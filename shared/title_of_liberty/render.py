@@ -206,7 +206,13 @@ def _status(view):
     deadline = view["deadline_hours"]
     out.append(f"Round {view['round']} of {view['rounds']} ({view['rounds_left']} left)"
                + (f"; wall-clock limit {deadline} hours" if deadline else "")
-               + (". Short game." if view["short_game"] else "."))
+               + (". Short game." if view["short_game"] and view.get("box") is None
+                  else "."))
+    box = view.get("box")
+    if box is not None:
+        diff = "" if view["difficulty"] == "book" else f" Difficulty: {view['difficulty']}."
+        out += _wrap(f"The box holds {box['food']} food, {box['weapons']} weapons, "
+                     f"{box['gold']} gold; the boat lies at {view['boat']}.{diff}", "  ")
     lam = view["lamanites"]
     out += _wrap(f"Lamanites on the boards: {_counts(lam['on_board'], True)}; killed: "
                  f"{_counts(lam['killed'], True)}; held captive: "
