@@ -94,8 +94,10 @@ def _sector_cell(city, name):
         state = "gate open (prize past the temple)"
     else:
         state = f"tower {_counts(sec['tower'], True)}; gate {_counts(sec['gate'], True)}"
-    prize = {"palace": f"gold {city['gold']}", "armory": f"weapons {city['weapons']}",
-             "market": f"food {city['food']}",
+    unstocked = not city.get("stocked", True)  # version 2: items placed at the first attack
+    prize = {"palace": "gold: at 1st attack" if unstocked else f"gold {city['gold']}",
+             "armory": "weapons: at 1st attack" if unstocked else f"weapons {city['weapons']}",
+             "market": "food: at 1st attack" if unstocked else f"food {city['food']}",
              "stockade": "captives " + (" ".join(f"{INITIAL[s]}{n}" for s, n in
                                                  city["stockade"].items()) or "0")}[name]
     return [f"{name.upper()}: {prize}"[:35], state[:35]]

@@ -49,8 +49,8 @@ DIFFICULTY = {
     "book": {"rounds": 12, "field": FIELD_LAMANITES, "gate": GATE, "tower": TOWER,
              "temple_lower": TEMPLE_LOWER, "box": BOX},
     "hard": {"rounds": 8, "field": {"captain": 1, "infantry": 15, "archer": 6},
-             "gate": {"archer": 1, "infantry": 2}, "tower": {"archer": 1},
-             "temple_lower": {"infantry": 5},
+             "gate": {"archer": 2, "infantry": 4}, "tower": {"archer": 2},
+             "temple_lower": {"infantry": 10},
              "box": {"food": 35, "weapons": 35, "gold": 70}},
 }
 

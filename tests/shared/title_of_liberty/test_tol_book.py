@@ -417,3 +417,41 @@ def test_item_12_versions():
     # a version-1 archive header carries its normalized options: they still set up a game
     old = GAME.normalize_options({}, 2, rules_version="1")
     assert GAME.new_game(["moroni", "helaman"], old, b"s", rules_version="1")["required"] == 6
+
+
+# --- 13. difficulty levels ----------------------------------------------------------
+
+def test_item_13_the_book_is_the_default_difficulty():
+    """"The Lamanite army initially is composed of ... 120 Infantry 50 Archers"; a city gets
+    "1 Archer on each tower", "1 Archer and 1 infantry on each gate", "3 Infantry on the
+    temple's lower level"; a battle "1 Captain 11 Infantry 4 Archers"."""
+    state = fresh(1)
+    assert state["options"]["difficulty"] == "book" and state["options"]["rounds"] == 12
+    city = state["cities"]["gid"]
+    assert city["sectors"]["market"]["tower"] == {"archer": 1}
+    assert city["sectors"]["market"]["gate"] == {"archer": 1, "infantry": 1}
+    assert city["temple"]["lower"] == {"infantry": 3}
+    act(state, "moroni", "move bountiful-s1", 2)
+    assert state["fields"]["s1"]["lamanites"] == {"captain": 1, "infantry": 11, "archer": 4}
+
+
+def test_item_13_hard_means_more_lamanites_fewer_rounds_a_smaller_box():
+    state = fresh(2, difficulty="hard")
+    assert state["options"]["rounds"] == 8
+    assert state["box"] == {"food": 35 - 10 - 12, "weapons": 35, "gold": 70}
+    city = state["cities"]["mulek"]
+    assert city["sectors"]["market"]["tower"] == {"archer": 2}
+    assert city["sectors"]["market"]["gate"] == {"archer": 2, "infantry": 4}
+    assert city["temple"]["lower"] == {"infantry": 10}
+    pass_all(state)
+    act(state, "moroni", "move bountiful-s1", 2)
+    assert state["fields"]["s1"]["lamanites"] == {"captain": 1, "infantry": 15, "archer": 6}
+    act(state, "moroni", "stop")
+    pass_all(state)
+    act(state, "helaman", "move bountiful~mulek")
+    act(state, "helaman", "sector market")
+    kill(state, "helaman", "captain", "archer@tower")
+    act(state, "helaman", "stop")  # the hard garrison is put back in full
+    assert city["sectors"]["market"]["tower"] == {"archer": 2}
+    assert conserved(state)
+    assert "Difficulty: hard" in " ".join(GAME.render(GAME.view(state, None)).split())
