@@ -271,7 +271,7 @@ def _apply_rest(state, seat, move, rng):
     if is_v1(state):
         army["food"] -= 1
         state["events"].append({"public": f"{seat} rests at {army['at']} (1 food)."})
-    else:  # RULES.md choice 12: food is paid "for each space moved", none for staying
+    else:  # RULES.md note 12: food is paid "for each space moved", none for staying
         add_event(state, f"{seat} stays at {army['at']} (no food: it does not move).",
                   kind="rest", data={"army": seat, "at": army["at"], "food_paid": 0})
     end_turn(state)

@@ -291,7 +291,7 @@ def refill(state, space):
     """The army that took ``space``'s food token leaves: a new token is placed (mutates).
 
     Version 2 takes it from the box; with the box empty the space stays bare until
-    ``refill_bare`` finds food in the box (RULES.md choice 30).
+    ``refill_bare`` finds food in the box (RULES.md note 30).
     """
     state["empty_food"].pop(space, None)
     if not from_box(state, "food", 1):
@@ -354,7 +354,7 @@ def lose_army(state, seat, fate):
         state["givers"].remove(seat)
     returned = {}
     if not is_v1(state):
-        # RULES.md choice 29: a lost army's supplies go back to the box
+        # RULES.md note 29: a lost army's supplies go back to the box
         for item in ("food", "weapons", "gold"):
             returned[item] = army[item]
             to_box(state, item, army[item])

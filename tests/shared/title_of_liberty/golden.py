@@ -1,6 +1,7 @@
 """Record and replay the golden Title of Liberty games (one per rules version).
 
-``python -m tests.shared.title_of_liberty.golden VERSION PATH`` records a game: the greedy
+``python -m tests.shared.title_of_liberty.golden VERSION PATH [SEATS SEED [OPTIONS]]`` records
+a game (by default three armies, seed 3, no options): the greedy
 player of ``greedy.py`` (with one move in ten chosen at random among the legal moves, so the
 log also reaches gifts, rests and forest paths) plays three armies from a fixed seed; the log,
 the options and the sha256 of the final state are written to PATH.  Recorded files are never
@@ -58,7 +59,11 @@ def replay(data):
 
 
 if __name__ == "__main__":
-    out = record(sys.argv[1])
+    # VERSION PATH [SEATS SEED [OPTIONS-JSON]]
+    extra = sys.argv[3:]
+    out = record(sys.argv[1], seats=int(extra[0]) if extra else 3,
+                 seed=int(extra[1]) if len(extra) > 1 else 3,
+                 options=json.loads(extra[2]) if len(extra) > 2 else None)
     moves = out.pop("moves")
     sha = out.pop("state_sha256")
     head = json.dumps(out, indent=1)[:-2]
