@@ -46,7 +46,9 @@ def _map_lines(view):
                    "liberated; Town and v villages give 1 food when passed; w wilds; h hill "
                    "and s seashore/river battlefields (* battle left unfinished, ! now "
                    "fought); letters under a space are armies (M H L T A); every port with "
-                   "~ reaches every other by boat (1 food).", "     ")
+                   "~ reaches every other by boat (1 food"
+                   + ("; the one boat sails from where it lies" if view.get("boat") else "")
+                   + ").", "     ")
     return lines
 
 

@@ -50,6 +50,8 @@ DIFFICULTY = {
              "temple_lower": TEMPLE_LOWER, "box": BOX},
     "hard": {"rounds": 8, "field": {"captain": 1, "infantry": 15, "archer": 6},
              "gate": {"archer": 2, "infantry": 4}, "tower": {"archer": 2},
+             # against a lone army: one archer a tower and 8 temple infantry
+             "alone": {"tower": {"archer": 1}, "temple_lower": {"infantry": 8}},
              "temple_lower": {"infantry": 10},
              "box": {"food": 35, "weapons": 35, "gold": 70}},
 }
@@ -62,7 +64,15 @@ def is_v1(state):
 
 def level(state):
     """The difficulty parameters of a version-2 state (version 1 is always the book's)."""
-    return DIFFICULTY[state["options"].get("difficulty", "book")]
+    return params_for(state["options"].get("difficulty", "book"), len(state["seats"]))
+
+
+def params_for(difficulty, n_seats):
+    """The parameters of ``difficulty`` for a team of ``n_seats`` armies."""
+    params = DIFFICULTY[difficulty]
+    if n_seats == 1 and "alone" in params:
+        params = dict(params, **params["alone"])
+    return params
 
 
 def tower(state):
@@ -169,7 +179,7 @@ def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
     if isinstance(seed, str):
         seed = seed.encode()
     v1 = version == FIRST_RULES_VERSION
-    params = None if v1 else DIFFICULTY[options.get("difficulty", "book")]
+    params = None if v1 else params_for(options.get("difficulty", "book"), len(seats))
     state = {
         "game": "title_of_liberty", "seed": seed.hex(), "ply": 0, "events": [],
         "options": dict(options), "seats": list(seats),

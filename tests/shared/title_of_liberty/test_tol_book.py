@@ -455,3 +455,8 @@ def test_item_13_hard_means_more_lamanites_fewer_rounds_a_smaller_box():
     assert city["sectors"]["market"]["tower"] == {"archer": 2}
     assert conserved(state)
     assert "Difficulty: hard" in " ".join(GAME.render(GAME.view(state, None)).split())
+    # a lone army faces one archer a tower and eight temple infantry
+    alone = fresh(1, difficulty="hard")["cities"]["gid"]
+    assert alone["sectors"]["market"]["tower"] == {"archer": 1}
+    assert alone["sectors"]["market"]["gate"] == {"archer": 2, "infantry": 4}
+    assert alone["temple"]["lower"] == {"infantry": 8}
