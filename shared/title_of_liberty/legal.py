@@ -10,8 +10,8 @@ from collections import deque
 from .board import ROAD_NEXT, SEA_NEXT
 from .combat import lamanite_groups
 from .notation import BUYABLE, ITEMS, LEAD_TYPES, SECTORS, Move
-from .rules import (MAX_LEADS, MAX_LED, MAX_SCOUTS, attack_cost, is_battle_site,
-                    must_starve, scouts_held)
+from .rules import (MAX_LEADS, MAX_LED, MAX_SCOUTS, attack_cost, food_givers,
+                    is_battle_site, must_starve, scouts_held)
 from .state import is_v1
 
 
@@ -71,7 +71,7 @@ def _start_moves(state, seat):
     cost = attack_cost(state, seat)
     if cost is not None and cost <= army["food"]:
         out.append(Move("attack"))
-    if must_starve(state, seat):
+    if must_starve(state, seat) and not food_givers(state, seat):
         out.append(Move("starve"))
     return out
 

@@ -47,6 +47,19 @@ def must_starve(state, seat):
     return state["armies"][seat]["food"] == 0 and attack_cost(state, seat) != 0
 
 
+def food_givers(state, seat):
+    """Version 2: the captains who may still give food to ``seat``, a starving army.
+
+    Step 1 ("Collect any food/weapons/money that other Nephite captains may want to give
+    you") comes before step 4 ("Pay number of food tokens needed to move"), so an army with
+    no food does not starve while a captain holding food may still give it some.
+    """
+    if is_v1(state) or seat != state["turn"] or state["phase"] != "start" \
+            or not must_starve(state, seat):
+        return []
+    return [g for g in state["givers"] if state["armies"][g]["food"] > 0]
+
+
 def route_error(state, seat, tokens):
     """Why a route cannot be marched, as (code, sentence), or None.
 
@@ -301,6 +314,10 @@ def _check_starve(state, seat, move):
     if not must_starve(state, seat):
         _illegal("your army still has food (or a city to attack for free): it need not "
                  "starve", "not_starving")
+    waiting = food_givers(state, seat)
+    if waiting:
+        _illegal(f"wait: {', '.join(waiting)} may still give you food (gifts come before "
+                 "marching)", "awaiting_gifts")
 
 
 def _apply_starve(state, seat, move, rng):

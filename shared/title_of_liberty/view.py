@@ -10,7 +10,8 @@ from ..base import rules_version_of
 from .board import CITIES, FOOD_SPACES, SPACES
 from .combat import advantage, lamanite_groups
 from .notation import SECTORS
-from .rules import MAX_SCOUTS, must_starve, scouts_held
+from .legal import legal_moves
+from .rules import MAX_SCOUTS, food_givers, must_starve, scouts_held
 from .state import (LAMANITE_POOL, army_total, captive_count, captive_counts, is_v1,
                     required_cities, total)
 
@@ -29,6 +30,8 @@ def owes(state):
         if kind == "hill" and state["battle"]["zone"] == 2:
             extra = "lead, "
         out[turn] = f"fight at {state['battle']['site']}: duel, {extra}or stop"
+    elif food_givers(state, turn) and not legal_moves(state, turn):
+        pass  # it waits for the food gifts before it may starve (RULES.md note 12)
     elif must_starve(state, turn):
         out[turn] = "no food to march: wait for gifts, or starve"
     else:
@@ -40,7 +43,10 @@ def to_act(state):
     if state["phase"] == "over":
         return []
     turn = state["turn"]
-    return [turn] + [s for s in state["seats"] if s in state["givers"] and s != turn]
+    givers = [s for s in state["seats"] if s in state["givers"] and s != turn]
+    if food_givers(state, turn) and not legal_moves(state, turn):
+        return givers  # a starving army waits for the food gifts (RULES.md note 12)
+    return [turn] + givers
 
 
 def _army_view(state, seat):

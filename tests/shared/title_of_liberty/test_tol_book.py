@@ -460,3 +460,38 @@ def test_item_13_hard_means_more_lamanites_fewer_rounds_a_smaller_box():
     assert alone["sectors"]["market"]["tower"] == {"archer": 1}
     assert alone["sectors"]["market"]["gate"] == {"archer": 2, "infantry": 4}
     assert alone["temple"]["lower"] == {"infantry": 8}
+
+
+def test_item_7_a_starving_army_waits_for_the_food_gifts():
+    """ORDER OF MOVEMENT: "1. Collect any food/weapons/money that other Nephite captains may
+    want to give you" comes before "4. Pay number of food tokens needed to move": an army with
+    no food does not starve while a captain holding food may still give it some."""
+    state = fresh(3)
+    state["box"]["food"] += army(state)["food"] + army(state, "lehi")["food"]
+    army(state)["food"] = 0
+    army(state, "lehi")["food"] = 0
+    army(state, "lehi")["gold"] = 1
+    state["box"]["gold"] -= 1
+    assert GAME.to_act(state) == ["helaman", "lehi"]
+    assert "moroni" not in GAME.owes(state)
+    assert GAME.legal_moves(state, "moroni") == []
+    with pytest.raises(IllegalMove, match="helaman may still give you food"):
+        GAME.check(state, "moroni", "starve")
+    GAME.play(state, "helaman", "pass")
+    # lehi holds only gold: it cannot feed moroni, so moroni may now starve
+    assert GAME.to_act(state) == ["moroni", "lehi"]
+    assert GAME.legal_moves(state, "moroni") == ["starve"]
+    state = fresh(2)
+    state["box"]["food"] += army(state)["food"]
+    army(state)["food"] = 0
+    GAME.play(state, "helaman", "give moroni 1 food")
+    assert "starve" not in GAME.legal_moves(state, "moroni")
+    GAME.play(state, "moroni", "move bountiful-v2")
+    assert army(state)["alive"] and conserved(state)
+
+
+def test_item_7_version_1_starves_at_once():
+    state = fresh(2, version="1")
+    army(state)["food"] = 0
+    assert "starve" in GAME.legal_moves(state, "moroni")
+    assert GAME.to_act(state) == ["moroni", "helaman"]

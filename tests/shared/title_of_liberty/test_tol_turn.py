@@ -126,6 +126,9 @@ def test_rules_note_26_timeout_policy():
     state["armies"]["moroni"]["food"] = 0
     assert GAME.timeout_move(state, "moroni") == "attack"
     state["armies"]["moroni"]["at"] = "w1"
+    # version 2: a starving army waits while a captain with food may still give it some
+    assert GAME.to_act(state) == ["helaman"]
+    pass_all(state)
     assert GAME.timeout_move(state, "moroni") == "starve"
     with pytest.raises(IllegalMove):
         GAME.timeout_move(state, "lehi")
