@@ -333,7 +333,7 @@ def finish(state, outcome, reason):
                        "round": state["round"]}
     add_event(state, ("The Nephites win: " if winners else "The Lamanites win: ") + reason,
               kind="game_over", data={"outcome": outcome, "reason": reason,
-                                      "cities": state["result"]["cities"],
+                                      "cities": list(state["result"]["cities"]),
                                       "king_killed": state["king_killed"],
                                       "round": state["round"]})
 
