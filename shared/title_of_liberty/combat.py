@@ -4,10 +4,12 @@ Everything here works on a state already validated by ``rules``; functions
 that mutate say so.  Dice come from the move's ``Rng``.
 """
 
+from ..events import add_event
 from .board import CITIES, KIND, NEAR_CITY
 from .notation import SECTORS, plural
 from .state import (CITY_ITEMS, FIELD_ITEMS, FIELD_LAMANITES, GATE, TEMPLE_LOWER, TOWER,
-                    add, check_win, lose_army, total)
+                    add, check_win, field_lamanites, from_box, gate, is_v1, lose_army,
+                    stock_city, temple_lower, total, tower)
 
 #: highest roll that is killed, wounded, captured; anything above is fit for duty
 CHART = {20: (2, 4, 7), 12: (2, 4, 6), 10: (2, 4, 6), 8: (2, 4, 5)}
@@ -82,15 +84,22 @@ def roll_duel(rng, n_die, l_die):
 def start_battle(state, seat, site, rng):
     """Open the battle at ``site`` (mutates): place Lamanites on a fresh battlefield."""
     kind = KIND[site]
-    events = state["events"]
     battle = {"site": site, "kind": "city" if kind == "city" else kind, "zone": None,
               "path": {}, "leads": 0, "sector": None, "wine": [], "duels": 0}
+    v1 = is_v1(state)
     if kind == "city":
         city = state["cities"][site]
         city["attacks"] += 1
+        placed = stock_city(state, site)
         taken = [s for s in SECTORS if city["sectors"][s]["taken_by"]]
         note = f" ({', '.join(taken)} already taken)" if taken else ""
-        events.append({"public": f"{seat} attacks the city of {site.capitalize()}{note}."})
+        if placed is not None:
+            note += (f"; its items are placed from the box: {placed['gold']} gold, "
+                     f"{placed['weapons']} weapons, {placed['food']} food")
+        add_event(state, f"{seat} attacks the city of {site.capitalize()}{note}.",
+                  kind="battle_begins", data={
+                      "army": seat, "site": site, "kind": "city", "attack": city["attacks"],
+                      "sectors_taken": taken, "items_placed": placed})
     else:
         field = state["fields"].get(site)
         if field is None:
@@ -101,15 +110,27 @@ def start_battle(state, seat, site, rng):
                 zone = rolls[-1]
             else:
                 zone = 1 if rolls[-1] <= 2 else 2
-            field = {"zone": zone, "lamanites": dict(FIELD_LAMANITES)}
-            field.update(FIELD_ITEMS)
+            if v1:
+                field = {"zone": zone, "lamanites": dict(FIELD_LAMANITES)}
+                field.update(FIELD_ITEMS)
+            else:  # the battle's supplies come out of the box, while it has them
+                field = {"zone": zone, "lamanites": field_lamanites(state)}
+                field.update({k: from_box(state, k, n) for k, n in FIELD_ITEMS.items()})
             state["fields"][site] = field
-            events.append({"public": f"{seat} gives battle at {site}: the yellow d4 shows "
-                           f"{', '.join(map(str, rolls))}, the Lamanites stand "
-                           f"{zone_name(kind, zone)}."})
+            add_event(state, f"{seat} gives battle at {site}: the yellow d4 shows "
+                      f"{', '.join(map(str, rolls))}, the Lamanites stand "
+                      f"{zone_name(kind, zone)}.", kind="battle_begins", data={
+                          "army": seat, "site": site, "kind": kind, "fresh": True,
+                          "die": 4, "rolls": rolls, "zone": zone,
+                          "lamanites": dict(field["lamanites"]),
+                          "supplies": {k: field[k] for k in FIELD_ITEMS}})
         else:
-            events.append({"public": f"{seat} takes up the battle left at {site} "
-                           f"({total(field['lamanites'])} Lamanites remain)."})
+            add_event(state, f"{seat} takes up the battle left at {site} "
+                      f"({total(field['lamanites'])} Lamanites remain).",
+                      kind="battle_begins", data={
+                          "army": seat, "site": site, "kind": kind, "fresh": False,
+                          "zone": field["zone"], "lamanites": dict(field["lamanites"]),
+                          "supplies": {k: field[k] for k in FIELD_ITEMS}})
         battle["zone"] = field["zone"]
     state["battle"] = battle
     state["phase"] = "battle"
@@ -170,8 +191,12 @@ def holding_city(state, site):
     return None
 
 
-def nephite_loses(state, seat, ntype, on_path, result):
-    """Apply a lost duel to a Nephite soldier (mutates); returns a short text."""
+def nephite_loses(state, seat, ntype, on_path, result, facts=None):
+    """Apply a lost duel to a Nephite soldier (mutates); returns a short text.
+
+    ``facts`` (a dict) receives ``held_in``: the city whose Stockade takes a captive.
+    """
+    facts = {} if facts is None else facts
     army = state["armies"][seat]
     battle = state["battle"]
     if result == "fit":
@@ -187,6 +212,7 @@ def nephite_loses(state, seat, ntype, on_path, result):
         text = f"the {ntype} is wounded"
     else:
         city = holding_city(state, battle["site"])
+        facts["held_in"] = city
         if city is None:  # RULES.md note 13: no Stockade left to hold him
             army["dead"][ntype] += 1
             text = f"the {ntype} is captured and, with no Stockade left, put to death"
@@ -194,15 +220,22 @@ def nephite_loses(state, seat, ntype, on_path, result):
             add(state["cities"][city]["stockade"].setdefault(seat, {}), ntype)
             text = f"the {ntype} is captured and held in the Stockade of {city.capitalize()}"
     if ntype == "captain" and result in ("killed", "captured"):
+        facts["army_lost"] = True
         lose_army(state, seat, f"its captain was {result}")
     return text
 
 
-def lamanite_loses(state, seat, ltype, place, result):
-    """Apply a lost duel to a Lamanite (mutates); returns a short text."""
+def lamanite_loses(state, seat, ltype, place, result, facts=None):
+    """Apply a lost duel to a Lamanite (mutates); returns a short text.
+
+    ``facts`` (a dict) receives ``applied``: the fate really applied (the king is only
+    ever killed).
+    """
+    facts = {} if facts is None else facts
     battle = state["battle"]
     if ltype == "king" and result != "killed":
         result = "fit"  # RULES.md note 14: Amalickiah is only ever killed
+    facts["applied"] = result
     if result == "fit":
         return f"the Lamanite {ltype} is fit for duty"
     if battle["kind"] != "city":
@@ -245,6 +278,31 @@ def free_captives(state, city_name):
     return freed
 
 
+def take_sector(state, seat, name, s):
+    """``seat`` takes sector ``s`` of city ``name`` and its prize (mutates)."""
+    city = state["cities"][name]
+    army = state["armies"][seat]
+    sec = city["sectors"][s]
+    sec["taken_by"] = seat
+    army["sectors"].append(f"{name}:{s}")
+    text = f"{seat} takes the {s} of {name.capitalize()}"
+    data = {"army": seat, "city": name, "sector": s}
+    if s in CITY_ITEMS:
+        item = CITY_ITEMS[s][0]
+        n = city[item]
+        city[item] = 0
+        army[item] += n
+        text += f" and collects {n} {item}"
+        data["prize"] = {item: n}
+    else:
+        freed_counts = {k: dict(v) for k, v in sorted(city["stockade"].items()) if total(v)}
+        freed = free_captives(state, name)
+        text += (": the Stockade is opened, freeing " + ", ".join(freed)
+                 if freed else ": the Stockade is empty")
+        data["freed"] = freed_counts
+    add_event(state, text + ".", kind="sector_taken", data=data)
+
+
 def update_city(state, seat):
     """Clear the temple and take sectors whose way is open (mutates).
 
@@ -253,39 +311,27 @@ def update_city(state, seat):
     battle = state["battle"]
     name = battle["site"]
     city = state["cities"][name]
-    events = state["events"]
     army = state["armies"][seat]
     temple = city["temple"]
     if not temple["cleared"] and not total(temple["lower"]) and not total(temple["upper"]):
         temple["cleared"] = True
         city["temple_wounded"] = {"lower": {}, "upper": {}}
-        events.append({"public": f"{seat} clears the temple of {name.capitalize()}."})
+        add_event(state, f"{seat} clears the temple of {name.capitalize()}.",
+                  kind="temple_cleared", data={"army": seat, "city": name})
     if temple["cleared"]:
         for s in SECTORS:
             sec = city["sectors"][s]
             if sec["taken_by"] or total(sec["tower"]) or total(sec["gate"]):
                 continue
-            sec["taken_by"] = seat
-            army["sectors"].append(f"{name}:{s}")
-            text = f"{seat} takes the {s} of {name.capitalize()}"
-            if s in CITY_ITEMS:
-                item = CITY_ITEMS[s][0]
-                n = city[item]
-                city[item] = 0
-                army[item] += n
-                text += f" and collects {n} {item}"
-            else:
-                freed = free_captives(state, name)
-                text += (": the Stockade is opened, freeing " + ", ".join(freed)
-                         if freed else ": the Stockade is empty")
-            events.append({"public": text + "."})
+            take_sector(state, seat, name, s)
     if battle["sector"] and city["sectors"][battle["sector"]]["taken_by"]:
         battle["sector"] = None
     if temple["cleared"] and all(city["sectors"][s]["taken_by"] for s in SECTORS):
         city["liberated_by"] = seat
         army["flags"].append(name)
-        events.append({"public": f"{name.capitalize()} is liberated by {seat}: the title of "
-                       "liberty flies over it."})
+        add_event(state, f"{name.capitalize()} is liberated by {seat}: the title of "
+                  "liberty flies over it.", kind="city_liberated",
+                  data={"army": seat, "city": name})
         check_win(state)
         return True
     return False
@@ -300,8 +346,9 @@ def win_field(state, seat):
     for item in ("food", "weapons", "gold"):
         army[item] += field[item]
         got.append(f"{field[item]} {item}")
-    state["events"].append({"public": f"{seat} wins the battle at {site} and collects "
-                            f"{', '.join(got)}."})
+    add_event(state, f"{seat} wins the battle at {site} and collects {', '.join(got)}.",
+              kind="field_won", data={"army": seat, "site": site,
+                                      "supplies": {k: field[k] for k in FIELD_ITEMS}})
 
 
 def end_attack(state):
@@ -312,19 +359,32 @@ def end_attack(state):
     if battle["kind"] == "city":
         city = state["cities"][battle["site"]]
         if not city["liberated_by"]:
+            v1 = is_v1(state)
             for sec in city["sectors"].values():
                 if not sec["taken_by"]:
-                    sec["tower"] = dict(TOWER)
-                    sec["gate"] = dict(GATE)
+                    sec["tower"] = dict(TOWER) if v1 else tower(state)
+                    sec["gate"] = dict(GATE) if v1 else gate(state)
             temple = city["temple"]
+            back = {}
             if not temple["cleared"]:
-                full = {"lower": TEMPLE_LOWER, "upper": (
+                full = {"lower": TEMPLE_LOWER if v1 else temple_lower(state), "upper": (
                     {"king": 1} if battle["site"] == "morianton" else {"captain": 1})}
                 for level, wounded in city["temple_wounded"].items():
                     for t, n in wounded.items():
                         room = full[level].get(t, 0) - temple[level].get(t, 0)
                         add(temple[level], t, min(n, room))
+                        if min(n, room) > 0:
+                            back.setdefault(level, {})[t] = min(n, room)
             city["temple_wounded"] = {"lower": {}, "upper": {}}
+            if not v1:
+                add_event(state, f"The attack on {battle['site'].capitalize()} ends: its "
+                          "uncaptured sectors are manned again"
+                          + (" and the temple's wounded return." if back else "."),
+                          kind="reinforced", data={
+                              "city": battle["site"],
+                              "sectors": [s for s in SECTORS
+                                          if not city["sectors"][s]["taken_by"]],
+                              "temple_returned": back})
     state["battle"] = None
 
 

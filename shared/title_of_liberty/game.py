@@ -1,13 +1,13 @@
 """The Game object for Title of Liberty: wires notation, rules, view and render."""
 
 from .. import IllegalMove
-from ..base import Game, set_rules_version
+from ..base import FIRST_RULES_VERSION, Game
 from ..rng import Rng
 from . import legal, rules
 from .board import SEATS
 from .notation import format_move, parse_move
 from .render import render as _render
-from .state import new_state
+from .state import DIFFICULTY, new_state
 from .svg import draw as draw_svg
 from .view import owes, to_act, view as _view
 
@@ -15,11 +15,14 @@ HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalic
 
 At the start of an army's turn the other captains may give it supplies:
   give helaman 3 food | give helaman 2 gold | give helaman 1 weapons | pass
-The army whose turn it is may train and arm soldiers (1 gold, 1 weapon each):
-  buy 2 archers | arm 2 archers
+The army whose turn it is may train and arm soldiers (1 gold, 1 weapon each;
+scouts too, at most two an army):
+  buy 2 archers | arm 2 archers | buy 1 scout
 then marches along a route that starts where it stands (1 food a step; a
-boat trip ~ from port to port is one step), rests (1 food), renews an attack
-where it stands (free in a city, 1 food on a battlefield), or starves:
+boat trip ~ from the port where the one boat lies to another port is one
+step), stays where it is (rest: free, but an army with no food starves),
+renews an attack where it stands (free in a city, 1 food on a battlefield),
+or starves:
   move bountiful-v2-w1 | move bountiful~lehi-morianton | rest | attack | starve
 A route ends at the first battlefield or Lamanite city it meets: the battle
 starts at once.  In battle, pair one of your soldiers with one Lamanite:
@@ -32,15 +35,40 @@ Names of places are case-insensitive; a unique prefix (3+ letters) is enough.
 """
 
 
+class _Schema:
+    """Just what ``Game.normalize_options`` reads: a name and an options schema."""
+
+    def __init__(self, name, options_schema):
+        self.name = name
+        self.options_schema = options_schema
+
+
 class TitleOfLiberty(Game):
     """The cooperative Nephite war game (the rulebook has no title)."""
 
     name = "title_of_liberty"
     title = "Title of Liberty"
-    rules_version = "1"
+    rules_version = "2"
+    rules_versions = ("1", "2")
     min_seats = 1
     max_seats = 5
+    #: the options of rules version 2 (new games)
     options_schema = {
+        "rounds": {"type": "int", "default": 0,
+                   "help": "round budget (the book's one hour); time up = Lamanites win; "
+                           "0 = the difficulty's (book 12, hard 8)"},
+        "cities": {"type": "str", "default": "book", "choices": ["book", "all"],
+                   "help": "book: k armies retake k+1 cities (Morianton always); "
+                           "all: six cities for every team"},
+        "difficulty": {"type": "str", "default": "book", "choices": sorted(DIFFICULTY),
+                       "help": "book: the rulebook; hard: more Lamanites in every battle "
+                               "and city, 8 rounds, a smaller box of supplies"},
+        "deadline_hours": {"type": "int", "default": 0,
+                           "help": "optional wall-clock limit in hours, kept by the "
+                                   "server (0 = none)"},
+    }
+    #: the options of rules version 1 (old games and archives)
+    options_schema_v1 = {
         "rounds": {"type": "int", "default": 12,
                    "help": "round budget (the book's one hour); time up = Lamanites win"},
         "short_game": {"type": "bool", "default": False,
@@ -58,11 +86,27 @@ class TitleOfLiberty(Game):
                               code="bad_seats")
         return list(SEATS[:n])
 
-    def normalize_options(self, options, n):
+    def normalize_options(self, options, n, rules_version=None):
+        """Options with defaults filled in, under ``rules_version`` (default: the current)."""
         options = dict(options or {})
         if options.get("deadline_hours") is None:
             options.pop("deadline_hours", None)
-        out = super().normalize_options(options, n)
+        version = self.resolve_rules_version(rules_version)
+        if version == FIRST_RULES_VERSION:
+            # the base class's checks, read against the version-1 schema (no shared state
+            # is changed: the server calls this from several threads)
+            out = Game.normalize_options(_Schema(self.name, self.options_schema_v1),
+                                         options, n)
+        else:
+            if "short_game" in options:
+                raise IllegalMove("option short_game belongs to rules version 1: the book's "
+                                  "short game (k armies retake k+1 cities) is now the "
+                                  "default; ask cities=all for six", code="bad_option")
+            if options.get("rounds") is None:
+                options.pop("rounds", None)
+            out = super().normalize_options(options, n)
+            if out["rounds"] == 0:
+                out["rounds"] = DIFFICULTY[out["difficulty"]]["rounds"]
         if out["rounds"] < 1:
             raise IllegalMove("option rounds must be at least 1", code="bad_option")
         if out["deadline_hours"] < 0:
@@ -76,8 +120,8 @@ class TitleOfLiberty(Game):
         if [s for s in seats if s not in SEATS] or len(set(seats)) != len(seats):
             raise IllegalMove(f"the armies are {', '.join(SEATS)}", code="bad_seats")
         version = self.resolve_rules_version(rules_version)
-        state = new_state(seats, self.normalize_options(options, len(seats)), seed)
-        return set_rules_version(state, version)
+        options = self.normalize_options(options, len(seats), version)
+        return new_state(seats, options, seed, version)
 
     # --- play -------------------------------------------------------------
 

@@ -10,7 +10,9 @@ from collections import deque
 from .board import ROAD_NEXT, SEA_NEXT
 from .combat import lamanite_groups
 from .notation import BUYABLE, ITEMS, LEAD_TYPES, SECTORS, Move
-from .rules import MAX_LEADS, MAX_LED, attack_cost, is_battle_site, must_starve
+from .rules import (MAX_LEADS, MAX_LED, MAX_SCOUTS, attack_cost, food_givers,
+                    is_battle_site, must_starve, scouts_held)
+from .state import is_v1
 
 
 def routes(state, seat):
@@ -21,13 +23,14 @@ def routes(state, seat):
         return []
     seen = {start}
     out = []
+    boat = state.get("boat")  # version 2: one boat; it sails only from where it lies
     queue = deque([(start, (start,), False)])
     while queue:
         space, tokens, by_sea = queue.popleft()
         if (len(tokens) - 1) // 2 >= food:
             continue
         steps = [("-", n) for n in ROAD_NEXT[space]]
-        if not by_sea:
+        if not by_sea and (boat is None or (space == boat and "~" not in tokens)):
             steps += [("~", n) for n in SEA_NEXT[space]]
         for sep, nxt in steps:
             if nxt in seen:
@@ -53,8 +56,12 @@ def _giver_moves(state, seat):
 def _start_moves(state, seat):
     army = state["armies"][seat]
     out = []
+    v1 = is_v1(state)
     for kind in BUYABLE:
-        for n in range(1, army["gold"] + 1):
+        most = army["gold"]
+        if kind == "scout":
+            most = 0 if v1 else min(most, MAX_SCOUTS - scouts_held(state, seat))
+        for n in range(1, most + 1):
             out.append(Move("buy", (n, kind)))
         for n in range(1, min(army["weapons"], army["unarmed"][kind]) + 1):
             out.append(Move("arm", (n, kind)))
@@ -64,7 +71,7 @@ def _start_moves(state, seat):
     cost = attack_cost(state, seat)
     if cost is not None and cost <= army["food"]:
         out.append(Move("attack"))
-    if must_starve(state, seat):
+    if must_starve(state, seat) and not food_givers(state, seat):
         out.append(Move("starve"))
     return out
 
@@ -110,7 +117,8 @@ def _battle_moves(state, seat):
             if not city["sectors"][name]["taken_by"] and battle["sector"] != name:
                 out.append(Move("sector", (name,)))
         cur = battle["sector"]
-        if cur and cur not in battle["wine"] and ("tower" in groups or "gate" in groups):
+        offered = battle["wine"] if is_v1(state) else city["wine"]
+        if cur and cur not in offered and ("tower" in groups or "gate" in groups):
             out.append(Move("wine"))
     out.append(Move("stop"))
     return out

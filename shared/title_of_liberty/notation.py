@@ -22,7 +22,8 @@ from .board import SEATS, SPACES
 
 NEPHITE_TYPES = ("captain", "scout", "infantry", "archer", "slinger")
 LAMANITE_TYPES = ("king", "captain", "infantry", "archer")
-BUYABLE = ("infantry", "archer", "slinger")
+#: soldiers the notation lets one buy or arm (rules version 1 refuses scouts in ``rules``)
+BUYABLE = ("scout", "infantry", "archer", "slinger")
 ITEMS = ("food", "gold", "weapons")
 SECTORS = ("palace", "stockade", "armory", "market")
 PLACES = ("tower", "gate", "temple")
@@ -58,7 +59,9 @@ def _bad(message):
 
 
 def _count(word, what):
-    if not word.isdigit() or int(word) < 1 or len(word) > 4:
+    # only ASCII digits: str.isdigit() also accepts superscripts and other scripts' digits,
+    # which int() refuses or reads as numbers nobody typed on purpose
+    if not (word.isascii() and word.isdigit()) or len(word) > 4 or int(word) < 1:
         _bad(f"{what} needs a whole number of at least 1, not {word!r}")
     return int(word)
 
@@ -157,7 +160,7 @@ def parse_move(text):
         return Move("give", (rest[0], n, item))
     if verb in ("buy", "arm"):
         if len(rest) != 2:
-            _bad(f"write it as: {verb} <number> infantry|archers|slingers")
+            _bad(f"write it as: {verb} <number> scouts|infantry|archers|slingers")
         n = _count(rest[0], verb)
         kind = _soldier(rest[1], BUYABLE, "new", verb)
         return Move(verb, (n, kind))

@@ -46,7 +46,9 @@ def _map_lines(view):
                    "liberated; Town and v villages give 1 food when passed; w wilds; h hill "
                    "and s seashore/river battlefields (* battle left unfinished, ! now "
                    "fought); letters under a space are armies (M H L T A); every port with "
-                   "~ reaches every other by boat (1 food).", "     ")
+                   "~ reaches every other by boat (1 food"
+                   + ("; the one boat sails from where it lies" if view.get("boat") else "")
+                   + ").", "     ")
     return lines
 
 
@@ -94,8 +96,10 @@ def _sector_cell(city, name):
         state = "gate open (prize past the temple)"
     else:
         state = f"tower {_counts(sec['tower'], True)}; gate {_counts(sec['gate'], True)}"
-    prize = {"palace": f"gold {city['gold']}", "armory": f"weapons {city['weapons']}",
-             "market": f"food {city['food']}",
+    unstocked = not city.get("stocked", True)  # version 2: items placed at the first attack
+    prize = {"palace": "gold: at 1st attack" if unstocked else f"gold {city['gold']}",
+             "armory": "weapons: at 1st attack" if unstocked else f"weapons {city['weapons']}",
+             "market": "food: at 1st attack" if unstocked else f"food {city['food']}",
              "stockade": "captives " + (" ".join(f"{INITIAL[s]}{n}" for s, n in
                                                  city["stockade"].items()) or "0")}[name]
     return [f"{name.upper()}: {prize}"[:35], state[:35]]
@@ -206,7 +210,13 @@ def _status(view):
     deadline = view["deadline_hours"]
     out.append(f"Round {view['round']} of {view['rounds']} ({view['rounds_left']} left)"
                + (f"; wall-clock limit {deadline} hours" if deadline else "")
-               + (". Short game." if view["short_game"] else "."))
+               + (". Short game." if view["short_game"] and view.get("box") is None
+                  else "."))
+    box = view.get("box")
+    if box is not None:
+        diff = "" if view["difficulty"] == "book" else f" Difficulty: {view['difficulty']}."
+        out += _wrap(f"The box holds {box['food']} food, {box['weapons']} weapons, "
+                     f"{box['gold']} gold; the boat lies at {view['boat']}.{diff}", "  ")
     lam = view["lamanites"]
     out += _wrap(f"Lamanites on the boards: {_counts(lam['on_board'], True)}; killed: "
                  f"{_counts(lam['killed'], True)}; held captive: "

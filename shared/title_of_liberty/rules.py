@@ -6,15 +6,19 @@ state in place.  Untrusted input only reaches ``apply`` through ``check``.
 """
 
 from .. import IllegalMove
+from ..events import add_event, make_event
 from .board import BATTLEFIELDS, FOOD_SPACES, KIND, ROAD_SET, SEA_NEXT
 from .combat import (duel_dice, end_attack, fate, lamanite_groups, lamanite_loses,
-                     nephite_loses, roll_duel, start_battle, update_city, win_field,
-                     DIE_NAME)
+                     nephite_loses, roll_duel, start_battle, take_sector, update_city,
+                     win_field, DIE_NAME)
 from .notation import plural
-from .state import end_turn, finish, lose_army, total
+from .state import (captive_counts, end_turn, finish, is_v1, lose_army, refill, to_box,
+                    total)
 
 MAX_LEADS = 2
 MAX_LED = 5
+#: "Maximum of two scouts available per Nephite army" (rules version 2 lets them be bought)
+MAX_SCOUTS = 2
 
 
 def _illegal(message, code="illegal_move"):
@@ -43,6 +47,19 @@ def must_starve(state, seat):
     return state["armies"][seat]["food"] == 0 and attack_cost(state, seat) != 0
 
 
+def food_givers(state, seat):
+    """Version 2: the captains who may still give food to ``seat``, a starving army.
+
+    Step 1 ("Collect any food/weapons/money that other Nephite captains may want to give
+    you") comes before step 4 ("Pay number of food tokens needed to move"), so an army with
+    no food does not starve while a captain holding food may still give it some.
+    """
+    if is_v1(state) or seat != state["turn"] or state["phase"] != "start" \
+            or not must_starve(state, seat):
+        return []
+    return [g for g in state["givers"] if state["armies"][g]["food"] > 0]
+
+
 def route_error(state, seat, tokens):
     """Why a route cannot be marched, as (code, sentence), or None.
 
@@ -63,6 +80,7 @@ def _route_problem(state, seat, tokens):
     if len(set(spaces)) != len(spaces):
         return "a route may not pass the same space twice"
     prev_sea = False
+    boat = state.get("boat")  # version 2: the one boat, where it lies
     for i in range(1, len(tokens), 2):
         a, sep, b = tokens[i - 1], tokens[i], tokens[i + 1]
         if sep == "-":
@@ -76,6 +94,10 @@ def _route_problem(state, seat, tokens):
             if prev_sea:
                 return ("a boat goes straight from port to port: write one boat trip, "
                         f"not a call at {a}")
+            if boat is not None and a != boat:
+                return (f"the Nephites have one boat and it lies at {boat}: "
+                        f"you cannot sail from {a}")
+            boat = b
             prev_sea = True
         if i + 1 < len(tokens) - 1 and is_battle_site(state, b):
             return (f"the route meets a battle at {b}: you must attack it there "
@@ -105,7 +127,8 @@ def _apply_give(state, seat, move, rng):
     to, n, item = move.args
     state["armies"][seat][item] -= n
     state["armies"][to][item] += n
-    state["events"].append({"public": f"{seat} gives {n} {item} to {to}."})
+    add_event(state, f"{seat} gives {n} {item} to {to}.", kind="give",
+              data={"from": seat, "to": to, "n": n, "item": item})
     if not state["armies"][seat]["food"] + state["armies"][seat]["gold"] + \
             state["armies"][seat]["weapons"]:
         state["givers"].remove(seat)
@@ -118,6 +141,8 @@ def _check_pass(state, seat, move):
 
 def _apply_pass(state, seat, move, rng):
     state["givers"].remove(seat)
+    if not is_v1(state):
+        add_event(state, f"{seat} gives nothing (more).", kind="pass", data={"army": seat})
 
 
 def _check_active(state, seat, phase="start"):
@@ -133,7 +158,15 @@ def _check_active(state, seat, phase="start"):
 def _check_buy(state, seat, move):
     _check_active(state, seat)
     n, kind = move.args
-    gold = state["armies"][seat]["gold"]
+    army = state["armies"][seat]
+    gold = army["gold"]
+    if kind == "scout":
+        if is_v1(state):
+            _illegal("you cannot buy scouts; use infantry, archer, slinger", "bad_kind")
+        have = scouts_held(state, seat)
+        if have + n > MAX_SCOUTS:
+            _illegal(f"an army has at most {MAX_SCOUTS} scouts and yours has {have} "
+                     "(live, wounded, unarmed or held in a Stockade)", "too_many")
     if n > gold:
         _illegal(f"{n} new {plural(kind, n)} cost {n} gold and your army has {gold}",
                  "cannot_afford")
@@ -143,10 +176,11 @@ def _apply_buy(state, seat, move, rng):
     n, kind = move.args
     army = state["armies"][seat]
     army["gold"] -= n
+    to_box(state, "gold", n)
     army["unarmed"][kind] += n
     army["bought"][kind] += n
-    state["events"].append({"public": f"{seat} trains {n} {plural(kind, n)} "
-                            f"for {n} gold (unarmed)."})
+    add_event(state, f"{seat} trains {n} {plural(kind, n)} for {n} gold (unarmed).",
+              kind="buy", data={"army": seat, "n": n, "soldier": kind, "gold": n})
 
 
 def _check_arm(state, seat, move):
@@ -166,17 +200,26 @@ def _apply_arm(state, seat, move, rng):
     n, kind = move.args
     army = state["armies"][seat]
     army["weapons"] -= n
+    to_box(state, "weapons", n)
     army["unarmed"][kind] -= n
     army["live"][kind] += n
-    state["events"].append({"public": f"{seat} arms {n} {plural(kind, n)}: ready for battle."})
+    add_event(state, f"{seat} arms {n} {plural(kind, n)}: ready for battle.", kind="arm",
+              data={"army": seat, "n": n, "soldier": kind, "weapons": n})
 
 
 # --- marching ------------------------------------------------------------------
 
+def scouts_held(state, seat):
+    """Scouts an army has available: live, wounded, unarmed or held in a Stockade."""
+    army = state["armies"][seat]
+    return (army["live"]["scout"] + army["wounded"]["scout"] + army["unarmed"]["scout"]
+            + captive_counts(state, seat).get("scout", 0))
+
+
 def _leave(state, seat):
     at = state["armies"][seat]["at"]
     if state["empty_food"].get(at) == seat:
-        del state["empty_food"][at]  # a new token is placed once you leave
+        refill(state, at)  # a new token is placed once you leave
 
 
 def _check_move(state, seat, move):
@@ -192,20 +235,35 @@ def _apply_move(state, seat, move, rng):
     _leave(state, seat)
     cost = len(spaces) - 1
     army["food"] -= cost
+    to_box(state, "food", cost)
+    v1 = is_v1(state)
     gained = 0
-    for space in spaces[1:]:
-        if space in FOOD_SPACES and space not in state["empty_food"]:
+    gathered = []
+    for space in spaces[1:-1]:
+        if space in FOOD_SPACES and space not in state["empty_food"] \
+                and (v1 or space not in state["bare"]):
             gained += 1
+            gathered.append(space)
+            if not v1:  # passed: a new token at once, from the box
+                refill(state, space)
     dest = spaces[-1]
     army["at"] = dest
-    if dest in FOOD_SPACES and dest not in state["empty_food"]:
+    if dest in FOOD_SPACES and dest not in state["empty_food"] \
+            and (v1 or dest not in state["bare"]):
         state["empty_food"][dest] = seat
+        gained += 1
+        gathered.append(dest)
     army["food"] += gained
     boat = " by boat" if "~" in move.args else ""
+    if boat and not v1:
+        state["boat"] = move.args[move.args.index("~") + 1]
     text = f"{seat} marches{boat} to {dest} for {cost} food"
     if gained:
         text += f" and gathers {gained} food on the way"
-    state["events"].append({"public": text + "."})
+    add_event(state, text + ".", kind="march",
+              data={"army": seat, "route": list(move.args), "to": dest, "food_paid": cost,
+                    "food_gathered": gained, "gathered_at": gathered,
+                    "boat": state.get("boat") if boat else None})
     if is_battle_site(state, dest):
         start_battle(state, seat, dest, rng)
     else:
@@ -215,13 +273,20 @@ def _apply_move(state, seat, move, rng):
 def _check_rest(state, seat, move):
     _check_active(state, seat)
     if state["armies"][seat]["food"] < 1:
-        _illegal("resting still eats one food and your army has none", "cannot_afford")
+        if is_v1(state):
+            _illegal("resting still eats one food and your army has none", "cannot_afford")
+        _illegal("your army has no food: it cannot stay in the field, it starves "
+                 "(or renews a free city attack)", "cannot_afford")
 
 
 def _apply_rest(state, seat, move, rng):
     army = state["armies"][seat]
-    army["food"] -= 1
-    state["events"].append({"public": f"{seat} rests at {army['at']} (1 food)."})
+    if is_v1(state):
+        army["food"] -= 1
+        state["events"].append({"public": f"{seat} rests at {army['at']} (1 food)."})
+    else:  # RULES.md note 12: food is paid "for each space moved", none for staying
+        add_event(state, f"{seat} stays at {army['at']} (no food: it does not move).",
+                  kind="rest", data={"army": seat, "at": army["at"], "food_paid": 0})
     end_turn(state)
 
 
@@ -238,7 +303,9 @@ def _check_attack(state, seat, move):
 
 def _apply_attack(state, seat, move, rng):
     army = state["armies"][seat]
-    army["food"] -= attack_cost(state, seat)
+    cost = attack_cost(state, seat)
+    army["food"] -= cost
+    to_box(state, "food", cost)
     start_battle(state, seat, army["at"], rng)
 
 
@@ -247,6 +314,10 @@ def _check_starve(state, seat, move):
     if not must_starve(state, seat):
         _illegal("your army still has food (or a city to attack for free): it need not "
                  "starve", "not_starving")
+    waiting = food_givers(state, seat)
+    if waiting:
+        _illegal(f"wait: {', '.join(waiting)} may still give you food (gifts come before "
+                 "marching)", "awaiting_gifts")
 
 
 def _apply_starve(state, seat, move, rng):
@@ -305,11 +376,18 @@ def _apply_duel(state, seat, move, rng):
     if ties:
         head += f" after {ties} tie{'s' if ties > 1 else ''}"
     at = len(state["events"])  # the duel is told before what it causes
+    facts = {"army": seat, "nephite": ntype, "on_path": on_path, "lamanite": ltype,
+             "place": place, "nephite_die": n_die, "lamanite_die": l_die,
+             "nephite_roll": n_roll, "lamanite_roll": l_roll, "ties": ties,
+             "winner": "nephite" if n_roll > l_roll else "lamanite"}
     if n_roll > l_roll:
-        text = lamanite_loses(state, seat, ltype, place, fate(l_die, l_roll))
+        facts["loser_fate"] = fate(l_die, l_roll)
+        text = lamanite_loses(state, seat, ltype, place, facts["loser_fate"], facts)
     else:
-        text = nephite_loses(state, seat, ntype, on_path, fate(n_die, n_roll))
-    state["events"].insert(at, {"public": f"{head}: {text}."})
+        facts["loser_fate"] = fate(n_die, n_roll)
+        text = nephite_loses(state, seat, ntype, on_path, facts["loser_fate"], facts)
+    state["events"].insert(at, make_event(state, f"{head}: {text}.", kind="duel",
+                                          data=facts))
     _after_fight(state, seat)
 
 
@@ -332,8 +410,9 @@ def _after_fight(state, seat):
         end_turn(state)
         return
     if not total(army["live"]):
-        state["events"].append({"public": f"{seat} has no soldier left to fight: "
-                                "the battle stops."})
+        add_event(state, f"{seat} has no soldier left to fight: the battle stops.",
+                  kind="battle_stops", data={"army": seat, "site": battle["site"],
+                                             "why": "no soldier left"})
         end_attack(state)
         end_turn(state)
 
@@ -365,8 +444,9 @@ def _apply_lead(state, seat, move, rng):
     for kind, n in move.args:
         path[kind] = path.get(kind, 0) + n
     led = ", ".join(f"{n} {plural(k, n)}" for k, n in move.args) or "no one"
-    state["events"].append({"public": f"{seat}'s scout leads {led} up forest path "
-                            f"{battle['leads']}."})
+    add_event(state, f"{seat}'s scout leads {led} up forest path {battle['leads']}.",
+              kind="lead", data={"army": seat, "path": battle["leads"],
+                                 "led": dict(move.args), "on_paths": dict(path)})
 
 
 def _check_sector(state, seat, move):
@@ -383,7 +463,8 @@ def _check_sector(state, seat, move):
 
 def _apply_sector(state, seat, move, rng):
     state["battle"]["sector"] = move.args[0]
-    state["events"].append({"public": f"{seat} attacks the {move.args[0]} sector."})
+    add_event(state, f"{seat} attacks the {move.args[0]} sector.", kind="sector",
+              data={"army": seat, "city": state["battle"]["site"], "sector": move.args[0]})
 
 
 def _check_wine(state, seat, move):
@@ -395,8 +476,14 @@ def _check_wine(state, seat, move):
     if cur is None:
         _illegal("choose a sector first: the wine is offered to its tower and gate",
                  "no_sector")
-    if cur in battle["wine"]:
-        _illegal(f"the wine was already offered in the {cur} during this attack", "no_wine")
+    if is_v1(state):
+        if cur in battle["wine"]:
+            _illegal(f"the wine was already offered in the {cur} during this attack",
+                     "no_wine")
+    elif cur in state["cities"][battle["site"]]["wine"]:
+        _illegal(f"the drugged wine was already offered in the {cur} of "
+                 f"{battle['site'].capitalize()}: it is used one time for each sector",
+                 "no_wine")
     sec = state["cities"][battle["site"]]["sectors"][cur]
     if not total(sec["tower"]) and not total(sec["gate"]):
         _illegal(f"no one is left on the tower or gate of the {cur} to drink the wine "
@@ -407,21 +494,33 @@ def _apply_wine(state, seat, move, rng):
     battle = state["battle"]
     cur = battle["sector"]
     battle["wine"].append(cur)
+    v1 = is_v1(state)
+    city = state["cities"][battle["site"]]
+    if not v1:
+        city["wine"].append(cur)
     roll = rng.die(4)
+    facts = {"army": seat, "city": battle["site"], "sector": cur, "die": 4, "roll": roll,
+             "drunk": roll == 1}
     if roll != 1:
-        state["events"].append({"public": f"{seat} offers the drugged wine in the {cur}: "
-                                f"the yellow d4 shows {roll}, they do not drink."})
+        add_event(state, f"{seat} offers the drugged wine in the {cur}: "
+                  f"the yellow d4 shows {roll}, they do not drink.", kind="wine", data=facts)
         return
-    sec = state["cities"][battle["site"]]["sectors"][cur]
+    sec = city["sectors"][cur]
     army = state["armies"][seat]
     n = 0
+    captured = {}
     for place in ("tower", "gate"):
         for kind, k in sec[place].items():
             army["captives"][kind] = army["captives"].get(kind, 0) + k
+            captured[kind] = captured.get(kind, 0) + k
             n += k
         sec[place] = {}
-    state["events"].append({"public": f"{seat} offers the drugged wine in the {cur}: the "
-                            f"yellow d4 shows 1, the Lamanites drink and {n} are captured."})
+    facts["captured"] = captured
+    add_event(state, f"{seat} offers the drugged wine in the {cur}: the "
+              f"yellow d4 shows 1, the Lamanites drink and {n} are captured.",
+              kind="wine", data=facts)
+    if not v1:  # "Gate and tower soldiers are captured ..., and you take that sector."
+        take_sector(state, seat, battle["site"], cur)
     _after_fight(state, seat)
 
 
@@ -430,8 +529,9 @@ def _check_stop(state, seat, move):
 
 
 def _apply_stop(state, seat, move, rng):
-    state["events"].append({"public": f"{seat} stops the battle at "
-                            f"{state['battle']['site']}."})
+    add_event(state, f"{seat} stops the battle at {state['battle']['site']}.",
+              kind="battle_stops", data={"army": seat, "site": state["battle"]["site"],
+                                         "why": "stopped"})
     end_attack(state)
     end_turn(state)
 
@@ -443,7 +543,8 @@ def _check_concede(state, seat, move):
 
 
 def _apply_concede(state, seat, move, rng):
-    state["events"].append({"public": f"{seat} concedes for the Nephites: the Lamanites win."})
+    add_event(state, f"{seat} concedes for the Nephites: the Lamanites win.", kind="concede",
+              data={"army": seat})
     finish(state, "lamanites", f"{seat} conceded (or the wall-clock deadline passed)")
 
 

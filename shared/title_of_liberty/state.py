@@ -9,9 +9,18 @@ A state is plain JSON data.  Its shape (see RULES.md for the rules behind it)::
      "empty_food": {space: seat standing on it who took its food},
      "battle": None or the battle being fought, "king_killed": bool,
      "required": cities to retake, "killed": {Lamanite type: n}, "result": None|dict}
+
+Rules version 2 (see RULES.md, "Rules versions") adds ``"rules_version": "2"``,
+``"box"`` ({"food", "weapons", "gold"}: what the box still holds; gold counts a silver
+coin as 5), ``"boat"`` (the port where the one Nephite boat lies), ``"bare"`` (food
+spaces whose token could not be replaced because the box was empty) and, in every city,
+``"stocked"`` (its items were placed from the box at its first attack) and ``"wine"``
+(the sectors where the drugged wine was offered).  Version-1 states keep their old shape.
 """
 
-from .board import CITIES, START
+from ..base import FIRST_RULES_VERSION, rules_version_of, set_rules_version
+from ..events import add_event
+from .board import CITIES, FOOD_SPACES, START
 from .notation import NEPHITE_TYPES, SECTORS
 
 ARMY_TROOPS = {"captain": 1, "scout": 2, "infantry": 14, "archer": 8, "slinger": 5}
@@ -27,6 +36,78 @@ LAMANITE_POOL = {"king": 1, "city captain": 5, "battle captain": 10,
                  "infantry": 120, "archer": 50}
 SECTIONS = ("live", "wounded", "dead", "unarmed")
 
+#: what the box holds (rules version 2): "50 food tokens, 50 weapon tokens, 30 Gold coins,
+#: 15 Silver coins"; money is counted in gold, a silver coin worth 5 (RULES.md choice 6)
+BOX = {"food": 50, "weapons": 50, "gold": 30 + 15 * 5}
+#: where the one Nephite boat lies at the start (every army starts at Bountiful)
+BOAT_START = START
+
+#: difficulty levels (rules version 2, option ``difficulty``): "book" is the rulebook;
+#: the others add Lamanite soldiers to every battle and city, shorten the war and shrink
+#: the box (RULES.md, "Difficulty").
+DIFFICULTY = {
+    "book": {"rounds": 12, "field": FIELD_LAMANITES, "gate": GATE, "tower": TOWER,
+             "temple_lower": TEMPLE_LOWER, "box": BOX},
+    "hard": {"rounds": 8, "field": {"captain": 1, "infantry": 15, "archer": 6},
+             "gate": {"archer": 2, "infantry": 4}, "tower": {"archer": 2},
+             # against a lone army: one archer a tower and 8 temple infantry
+             "alone": {"tower": {"archer": 1}, "temple_lower": {"infantry": 8}},
+             "temple_lower": {"infantry": 10},
+             "box": {"food": 35, "weapons": 35, "gold": 70}},
+}
+
+
+def is_v1(state):
+    """True for states played under rules version 1 (the rules before the book fixes)."""
+    return rules_version_of(state) == FIRST_RULES_VERSION
+
+
+def level(state):
+    """The difficulty parameters of a version-2 state (version 1 is always the book's)."""
+    return params_for(state["options"].get("difficulty", "book"), len(state["seats"]))
+
+
+def params_for(difficulty, n_seats):
+    """The parameters of ``difficulty`` for a team of ``n_seats`` armies."""
+    params = DIFFICULTY[difficulty]
+    if n_seats == 1 and "alone" in params:
+        params = dict(params, **params["alone"])
+    return params
+
+
+def tower(state):
+    return dict(level(state)["tower"])
+
+
+def gate(state):
+    return dict(level(state)["gate"])
+
+
+def temple_lower(state):
+    return dict(level(state)["temple_lower"])
+
+
+def field_lamanites(state):
+    return dict(level(state)["field"])
+
+
+def from_box(state, item, n):
+    """Take up to ``n`` of ``item`` out of the box (version 2; mutates); returns how many.
+
+    Version-1 piles never run out, so there it always returns ``n``.
+    """
+    if is_v1(state):
+        return n
+    got = min(n, state["box"][item])
+    state["box"][item] -= got
+    return got
+
+
+def to_box(state, item, n):
+    """Return ``n`` of ``item`` to the box (paid food, weapons and money; version 2)."""
+    if not is_v1(state) and n:
+        state["box"][item] += n
+
 
 def zero():
     """{type: 0} for every Nephite troop type."""
@@ -41,44 +122,108 @@ def new_army():
             "food": START_FOOD, "weapons": 0, "gold": 0, "flags": [], "sectors": []}
 
 
-def new_city(name):
-    """A captured city with its full complement of soldiers and items."""
+def new_city(name, params=None):
+    """A captured city with its full complement of soldiers and items.
+
+    ``params``: the difficulty level (version 2), whose cities start with no items: they
+    are placed from the box when the city is first attacked (``stock_city``).
+    """
     upper = {"king": 1} if name == "morianton" else {"captain": 1}
-    return {"sectors": {s: {"tower": dict(TOWER), "gate": dict(GATE), "taken_by": None}
-                        for s in SECTORS},
-            "temple": {"lower": dict(TEMPLE_LOWER), "upper": upper, "cleared": False},
+    p = params or DIFFICULTY["book"]
+    city = {"sectors": {s: {"tower": dict(p["tower"]), "gate": dict(p["gate"]),
+                            "taken_by": None} for s in SECTORS},
+            "temple": {"lower": dict(p["temple_lower"]), "upper": upper, "cleared": False},
             "temple_wounded": {"lower": {}, "upper": {}},
             "gold": 5, "weapons": 5, "food": 5,
             "stockade": {}, "liberated_by": None, "attacks": 0}
+    if params is not None:
+        city.update({"gold": 0, "weapons": 0, "food": 0, "stocked": False, "wine": []})
+    return city
 
 
-def required_cities(options, n_seats):
-    """How many cities must be retaken: 6, or n+1 in the short game (RULES.md note 11)."""
-    if options.get("short_game"):
+def stock_city(state, name):
+    """Version 2: place the city's items from the box before its first attack (mutates).
+
+    "each city attacked during the game must be given a full complement of items ... before
+    Nephite forces begin an attack on it"; "City items are not renewed".
+    """
+    city = state["cities"][name]
+    if is_v1(state) or city["stocked"]:
+        return None
+    city["stocked"] = True
+    placed = {}
+    for sector, (item, n) in CITY_ITEMS.items():
+        city[item] = from_box(state, item, n)
+        placed[item] = city[item]
+    return placed
+
+
+def required_cities(options, n_seats, version=FIRST_RULES_VERSION):
+    """How many cities must be retaken.
+
+    Version 1: 6, or n+1 with ``short_game`` (RULES.md note 11).  Version 2: the book's
+    "For each army not used, one City fewer is needed to be retaken" (n+1), or 6 with
+    ``cities=all``.
+    """
+    if version == FIRST_RULES_VERSION:
+        short = options.get("short_game")
+    else:
+        short = options.get("cities", "book") == "book"
+    if short:
         return min(len(CITIES), n_seats + 1)
     return len(CITIES)
 
 
-def new_state(seats, options, seed):
+def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
     """The state at the start of the game: every army at Bountiful, moroni first."""
     if isinstance(seed, str):
         seed = seed.encode()
+    v1 = version == FIRST_RULES_VERSION
+    params = None if v1 else params_for(options.get("difficulty", "book"), len(seats))
     state = {
         "game": "title_of_liberty", "seed": seed.hex(), "ply": 0, "events": [],
         "options": dict(options), "seats": list(seats),
         "round": 1, "turn": seats[0], "phase": "start", "givers": [],
         "armies": {s: new_army() for s in seats},
-        "cities": {c: new_city(c) for c in CITIES},
+        "cities": {c: new_city(c, params) for c in CITIES},
         "fields": {}, "empty_food": {}, "battle": None, "king_killed": False,
-        "required": required_cities(options, len(seats)),
+        "required": required_cities(options, len(seats), version),
         "killed": {}, "result": None,
     }
+    set_rules_version(state, version)
+    if not v1:
+        # the armies' food and the village and town tokens come out of the box
+        state["box"] = dict(params["box"])
+        state["bare"] = []
+        for seat in seats:
+            state["armies"][seat]["food"] = from_box(state, "food", START_FOOD)
+        for space in sorted(FOOD_SPACES):
+            if not from_box(state, "food", 1):
+                state["bare"].append(space)
+        state["boat"] = BOAT_START
     begin_turn(state, seats[0])
-    state["events"] = [{"public": f"The war begins: {len(seats)} "
-                        f"{'army marches' if len(seats) == 1 else 'armies march'} from "
-                        f"Bountiful; {state['options']['rounds']} rounds to retake "
-                        f"{state['required']} cities and kill Amalickiah."}]
+    state["events"] = []
+    add_event(state, f"The war begins: {len(seats)} "
+              f"{'army marches' if len(seats) == 1 else 'armies march'} from "
+              f"Bountiful; {state['options']['rounds']} rounds to retake "
+              f"{state['required']} cities and kill Amalickiah.",
+              kind="setup", data=None if v1 else {
+                  "armies": list(seats), "rounds": state["options"]["rounds"],
+                  "required": state["required"], "box": dict(state["box"]),
+                  "boat": state["boat"], "difficulty": state["options"]["difficulty"]})
     return state
+
+
+def box_total(state, item):
+    """Version 2: every token of ``item`` wherever it is (armies, board, box); constant."""
+    n = state["box"][item]
+    n += sum(a[item] for a in state["armies"].values())
+    n += sum(c[item] for c in state["cities"].values())
+    n += sum(f[item] for f in state["fields"].values())
+    if item == "food":
+        n += sum(1 for s in FOOD_SPACES
+                 if s not in state["empty_food"] and s not in state["bare"])
+    return n
 
 
 def add(counts, kind, n=1):
@@ -113,6 +258,15 @@ def army_accounted(state, seat):
     return out
 
 
+def captive_counts(state, seat):
+    """{type: n} of ``seat``'s soldiers held in Lamanite Stockades (all cities)."""
+    out = {}
+    for city in state["cities"].values():
+        for t, n in city["stockade"].get(seat, {}).items():
+            add(out, t, n)
+    return out
+
+
 def captive_count(state, seat):
     """How many of ``seat``'s soldiers sit in Lamanite Stockades."""
     return sum(total(c["stockade"].get(seat, {})) for c in state["cities"].values())
@@ -135,7 +289,33 @@ def begin_turn(state, seat):
     state["givers"] = [s for s in state["seats"]
                        if s != seat and has_supplies(state["armies"][s])]
     if back:
-        state["events"].append({"public": f"{seat}: {back} wounded return to the ranks."})
+        add_event(state, f"{seat}: {back} wounded return to the ranks.", kind="wounded_return",
+                  data={"army": seat, "returned": back})
+    if not is_v1(state):
+        add_event(state, f"Round {state['round']}: the turn of {seat}.", kind="turn",
+                  data={"army": seat, "round": state["round"],
+                        "rounds": state["options"]["rounds"]})
+
+
+def refill(state, space):
+    """The army that took ``space``'s food token leaves: a new token is placed (mutates).
+
+    Version 2 takes it from the box; with the box empty the space stays bare until
+    ``refill_bare`` finds food in the box (RULES.md note 30).
+    """
+    state["empty_food"].pop(space, None)
+    if not from_box(state, "food", 1):
+        state["bare"].append(space)
+        state["bare"].sort()
+
+
+def refill_bare(state):
+    """Version 2, at the end of every turn: bare villages and towns get a token again,
+    in map order, while the box has food (mutates)."""
+    for space in list(state["bare"]):
+        if not from_box(state, "food", 1):
+            break
+        state["bare"].remove(space)
 
 
 def alive_seats(state):
@@ -151,8 +331,11 @@ def finish(state, outcome, reason):
     state["result"] = {"winners": winners, "outcome": outcome, "reason": reason,
                        "cities": liberated(state), "king_killed": state["king_killed"],
                        "round": state["round"]}
-    state["events"].append({"public": ("The Nephites win: " if winners else
-                                       "The Lamanites win: ") + reason})
+    add_event(state, ("The Nephites win: " if winners else "The Lamanites win: ") + reason,
+              kind="game_over", data={"outcome": outcome, "reason": reason,
+                                      "cities": list(state["result"]["cities"]),
+                                      "king_killed": state["king_killed"],
+                                      "round": state["round"]})
 
 
 def liberated(state):
@@ -176,16 +359,26 @@ def lose_army(state, seat, fate):
     army["fate"] = fate
     for space, who in list(state["empty_food"].items()):
         if who == seat:
-            del state["empty_food"][space]
+            refill(state, space)
     if seat in state["givers"]:
         state["givers"].remove(seat)
-    state["events"].append({"public": f"The army of {seat} is lost: {fate}."})
+    returned = {}
+    if not is_v1(state):
+        # RULES.md note 29: a lost army's supplies go back to the box
+        for item in ("food", "weapons", "gold"):
+            returned[item] = army[item]
+            to_box(state, item, army[item])
+            army[item] = 0
+    add_event(state, f"The army of {seat} is lost: {fate}.", kind="army_lost",
+              data={"army": seat, "fate": fate, "to_box": returned})
 
 
 def end_turn(state):
     """Pass the turn to the next living army; count rounds; detect the end of the war."""
     if state["phase"] == "over":
         return
+    if not is_v1(state):
+        refill_bare(state)
     seats = state["seats"]
     alive = alive_seats(state)
     if not alive:

@@ -6,11 +6,14 @@ no view contains.  The view is built fresh (no shared references into the
 state), so a caller may change it freely.
 """
 
-from .board import CITIES, SPACES
+from ..base import rules_version_of
+from .board import CITIES, FOOD_SPACES, SPACES
 from .combat import advantage, lamanite_groups
 from .notation import SECTORS
-from .rules import must_starve
-from .state import LAMANITE_POOL, army_total, captive_count, total
+from .legal import legal_moves
+from .rules import MAX_SCOUTS, food_givers, must_starve, scouts_held
+from .state import (LAMANITE_POOL, army_total, captive_count, captive_counts, is_v1,
+                    required_cities, total)
 
 
 def owes(state):
@@ -27,6 +30,8 @@ def owes(state):
         if kind == "hill" and state["battle"]["zone"] == 2:
             extra = "lead, "
         out[turn] = f"fight at {state['battle']['site']}: duel, {extra}or stop"
+    elif food_givers(state, turn) and not legal_moves(state, turn):
+        pass  # it waits for the food gifts before it may starve (RULES.md note 12)
     elif must_starve(state, turn):
         out[turn] = "no food to march: wait for gifts, or starve"
     else:
@@ -38,7 +43,10 @@ def to_act(state):
     if state["phase"] == "over":
         return []
     turn = state["turn"]
-    return [turn] + [s for s in state["seats"] if s in state["givers"] and s != turn]
+    givers = [s for s in state["seats"] if s in state["givers"] and s != turn]
+    if food_givers(state, turn) and not legal_moves(state, turn):
+        return givers  # a starving army waits for the food gifts (RULES.md note 12)
+    return [turn] + givers
 
 
 def _army_view(state, seat):
@@ -48,6 +56,8 @@ def _army_view(state, seat):
         "live": dict(army["live"]), "wounded": dict(army["wounded"]),
         "dead": dict(army["dead"]), "unarmed": dict(army["unarmed"]),
         "captured": captive_count(state, seat), "total": total(army_total(state, seat)),
+        "captured_by_kind": captive_counts(state, seat),
+        "scouts_held": scouts_held(state, seat), "max_scouts": MAX_SCOUTS,
         "lamanite_captives": dict(army["captives"]),
         "food": army["food"], "weapons": army["weapons"], "gold": army["gold"],
         "flags": list(army["flags"]), "sectors": list(army["sectors"]),
@@ -65,6 +75,12 @@ def _city_view(state, name):
                    "cleared": city["temple"]["cleared"]},
         "gold": city["gold"], "weapons": city["weapons"], "food": city["food"],
         "stockade": {s: total(c) for s, c in sorted(city["stockade"].items()) if total(c)},
+        "stockade_by_kind": {s: dict(c) for s, c in sorted(city["stockade"].items())
+                             if total(c)},
+        "temple_wounded": {lv: dict(c) for lv, c in city["temple_wounded"].items()},
+        # version 2: items are placed from the box at the first attack; wine once a sector
+        "stocked": city.get("stocked", True),
+        "wine": list(city.get("wine", [])),
     }
 
 
@@ -72,9 +88,12 @@ def _battle_view(state):
     battle = state["battle"]
     if battle is None:
         return None
+    wine = battle["wine"]
+    if battle["kind"] == "city" and not is_v1(state):
+        wine = state["cities"][battle["site"]]["wine"]
     out = {"site": battle["site"], "kind": battle["kind"], "zone": battle["zone"],
            "advantage": advantage(battle), "path": dict(battle["path"]),
-           "leads": battle["leads"], "sector": battle["sector"], "wine": list(battle["wine"]),
+           "leads": battle["leads"], "sector": battle["sector"], "wine": list(wine),
            "duels": battle["duels"],
            "targets": {p or "field": dict(g) for p, g in lamanite_groups(state).items()}}
     if battle["kind"] != "city":
@@ -110,7 +129,17 @@ def view(state, seat):
         "rounds_left": (state["options"]["rounds"] - state["round"]
                         + (0 if state["phase"] == "over" else 1)),
         "deadline_hours": state["options"].get("deadline_hours") or None,
-        "short_game": state["options"].get("short_game", False),
+        "short_game": (state["options"].get("short_game", False) if is_v1(state) else
+                       state["required"] < required_cities({"cities": "all"},
+                                                           len(state["seats"]), "2")),
+        "rules_version": rules_version_of(state),
+        "options": dict(state["options"]),
+        "difficulty": state["options"].get("difficulty", "book"),
+        # what the box still holds (money in gold, a silver = 5); None: piles never run out
+        "box": dict(state["box"]) if "box" in state else None,
+        "boat": state.get("boat"),
+        "food_tokens": sorted(s for s in FOOD_SPACES if s not in state["empty_food"]
+                              and s not in state.get("bare", ())),
         "required": state["required"], "turn": state["turn"], "phase": state["phase"],
         "armies": {s: _army_view(state, s) for s in state["seats"]},
         "cities": {c: _city_view(state, c) for c in CITIES},

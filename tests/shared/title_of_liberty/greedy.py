@@ -1,60 +1,141 @@
-"""A simple greedy player for Title of Liberty, and the balance script.
+"""A purposeful (greedy) player for Title of Liberty.
 
-Run ``python -m tests.shared.title_of_liberty.greedy [games]`` from the
-repository root to print how often random and greedy players win (the table in
-RULES.md, "Balance").
+``bench/tol_balance.py`` measures it (``python -m bench.tol_balance``; the table in
+RULES.md, "Balance"); the random-play tests use it to reach deep positions.
 
-The greedy player: gives food to a hungry army, otherwise passes; arms and
-trains whatever it can; marches by the shortest route to the nearest held city
-(or else a battlefield, or rests); in battle offers the wine, leads scouts up
-the forest paths, picks the duel with the best dice (sparing the captain) and
-stops when fewer than six soldiers are left.
+What it does, seat by seat:
+
+* **Gifts**: a captain gives food to a hungry army (2 at most 1 left, while it keeps 4),
+  and hands its gold and weapons to the army whose turn it is when that army stands at a
+  battle site and it does not (the fighting army trains and arms with them); otherwise it
+  passes.
+* **Start of turn**: arms every unarmed soldier it can, then trains with all its gold
+  (infantry first: the best die; scouts while it has fewer than two).  Then it picks a
+  target: the nearest Lamanite city that still counts (only Morianton once the others
+  asked for are liberated), renewing a free attack where it stands when it is strong
+  enough, else marching there or, when the target is out of reach this turn, as far along
+  a shortest road as its food allows (gathering village food).  An army too weak to win
+  (fewer than ``WEAK`` soldiers besides the captain) waits a turn for its wounded when it
+  has any, or goes to fight a battlefield for supplies when it is still strong enough for
+  that; it never rests for nothing when it can march.
+* **In battle**: offers the wine where it may, leads scouts up the forest paths, picks the
+  duel with the best dice (the captain only fights when he is all that is left and the
+  battle is a city whose last defender is at the temple), attacks the Stockade first when
+  its own men are held there, and stops below ``STOP`` soldiers besides the captain.
 """
 
-import random
-import sys
-import time
+from collections import deque
 
-from shared.title_of_liberty import GAME, parse_move
-from shared.title_of_liberty.board import KIND
+from shared.title_of_liberty import parse_move
+from shared.title_of_liberty.board import CITIES, KIND, ROAD_NEXT, SEA_NEXT
 from shared.title_of_liberty.combat import duel_dice
+
+#: stop a battle below this many soldiers (besides the captain)
+STOP = 4
+#: below this many an army does not open a new battle
+WEAK = 8
 
 
 def _moves_of(legal, verb):
     return [m for m in legal if m.split()[0] == verb]
 
 
-def greedy_choice(state, seat, legal, rnd):
-    """The greedy player's move among ``legal`` (texts)."""
+def _fighters(army):
+    return sum(army["live"].values()) - army["live"]["captain"]
+
+
+def _distances(state, target):
+    """Steps from every space to ``target`` (roads, and boat trips while the boat is free)."""
+    dist = {target: 0}
+    queue = deque([target])
+    boat = state.get("boat")
+    while queue:
+        space = queue.popleft()
+        nxt = list(ROAD_NEXT[space])
+        if boat is None or space == boat or boat in SEA_NEXT[space]:
+            nxt += list(SEA_NEXT[space])
+        for n in nxt:
+            if n not in dist:
+                dist[n] = dist[space] + 1
+                queue.append(n)
+    return dist
+
+
+def _targets(state):
+    """Cities still worth attacking: Morianton always; others until enough are retaken."""
+    held = [c for c in CITIES if not state["cities"][c]["liberated_by"]]
+    done_others = sum(1 for c in CITIES if c != "morianton"
+                      and state["cities"][c]["liberated_by"])
+    if done_others >= state["required"] - 1:
+        return [c for c in held if c == "morianton"]
+    return held
+
+
+def _give(state, seat, legal):
     army = state["armies"][seat]
-    if seat != state["turn"]:
-        receiver = state["armies"][state["turn"]]
-        gift = f"give {state['turn']} 2 food"
-        if receiver["food"] <= 1 and army["food"] >= 4 and gift in legal:
-            return gift
-        return "pass"
-    if state["phase"] == "start":
-        for verb in ("arm", "buy"):
-            options = _moves_of(legal, verb)
-            if options:
-                # as many as possible, infantry first (the best die)
-                return max(options, key=lambda m: (int(m.split()[1]), "infantry" in m, m))
-        if "attack" in legal and KIND[army["at"]] == "city":
-            return "attack"
-        marches = [parse_move(m).args for m in _moves_of(legal, "move")]
-        cities = [r for r in marches if KIND[r[-1]] == "city"
-                  and not state["cities"][r[-1]]["liberated_by"]]
-        if cities:
-            return "move " + "".join(min(cities, key=lambda r: (len(r), r)))
+    turn = state["turn"]
+    receiver = state["armies"][turn]
+    gift = f"give {turn} 2 food"
+    if receiver["food"] <= 1 and army["food"] >= 4 and gift in legal:
+        return gift
+    at_battle = KIND[receiver["at"]] == "city" and receiver["at"] in _targets(state)
+    if at_battle and KIND[army["at"]] != "city":
+        for item in ("gold", "weapons"):
+            if army[item]:
+                text = f"give {turn} {army[item]} {item}"
+                if text in legal:
+                    return text
+    return "pass"
+
+
+def _start(state, seat, legal):
+    army = state["armies"][seat]
+    for verb in ("arm", "buy"):
+        options = _moves_of(legal, verb)
+        if options:
+            # as many as possible; infantry first (the best die), then scouts
+            return max(options, key=lambda m: (int(m.split()[1]), "infantry" in m,
+                                               "scout" in m, m))
+    fighters = _fighters(army)
+    targets = _targets(state)
+    marches = [parse_move(m).args for m in _moves_of(legal, "move")]
+    if "attack" in legal and army["at"] in targets and fighters >= WEAK:
+        return "attack"
+    if fighters < WEAK:
+        if sum(army["wounded"].values()) and "rest" in legal:
+            return "rest"  # they come back at the start of the next turn
         fields = [r for r in marches if KIND[r[-1]] in ("hill", "seashore")]
-        if fields and sum(army["live"].values()) >= 15:
+        if fields and fighters >= WEAK:
             return "move " + "".join(min(fields, key=lambda r: (len(r), r)))
-        if "rest" in legal:
-            return "rest"
-        return legal[0]
-    # in battle
-    fighters = sum(army["live"].values()) - army["live"]["captain"]
-    if fighters < 6:
+        if "attack" in legal and army["at"] in targets and fighters >= STOP:
+            return "attack"
+    best = None
+    for target in targets:
+        dist = _distances(state, target)
+        for route in marches:
+            end = route[-1]
+            if KIND[end] in ("hill", "seashore") and fighters < WEAK:
+                continue
+            if KIND[end] == "city" and end != target:
+                continue
+            key = (dist.get(end, 99), len(route), route)
+            if best is None or key < best[0]:
+                best = (key, route)
+    here = min((_distances(state, t).get(army["at"], 99) for t in targets), default=99)
+    if best is not None and best[0][0] < here:
+        return "move " + "".join(best[1])
+    if "rest" in legal:
+        return "rest"
+    if "attack" in legal:
+        return "attack"
+    return legal[0]
+
+
+def _battle(state, seat, legal):
+    army = state["armies"][seat]
+    fighters = _fighters(army)
+    battle = state["battle"]
+    if fighters < STOP and not (fighters and battle["kind"] != "city"):
         return "stop"
     if "wine" in legal:
         return "wine"
@@ -67,63 +148,26 @@ def greedy_choice(state, seat, legal, rnd):
         if ntype == "captain":
             continue
         n_die, l_die = duel_dice(state, seat, ntype, on_path, ltype)
-        duels.append((n_die - l_die, text))
+        duels.append((n_die - l_die, place == "temple", text))
     if duels:
-        return max(duels)[1]
+        return max(duels)[2]
     sectors = _moves_of(legal, "sector")
     if sectors:
+        city = state["cities"][battle["site"]]
+        if city["stockade"].get(seat) and "sector stockade" in sectors:
+            return "sector stockade"
         return sectors[0]
     return "stop"
 
 
-def balance(games=200, rounds=12):
-    """{(player, armies, short): (wins, games, avg moves)} over ``games`` each."""
-    table = {}
-    for player, chooser in (("random", None), ("greedy", greedy_choice)):
-        for short in (False, True):
-            for n in range(1, 6):
-                wins = moves = 0
-                for seed in range(games):
-                    state, played = _game(seed, n, short, rounds, chooser)
-                    wins += bool(GAME.result(state)["winners"])
-                    moves += played
-                table[(player, n, short)] = (wins, games, moves / games)
-    return table
+def greedy_choice(state, seat, legal, rnd=None):
+    """The purposeful player's move among ``legal`` (texts); ``rnd`` is unused (it is
+    deterministic), kept so that it can stand where a random chooser does."""
+    if seat != state["turn"]:
+        return _give(state, seat, legal)
+    if state["phase"] == "start":
+        return _start(state, seat, legal)
+    return _battle(state, seat, legal)
 
 
-def _game(seed, n, short, rounds, chooser):
-    rnd = random.Random(seed)
-    state = GAME.new_game(GAME.seat_names(n), {"rounds": rounds, "short_game": short},
-                          b"balance-%d" % seed)
-    played = 0
-    while GAME.result(state) is None:
-        seat = rnd.choice(GAME.to_act(state))
-        legal = GAME.legal_moves(state, seat)
-        text = chooser(state, seat, legal, rnd) if chooser else rnd.choice(legal)
-        GAME.play(state, seat, text, entropy=b"%d" % played)
-        played += 1
-    return state, played
-
-
-def main():
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    start = time.time()
-    table = balance(games)
-    print(f"{games} games per cell, 12 rounds")
-    print("player  game   armies:    1      2      3      4      5")
-    for player in ("random", "greedy"):
-        for short in (False, True):
-            cells = []
-            for n in range(1, 6):
-                wins, total, _ = table[(player, n, short)]
-                cells.append(f"{100 * wins / total:5.1f}%")
-            print(f"{player:<7} {'short' if short else 'full ':<6}          "
-                  + "  ".join(cells))
-    moves = sum(m for _, _, m in table.values()) / len(table)
-    print(f"average moves per game {moves:.0f}; {time.time() - start:.0f} s")
-
-
-if __name__ == "__main__":
-    main()
-
-__all__ = ["greedy_choice", "balance"]
+__all__ = ["greedy_choice"]

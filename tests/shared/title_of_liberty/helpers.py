@@ -5,12 +5,12 @@ import random
 
 from shared.title_of_liberty import GAME, parse_move
 from shared.title_of_liberty import rules
-from shared.title_of_liberty.state import army_accounted, army_total
+from shared.title_of_liberty.state import BOX, army_accounted, army_total, box_total, level
 
 
-def fresh(n=1, **options):
-    """A new game for the first ``n`` armies."""
-    return GAME.new_game(GAME.seat_names(n), options, b"test-seed")
+def fresh(n=1, version=None, **options):
+    """A new game for the first ``n`` armies (rules ``version``, default the current)."""
+    return GAME.new_game(GAME.seat_names(n), options, b"test-seed", rules_version=version)
 
 
 class Dice:
@@ -70,20 +70,27 @@ def pass_all(state):
 
 
 def conserved(state):
-    return all(army_total(state, s) == army_accounted(state, s) for s in state["seats"])
+    """Every army's soldiers are accounted for; from version 2 every token of the box too."""
+    if not all(army_total(state, s) == army_accounted(state, s) for s in state["seats"]):
+        return False
+    if "box" in state:
+        return all(box_total(state, item) == level(state)["box"][item] for item in BOX)
+    return True
 
 
-def random_game(seed, n=None, rounds=None, cap=20000, chooser=None, every=None):
+def random_game(seed, n=None, rounds=None, cap=20000, chooser=None, every=None, version=None,
+                options=None):
     """Play one game between random legal players; returns (state, moves played).
 
     ``every(state, seat, move_text)`` is called after each move.
     """
     rnd = random.Random(seed)
     n = n or 1 + seed % 5
-    options = {}
+    options = dict(options or {})
     if rounds:
         options["rounds"] = rounds
-    state = GAME.new_game(GAME.seat_names(n), options, b"random-%d" % seed)
+    state = GAME.new_game(GAME.seat_names(n), options, b"random-%d" % seed,
+                          rules_version=version)
     moves = 0
     while GAME.result(state) is None and moves < cap:
         seat = rnd.choice(GAME.to_act(state))

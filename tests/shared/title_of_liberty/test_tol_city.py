@@ -9,8 +9,13 @@ from .helpers import act, clear_temple, conserved, fresh, kill, pass_all, take_s
 
 
 def attack_mulek(state, seat="moroni"):
+    """Sail to Mulek, or (version 2) march round by land when the one boat lies elsewhere."""
     pass_all(state)
-    act(state, seat, f"move {state['armies'][seat]['at']}~mulek")
+    at = state["armies"][seat]["at"]
+    if state.get("boat", at) == at:
+        act(state, seat, f"move {at}~mulek")
+    else:
+        act(state, seat, f"move {at}-v2-w1-v4-mulek")
 
 
 def test_rules_note_20_gate_then_temple_then_the_sector():
@@ -142,9 +147,10 @@ def test_rules_note_13_with_no_stockade_left_captives_are_killed():
     assert conserved(state)
 
 
-def test_rules_note_10_drugged_wine_once_per_sector():
-    """RULES.md note 10: d4 = 1 captures tower and gate; once per sector per attack."""
-    state = fresh(1)
+def test_rules_note_10_version_1_drugged_wine_once_per_sector_per_attack():
+    """Rules version 1 (RULES.md, version-1 note 10): d4 = 1 captures tower and gate; once per
+    sector per attack; a success only opens the gate."""
+    state = fresh(1, version="1")
     attack_mulek(state)
     with pytest.raises(IllegalMove, match="choose a sector first"):
         GAME.check(state, "moroni", "wine")

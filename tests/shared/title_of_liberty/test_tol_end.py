@@ -16,16 +16,18 @@ def liberate_morianton(state, seat="moroni"):
             take_sector(state, seat, sector)
 
 
-def test_rules_note_11_short_game_needs_k_plus_one_cities():
-    """RULES.md note 11: k armies retake k+1 cities, Morianton always among them."""
+def test_version_1_short_game_needs_k_plus_one_cities():
+    """Rules version 1: k armies retake k+1 cities only with short_game, else six."""
     assert required_cities({"short_game": True}, 1) == 2
     assert required_cities({"short_game": True}, 4) == 5
     assert required_cities({"short_game": True}, 5) == 6
     assert required_cities({"short_game": False}, 1) == 6
+    assert fresh(1, version="1")["required"] == 6
+    assert fresh(1, version="1", short_game=True)["required"] == 2
 
 
-def test_short_game_won_with_morianton_and_one_more_city():
-    state = fresh(1, short_game=True)
+def test_version_1_short_game_won_with_morianton_and_one_more_city():
+    state = fresh(1, version="1", short_game=True)
     state["cities"]["mulek"]["liberated_by"] = "moroni"
     liberate_morianton(state)
     result = GAME.result(state)
@@ -37,8 +39,8 @@ def test_short_game_won_with_morianton_and_one_more_city():
     assert "THE NEPHITES WIN" in GAME.render(view)
 
 
-def test_short_game_not_won_without_morianton():
-    state = fresh(1, short_game=True)
+def test_version_1_short_game_not_won_without_morianton():
+    state = fresh(1, version="1", short_game=True)
     for name in ("mulek", "gid"):
         state["cities"][name]["liberated_by"] = "moroni"
     pass_all(state)
@@ -51,8 +53,8 @@ def test_short_game_not_won_without_morianton():
     assert GAME.result(state) is None
 
 
-def test_full_game_needs_all_six_cities():
-    state = fresh(2)
+def test_version_1_full_game_needs_all_six_cities():
+    state = fresh(2, version="1")
     for name in ("mulek", "gid", "manti", "antiparah"):
         state["cities"][name]["liberated_by"] = "helaman"
     liberate_morianton(state)

@@ -113,22 +113,25 @@ def test_rules_note_19_renewing_on_a_battlefield_costs_one_food():
         GAME.check(fresh(), "moroni", "attack")
 
 
-def test_rules_note_12_rest_eats_one_food():
-    state = fresh()
+def test_version_1_rest_eats_one_food():
+    """Rules version 1: staying put ate a food (version 2 follows the book: see test_tol_book)."""
+    state = fresh(version="1")
     act(state, "moroni", "rest")
     assert army(state)["food"] == 4 and army(state)["at"] == "bountiful"
 
 
-def test_rules_note_12_starvation_takes_the_army_from_the_game():
-    """RULES.md note 12: no food and no free attack: the only march is to starve."""
-    state = fresh(2)
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_rules_note_12_starvation_takes_the_army_from_the_game(version):
+    """RULES.md note 12: no food and no free attack: the only march is to starve.
+    "YOU CANNOT MOVE WITHOUT FOOD. YOUR ARMY STARVES AND IS TAKEN FROM THE GAME!" """
+    state = fresh(2, version=version)
     army(state)["food"] = 0
     army(state, "helaman")["food"] = 0
     state["givers"] = []
     legal = GAME.legal_moves(state, "moroni")
     assert "starve" in legal and "rest" not in legal
     assert not [m for m in legal if m.startswith("move")]
-    with pytest.raises(IllegalMove, match="has none"):
+    with pytest.raises(IllegalMove, match="has none|has no food"):
         GAME.check(state, "moroni", "rest")
     GAME.play(state, "moroni", "starve")
     assert not army(state)["alive"] and army(state)["fate"] == "it starved"

@@ -1,6 +1,7 @@
 """Move notation: canonical round-trip and plain errors for bad text."""
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from shared import InvalidMove
 from shared.title_of_liberty import GAME, Move, format_move, parse_move
@@ -56,7 +57,10 @@ def test_move_value_is_immutable_and_pasteable():
     ("give helaman x food", "whole number"),
     ("give helaman 0 food", "whole number"),
     ("give helaman 1 wine", "food, gold or weapons"),
-    ("buy 2 scouts", "you cannot buy scouts"),
+    ("buy 2 captains", "you cannot buy captains"),
+    ("buy ² infantry", "whole number"),
+    ("buy ١ infantry", "whole number"),
+    ("give helaman ５ food", "whole number"),
     ("buy two archers", "whole number"),
     ("move bountiful", "at least one more space"),
     ("move bountiful--v2", "no space name"),
@@ -96,3 +100,43 @@ def test_every_legal_move_round_trips_in_random_games():
     kinds = {m.split()[0] for m in seen}
     assert kinds >= {"give", "pass", "buy", "arm", "move", "rest", "attack", "lead",
                      "sector", "duel", "wine", "stop"}
+
+
+# --- #12.3: every text the parser cannot read raises InvalidMove, whatever its characters ---
+
+_WEIRD = ["²", "³", "¹", "٣", "۵", "५", "０", "１", "Ⅻ", "½", "\x00", "\u200b", "\u00a0",
+          "\u2028", "\ufeff", "ß", "İ", "ﬁ", "🂡", "\U0001d7d9", "-", "~", "@", " "]
+
+
+def _parse_or_invalid(text):
+    try:
+        move = parse_move(text)
+    except InvalidMove:
+        return None
+    # whatever parses has a canonical spelling that parses to the same move
+    assert parse_move(format_move(move)) == move
+    return move
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.characters(codec=None), max_size=40))
+def test_fuzz_any_unicode_text_parses_or_raises_invalid_move(text):
+    _parse_or_invalid(text)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.sampled_from(CANONICAL), st.integers(min_value=0, max_value=60),
+       st.sampled_from(_WEIRD), st.booleans())
+def test_fuzz_legal_moves_mutated_with_unicode_digits_and_controls(text, pos, weird, swap):
+    pos = min(pos, len(text))
+    mutated = (text[:pos] + weird + text[pos + 1:]) if swap else (text[:pos] + weird
+                                                                   + text[pos:])
+    _parse_or_invalid(mutated)
+
+
+@pytest.mark.parametrize("digit", ["²", "٣", "５", "\U0001d7d9", "Ⅻ", "½"])
+def test_non_ascii_digits_are_refused_plainly(digit):
+    for text in (f"buy {digit} infantry", f"give helaman {digit} food",
+                 f"lead {digit} infantry", f"arm 1{digit} archers"):
+        with pytest.raises(InvalidMove, match="whole number"):
+            parse_move(text)

@@ -27,11 +27,12 @@ def _check_every_move(state, seat, text):
             assert len(line) <= 80, line
 
 
-def _play(seeds):
+def _play(seeds, version=None, options=None):
     moves = 0
     outcomes = {"nephites": 0, "lamanites": 0}
     for seed in seeds:
-        state, n = random_game(seed, cap=CAP, every=_check_every_move)
+        state, n = random_game(seed, cap=CAP, every=_check_every_move, version=version,
+                               options=options)
         result = GAME.result(state)
         assert result is not None, f"game {seed} hit the move cap"
         assert result["outcome"] in outcomes
@@ -41,23 +42,31 @@ def _play(seeds):
     return moves, outcomes
 
 
-def test_random_games_quick():
-    _play(range(60))
+@pytest.mark.parametrize("version,options,games", [
+    ("2", {}, 60), ("1", {}, 30), ("2", {"difficulty": "hard"}, 30),
+    ("2", {"cities": "all"}, 20)])
+def test_random_games_quick(version, options, games):
+    _play(range(games), version, options)
 
 
 @pytest.mark.slow
-def test_one_thousand_random_games():
-    """1,000 games with 1 to 5 random armies end in a win or a loss."""
-    moves, outcomes = _play(range(1000))
-    assert sum(outcomes.values()) == 1000
-    assert moves > 1000
+@pytest.mark.parametrize("version,options,games", [
+    ("2", {}, 1000), ("1", {}, 300), ("2", {"difficulty": "hard"}, 300)])
+def test_one_thousand_random_games(version, options, games):
+    """1,000 games with 1 to 5 random armies end in a win or a loss (and fewer under the
+    old rules and the hard level)."""
+    moves, outcomes = _play(range(games), version, options)
+    assert sum(outcomes.values()) == games
+    assert moves > games
 
 
-def test_greedy_games_end_cleanly():
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_greedy_games_end_cleanly(version):
     """The greedy player of the balance note wins often; every invariant still holds."""
     wins = 0
     for seed in range(20):
-        state, _ = random_game(seed, chooser=greedy_choice, every=_check_every_move)
+        state, _ = random_game(seed, chooser=greedy_choice, every=_check_every_move,
+                               version=version)
         wins += bool(GAME.result(state)["winners"])
     assert wins > 0
 
@@ -96,7 +105,7 @@ def _candidates(rnd, state):
     return [
         f"give {rnd.choice(SEATS)} {rnd.randint(1, 8)} {rnd.choice(['food', 'gold', 'weapons'])}",
         "pass", "rest", "attack", "starve", "wine", "stop",
-        f"buy {rnd.randint(1, 4)} {rnd.choice(['infantry', 'archers', 'slingers'])}",
+        f"buy {rnd.randint(1, 4)} {rnd.choice(['infantry', 'archers', 'slingers', 'scouts'])}",
         f"arm {rnd.randint(1, 4)} {rnd.choice(['infantry', 'archers', 'slingers'])}",
         "move " + "".join(route),
         f"lead {rnd.randint(1, 6)} {rnd.choice(kinds[2:])}",
@@ -134,5 +143,5 @@ def test_fuzz_check_agrees_with_play_and_refusals_change_nothing():
                     assert copy_ == state
 
     for seed in range(15):
-        random_game(seed, every=every)
+        random_game(seed, every=every, version="2" if seed % 3 else "1")
     assert tried > 1000 and accepted > 20

@@ -25,8 +25,11 @@ def test_rules_note_1_the_six_cities_are_the_setup_list():
     assert set(TOWNS) == {"cumeni", "judea", "lehi", "zeezrom", "moroni"}
 
 
-def test_every_city_flies_a_lamanite_flag_with_full_garrison_and_items():
-    state = fresh(2)
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_every_city_flies_a_lamanite_flag_with_full_garrison_and_items(version):
+    """Version 1 places the city items at set-up; version 2 before the first attack (see
+    test_tol_book.test_city_items_come_from_the_box_at_the_first_attack)."""
+    state = fresh(2, version=version)
     for name in CITIES:
         city = state["cities"][name]
         assert city["liberated_by"] is None
@@ -36,7 +39,8 @@ def test_every_city_flies_a_lamanite_flag_with_full_garrison_and_items():
             assert sec["gate"] == {"archer": 1, "infantry": 1}
             assert sec["taken_by"] is None
         assert city["temple"]["lower"] == {"infantry": 3}
-        assert (city["gold"], city["weapons"], city["food"]) == (5, 5, 5)
+        items = (5, 5, 5) if version == "1" else (0, 0, 0)
+        assert (city["gold"], city["weapons"], city["food"]) == items
 
 
 def test_rules_note_14_amalickiah_holds_the_upper_temple_of_morianton():
@@ -68,13 +72,26 @@ def test_rules_note_22_lamanite_pool_is_shown_never_spent():
 def test_rules_note_2_default_round_budget_and_options():
     """RULES.md note 2: 12 rounds by default; deadline_hours is stored and shown."""
     opts = GAME.normalize_options({}, 3)
+    assert opts == {"rounds": 12, "cities": "book", "difficulty": "book", "deadline_hours": 0}
+    opts = GAME.normalize_options({}, 3, rules_version="1")
     assert opts == {"rounds": 12, "short_game": False, "deadline_hours": 0}
     state = fresh(2, rounds=5, deadline_hours=48)
     view = GAME.view(state, "moroni")
     assert view["rounds"] == 5 and view["deadline_hours"] == 48
     assert "wall-clock limit 48 hours" in GAME.render(view)
     with pytest.raises(IllegalMove):
-        GAME.normalize_options({"rounds": 0}, 1)
+        GAME.normalize_options({"rounds": -1}, 1)
+    with pytest.raises(IllegalMove):
+        GAME.normalize_options({"rounds": 0}, 1, rules_version="1")
+    # version 2: 0 (the default) is the difficulty's budget
+    assert GAME.normalize_options({"rounds": 0}, 1)["rounds"] == 12
+    assert GAME.normalize_options({"difficulty": "hard"}, 1)["rounds"] == 8
+    assert GAME.normalize_options({"difficulty": "hard", "rounds": 20}, 1)["rounds"] == 20
+    with pytest.raises(IllegalMove, match="short_game belongs to rules version 1"):
+        GAME.normalize_options({"short_game": True}, 1)
+    assert GAME.normalize_options({"short_game": "true"}, 2, rules_version="1")["short_game"]
+    with pytest.raises(IllegalMove, match="must be one of"):
+        GAME.normalize_options({"difficulty": "easy-peasy"}, 1)
     with pytest.raises(IllegalMove):
         GAME.normalize_options({"colour": "red"}, 1)
     assert GAME.normalize_options({"deadline_hours": None}, 1)["deadline_hours"] == 0

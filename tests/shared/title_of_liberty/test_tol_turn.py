@@ -52,14 +52,17 @@ def test_gifts_of_gold_and_weapons_buy_and_arm_in_the_same_turn():
 
 
 def test_rules_note_6_buying_costs_one_gold_and_only_foot_soldiers():
-    """RULES.md note 6: 1 gold a soldier (unarmed), 1 weapon to arm; no captains or scouts."""
+    """RULES.md note 6: 1 gold a soldier (unarmed), 1 weapon to arm; no captains; scouts
+    only up to two an army (version 1: no scouts at all)."""
     state = fresh()
     with pytest.raises(IllegalMove, match="cost 1 gold"):
         GAME.check(state, "moroni", "buy 1 infantry")
     state["armies"]["moroni"]["gold"] = 1
     GAME.check(state, "moroni", "buy 1 infantry")
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="at most 2 scouts"):
         GAME.check(state, "moroni", "buy 1 scout")
+    with pytest.raises(IllegalMove, match="cannot buy captains"):
+        GAME.check(state, "moroni", "buy 1 captain")
 
 
 def test_rules_note_27_buying_only_before_marching():
@@ -123,6 +126,9 @@ def test_rules_note_26_timeout_policy():
     state["armies"]["moroni"]["food"] = 0
     assert GAME.timeout_move(state, "moroni") == "attack"
     state["armies"]["moroni"]["at"] = "w1"
+    # version 2: a starving army waits while a captain with food may still give it some
+    assert GAME.to_act(state) == ["helaman"]
+    pass_all(state)
     assert GAME.timeout_move(state, "moroni") == "starve"
     with pytest.raises(IllegalMove):
         GAME.timeout_move(state, "lehi")
