@@ -1,7 +1,7 @@
 """The Game object for The Settlers of Zarahemla (registry name ``zarahemla``)."""
 
 from .. import IllegalMove
-from ..base import Game, set_rules_version
+from ..base import Game
 from . import rules
 from .moves import legal_moves, timeout_move
 from .notation import format_move, parse_move
@@ -36,7 +36,10 @@ class Zarahemla(Game):
 
     name = "zarahemla"
     title = "The Settlers of Zarahemla"
-    rules_version = "1"
+    #: "2" records every event's facts as fields (RULES.md, "Facts"); "1" states replay as
+    #: they were recorded, without facts
+    rules_version = "2"
+    rules_versions = ("1", "2")
     min_seats = 2
     max_seats = 4
     options_schema = {
@@ -64,7 +67,7 @@ class Zarahemla(Game):
             raise IllegalMove("each colour can be taken only once", code="bad_seats")
         version = self.resolve_rules_version(rules_version)
         options = self.normalize_options(options, len(seats))
-        return set_rules_version(new_state(seats, options, seed), version)
+        return new_state(seats, options, seed, version)
 
     # --- play -----------------------------------------------------------------
 

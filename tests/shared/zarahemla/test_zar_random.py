@@ -174,18 +174,47 @@ def test_replaying_the_same_moves_gives_the_same_state():
     assert again == st
 
 
-def test_golden_log_replays_to_the_recorded_state():
-    """Old archives must keep replaying: a recorded 500-move log gives the same state."""
-    import hashlib
-    path = os.path.join(os.path.dirname(__file__), "golden_game.json")
+def replay_golden(name, kinds=None):
+    """(recorded data, state) of the golden log ``name``, replayed under its rules version;
+    the kinds of every event are added to the set ``kinds`` when given."""
+    path = os.path.join(os.path.dirname(__file__), name)
     with open(path) as f:
         data = json.load(f)
-    assert data["rules_version"] == GAME.rules_version
-    st = GAME.new_game(data["seats"], data["options"], bytes.fromhex(data["seed_hex"]))
+    st = GAME.new_game(data["seats"], data["options"], bytes.fromhex(data["seed_hex"]),
+                       rules_version=data["rules_version"])
+    if kinds is not None:
+        kinds.update(e.get("kind") for e in st["events"])
     for seat, move, entropy in data["moves"]:
         st = GAME.play(st, seat, move, entropy.encode())
+        if kinds is not None:
+            kinds.update(e.get("kind") for e in st["events"])
+    return data, st
+
+
+def state_hash(st):
+    import hashlib
     text = json.dumps(st, sort_keys=True, separators=(",", ":"))
-    assert hashlib.sha256(text.encode()).hexdigest() == data["state_sha256"]
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_golden_log_replays_to_the_recorded_state():
+    """Old archives must keep replaying: a recorded 500-move log of rules version 1 gives the
+    same state, byte for byte (no facts: version 1 predates them)."""
+    data, st = replay_golden("golden_game.json")
+    assert data["rules_version"] == "1" and "1" in GAME.rules_versions
+    assert "rules_version" not in st
+    assert all(set(e) <= {"public", "private"} for e in st["events"])
+    assert state_hash(st) == data["state_sha256"]
+
+
+def test_golden_log_of_version_2_replays_to_the_recorded_state():
+    """A recorded log of rules version 2 (facts in every event) gives the same state."""
+    kinds = set()
+    data, st = replay_golden("golden_game_v2.json", kinds)
+    assert data["rules_version"] == "2" == GAME.rules_version
+    assert st["rules_version"] == "2"
+    assert state_hash(st) == data["state_sha256"]
+    assert sorted(kinds) == data["kinds_seen"]      # every event of the log has a kind
 
 
 def _random_move_text(rng):
