@@ -153,7 +153,10 @@ def test_buying_a_development_card_draws_from_the_counts_and_is_private():
     assert err.value.code == "cannot_afford"
 
 
-def test_empty_deck_cannot_be_bought_from():
+def test_rules_note_26_an_empty_deck_cannot_be_bought_from():
+    """RULES.md item 26.  The book: "When you buy a Development Card, take the top card from
+    the stack" is silent on an empty stack; under Building it says "You cannot build an item
+    that is out of stock", and we read buying a card the same way: refused, not listed."""
     st = empty_play_state()
     st["deck"] = [0] * 7
     set_hand(st, "red", stone=1, water=1, wheat=1)
