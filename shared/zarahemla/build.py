@@ -178,7 +178,7 @@ def apply_temple(st, seat):
     st["players"][seat]["stones"] += 1
     n = st["players"][seat]["stones"]
     return [ev(st, f"{cap(seat)} placed a Temple Stone ({n} in all).", "temple",
-               {"seat": seat, "placed": 1, "stones": n, "free": False})] + temple_events(st, seat)
+               {"seat": seat, "stones": n})] + temple_events(st, seat)
 
 
 def check_buy(st, seat):

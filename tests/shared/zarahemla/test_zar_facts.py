@@ -98,7 +98,7 @@ def _ledger(events, seats):
                 gain[s][r] -= n
         elif kind in ("settle", "road") and not data["setup"] and not data.get("free"):
             add(seat, COST[kind], -1)
-        elif kind in ("city", "buy") or (kind == "temple" and not data["free"]):
+        elif kind in ("city", "buy", "temple"):
             add(seat, COST[kind], -1)
     return gain
 
@@ -277,7 +277,7 @@ def test_the_liahona_is_a_card_event_and_a_roll_event():
       "get": {"wood": 0, "brick": 0, "water": 1, "wheat": 0, "stone": 0}, "to": ["blue"],
       "everyone": False}),
     (lambda st: set_hand(st, "red", brick=1, stone=1), "temple", "temple",
-     {"seat": "red", "placed": 1, "stones": 1, "free": False}),
+     {"seat": "red", "stones": 1}),
     (lambda st: None, "end", "end_turn", {"seat": "red", "next": "blue"}),
 ])
 def test_simple_moves_have_their_facts(setup, move, kind, data):

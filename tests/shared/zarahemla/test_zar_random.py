@@ -174,20 +174,24 @@ def test_replaying_the_same_moves_gives_the_same_state():
     assert again == st
 
 
-def replay_golden(name, kinds=None):
+def replay_golden(name, kinds=None, events=None):
     """(recorded data, state) of the golden log ``name``, replayed under its rules version;
-    the kinds of every event are added to the set ``kinds`` when given."""
+    the kinds of every event are added to the set ``kinds`` when given, and every move's
+    events (compact sorted JSON) fed to the hash ``events`` when given."""
     path = os.path.join(os.path.dirname(__file__), name)
     with open(path) as f:
         data = json.load(f)
     st = GAME.new_game(data["seats"], data["options"], bytes.fromhex(data["seed_hex"]),
                        rules_version=data["rules_version"])
-    if kinds is not None:
-        kinds.update(e.get("kind") for e in st["events"])
-    for seat, move, entropy in data["moves"]:
-        st = GAME.play(st, seat, move, entropy.encode())
+    for i in range(len(data["moves"]) + 1):
+        if i:
+            seat, move, entropy = data["moves"][i - 1]
+            st = GAME.play(st, seat, move, entropy.encode())
         if kinds is not None:
             kinds.update(e.get("kind") for e in st["events"])
+        if events is not None:
+            events.update(json.dumps(st["events"], sort_keys=True,
+                                     separators=(",", ":")).encode())
     return data, st
 
 
@@ -208,13 +212,18 @@ def test_golden_log_replays_to_the_recorded_state():
 
 
 def test_golden_log_of_version_2_replays_to_the_recorded_state():
-    """A recorded log of rules version 2 (facts in every event) gives the same state."""
+    """A recorded log of rules version 2 gives the same state and the same facts, move by
+    move (``events_sha256`` hashes every move's events: the state keeps only the last)."""
+    import hashlib
     kinds = set()
-    data, st = replay_golden("golden_game_v2.json", kinds)
+    events = hashlib.sha256()
+    data, st = replay_golden("golden_game_v2.json", kinds, events)
     assert data["rules_version"] == "2" == GAME.rules_version
     assert st["rules_version"] == "2"
     assert state_hash(st) == data["state_sha256"]
+    assert events.hexdigest() == data["events_sha256"]
     assert sorted(kinds) == data["kinds_seen"]      # every event of the log has a kind
+    assert None not in kinds and st["phase"] == "over"
 
 
 def _random_move_text(rng):
