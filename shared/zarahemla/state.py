@@ -156,7 +156,11 @@ def bundle_text(bundle):
 
 def res_dict(bundle):
     """``(2, 1, 0, 0, 0)`` -> ``{"wood": 2, "brick": 1, "water": 0, ...}`` (a fact's bundle)."""
-    return dict(zip(RESOURCES, bundle))
+    return {"wood": bundle[0], "brick": bundle[1], "water": bundle[2], "wheat": bundle[3],
+            "stone": bundle[4]}
+
+
+assert RESOURCES == ("wood", "brick", "water", "wheat", "stone")     # res_dict spells them
 
 
 def has(hand, bundle):
@@ -211,5 +215,5 @@ _RES_INDEX = {r: i for i, r in enumerate(RESOURCES)}
 _NO_POST = (4, 4, 4, 4, 4)
 
 
-def cap(seat):
-    return seat.capitalize()
+#: a seat as the log writes it ("Red"); ``cap`` is a dict lookup (it runs for every event)
+cap = {s: s.capitalize() for s in SEATS}.__getitem__

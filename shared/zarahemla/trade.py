@@ -76,11 +76,10 @@ def apply_bank(st, seat, give, get):
     for i in range(5):
         hand[i] += get[i] - give[i]
         bank[i] += give[i] - get[i]
-    r = next(i for i in range(5) if give[i])
     return [ev(st, f"{cap(seat)} traded {bundle_text(give)} to the bank for "
                f"{bundle_text(get)}.", "bank_trade",
                {"seat": seat, "give": res_dict(give), "get": res_dict(get),
-                "rate": post_rates(st, seat)[r]})]
+                "rate": sum(give) // sum(get)})]        # check_bank: a multiple of the rate
 
 
 # --- offers ---------------------------------------------------------------------
