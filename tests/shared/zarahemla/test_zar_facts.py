@@ -285,3 +285,25 @@ def test_simple_moves_have_their_facts(setup, move, kind, data):
     setup(st)
     play(st, "red", move)
     assert GAME.facts_for(st["events"], None)[0] == {"kind": kind, "data": data}
+
+
+def test_the_view_gives_what_a_program_needs_as_fields():
+    """What the panel says in words is also in the view as fields: the robber owed, a chosen
+    roll, each player's bank rates, the corner owing its set-up road, the rules version."""
+    st = GAME.new_game(SEATS4[:3], {"board": "beginner"}, b"fields")
+    first = GAME.to_act(st)[0]
+    corner = GAME.legal_moves(st, first)[0].split()[1]
+    play(st, first, "settle " + corner)
+    view = GAME.view(st, None)
+    assert view["setup_placed"] == int(corner) and view["rules_version"] == "2"
+    assert view["facts"] == [{"kind": "settle", "data": {"seat": first, "corner": int(corner),
+                                                         "setup": True}}]
+    st = empty_play_state(rolled=False)
+    put_building(st, "red", 1)                     # corner 1 is on the 3:1 post 1-5
+    give_dev(st, "red", "warrior")
+    play(st, "red", "play warrior")
+    view = GAME.view(st, "blue")
+    assert view["robber_due"] is True and view["liahona"] is False
+    assert view["players"]["red"]["rates"] == {"wood": 3, "brick": 3, "water": 3, "wheat": 3,
+                                               "stone": 3}
+    assert view["players"]["blue"]["rates"]["wood"] == 4
