@@ -6,8 +6,9 @@ Plays random legal moves (the choices from ``random.Random(seed)``, the dice fro
 game's seed and each move's entropy) until the game ends or 1500 moves, and writes the
 seats, options, seed, moves with their entropy, the kinds of event seen, the SHA-256 of
 the final state and the SHA-256 of every move's events in turn (both as sorted-key compact
-JSON: the state holds only the last move's events, so the second pins every fact).  A recorded file is never edited: when a
-rules change alters a replay, bump the rules version and record a new file.
+JSON: the state holds only the last move's events, so the second pins every fact).  A
+recorded file is never edited: when a rules change alters a replay, bump the rules version
+and record a new file.
 """
 
 import hashlib
