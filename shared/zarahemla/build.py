@@ -82,7 +82,8 @@ def apply_road(st, seat, e):
             st["free_roads"] = 0    # fewer roads when fewer can be placed
     else:
         text = f"{cap(seat)} built a road on {a + 1}-{b + 1}."
-    out = [ev(text)]
+    out = [ev(st, text, "road", {"seat": seat, "path": f"{a + 1}-{b + 1}", "setup": False,
+                                 "free": free})]
     out.extend(_longest_events(st, [seat]))
     return out
 
@@ -92,11 +93,15 @@ def _longest_events(st, seats):
     if old == new:
         return []
     if new is None:
-        return [ev(f"{cap(old)} loses the Longest Road: it goes back to the table.")]
+        return [ev(st, f"{cap(old)} loses the Longest Road: it goes back to the table.",
+                   "longest_road", {"seat": None, "from": old, "length": None})]
     length = st["players"][new]["road_len"]
+    data = {"seat": new, "from": old, "length": length}
     if old is None:
-        return [ev(f"{cap(new)} takes the Longest Road ({length} roads).")]
-    return [ev(f"{cap(new)} takes the Longest Road ({length} roads) from {cap(old)}.")]
+        return [ev(st, f"{cap(new)} takes the Longest Road ({length} roads).", "longest_road",
+                   data)]
+    return [ev(st, f"{cap(new)} takes the Longest Road ({length} roads) from {cap(old)}.",
+               "longest_road", data)]
 
 
 def check_settle(st, seat, c):
@@ -119,7 +124,8 @@ def apply_settle(st, seat, c):
     st["owner"][c] = seat
     st["level"][c] = 1
     st["players"][seat]["settlements"] += 1
-    out = [ev(f"{cap(seat)} built a settlement on {c + 1}.")]
+    out = [ev(st, f"{cap(seat)} built a settlement on {c + 1}.", "settle",
+              {"seat": seat, "corner": c + 1, "setup": False})]
     roads = st["roads"]
     # a settlement can break an opponent's road passing through this corner
     broken = {roads[e] for e in CORNER_EDGES[c] if roads[e] not in (None, seat)}
@@ -146,7 +152,8 @@ def apply_city(st, seat, c):
     p = st["players"][seat]
     p["settlements"] -= 1
     p["cities"] += 1
-    return [ev(f"{cap(seat)} upgraded {c + 1} to a city.")]
+    return [ev(st, f"{cap(seat)} upgraded {c + 1} to a city.", "city",
+               {"seat": seat, "corner": c + 1})]
 
 
 def check_temple(st, seat):
@@ -158,9 +165,11 @@ def check_temple(st, seat):
 
 
 def temple_events(st, seat):
+    old = st["temple"]
     if update_count_card(st, "temple", "stones", MIN_TEMPLE, seat):
         n = st["players"][seat]["stones"]
-        return [ev(f"{cap(seat)} is the Greatest Temple Contributor ({n} stones).")]
+        return [ev(st, f"{cap(seat)} is the Greatest Temple Contributor ({n} stones).",
+                   "temple_contributor", {"seat": seat, "from": old, "stones": n})]
     return []
 
 
@@ -168,7 +177,8 @@ def apply_temple(st, seat):
     pay(st, seat, COST["temple"])
     st["players"][seat]["stones"] += 1
     n = st["players"][seat]["stones"]
-    return [ev(f"{cap(seat)} placed a Temple Stone ({n} in all).")] + temple_events(st, seat)
+    return [ev(st, f"{cap(seat)} placed a Temple Stone ({n} in all).", "temple",
+               {"seat": seat, "stones": n})] + temple_events(st, seat)
 
 
 def check_buy(st, seat):
@@ -189,5 +199,7 @@ def apply_buy(st, seat, entropy):
     p["dev"][card] += 1
     p["new"][card] += 1
     title = DEV_TITLES[DEV[card]]
-    return [ev(f"{cap(seat)} bought a development card.",
-               {seat: f"You bought a development card: {title}."})]
+    return [ev(st, f"{cap(seat)} bought a development card.", "buy",
+               {"seat": seat, "deck": sum(deck)},
+               {seat: f"You bought a development card: {title}."},
+               {seat: {"card": DEV[card]}})]

@@ -11,8 +11,8 @@ from .board import RESOURCES
 from .build import placeable_roads, temple_events
 from .roads import MIN_ARMY, update_count_card
 from .state import (DEV, DEV_TITLES, PIECES, W_HARVEST, W_LIAHONA, W_PROSPERITY, W_ROADS,
-                    W_TEMPLES, W_WARRIOR, bundle_text, cap)
-from .turn import ev, guard_turn, resolve_roll
+                    W_TEMPLES, W_WARRIOR, bundle_text, cap, res_dict)
+from .turn import ev, guard_turn, has_facts, resolve_roll
 
 CARD_INDEX = {"warrior": W_WARRIOR, "liahona": W_LIAHONA, "harvest": W_HARVEST,
               "roads": W_ROADS, "temples": W_TEMPLES, "prosperity": W_PROSPERITY}
@@ -73,36 +73,53 @@ def apply_card(st, seat, mv, entropy):
     p["dev"][card] -= 1
     st["dev_played"] = True
     name = cap(seat)
+    card_name = DEV[card]
     if kind == "warrior":
         p["warriors"] += 1
         st["robber_due"] = True
-        out = [ev(f"{name} played a Stripling Warrior ({p['warriors']} in all) and must move "
-                  "the robber.")]
+        out = [ev(st, f"{name} played a Stripling Warrior ({p['warriors']} in all) and must "
+                  "move the robber.", "play_card",
+                  {"seat": seat, "card": card_name, "warriors": p["warriors"]})]
+        old = st["army"]
         if update_count_card(st, "army", "warriors", MIN_ARMY, seat):
-            out.append(ev(f"{name} has the Largest Army ({p['warriors']} warriors)."))
+            out.append(ev(st, f"{name} has the Largest Army ({p['warriors']} warriors).",
+                          "largest_army", {"seat": seat, "from": old,
+                                           "warriors": p["warriors"]}))
         return out
     if kind == "liahona":
         st["dice"] = None
-        return resolve_roll(st, seat, mv[1], f"{name} played the Liahona and chose {mv[1]}")
+        if not has_facts(st):
+            return resolve_roll(st, seat, mv[1], f"{name} played the Liahona and chose {mv[1]}",
+                                liahona=True)
+        # from version 2 the card and the roll are two events, each with its own facts
+        out = [ev(st, f"{name} played the Liahona.", "play_card",
+                  {"seat": seat, "card": card_name, "total": mv[1]})]
+        return out + resolve_roll(st, seat, mv[1], f"{name} chose {mv[1]} with the Liahona",
+                                  liahona=True)
     if kind == "harvest":
         bundle = mv[1]
         hand, bank = p["hand"], st["bank"]
         for r in range(5):
             hand[r] += bundle[r]
             bank[r] -= bundle[r]
-        return [ev(f"{name} played Bountiful Harvest and took {bundle_text(bundle)}.")]
+        return [ev(st, f"{name} played Bountiful Harvest and took {bundle_text(bundle)}.",
+                   "play_card", {"seat": seat, "card": card_name, "took": res_dict(bundle)})]
     if kind == "roads":
         st["free_roads"] = min(2, PIECES["roads"] - p["roads"])
-        return [ev(f"{name} played Road Building: {st['free_roads']} free road(s) to place.")]
+        return [ev(st, f"{name} played Road Building: {st['free_roads']} free road(s) to place.",
+                   "play_card", {"seat": seat, "card": card_name,
+                                 "free_roads": st["free_roads"]})]
     if kind == "temples":
         n = min(2, PIECES["stones"] - p["stones"])
         p["stones"] += n
-        out = [ev(f"{name} played Temple Building and placed {n} Temple Stone(s) "
-                  f"({p['stones']} in all).")]
+        out = [ev(st, f"{name} played Temple Building and placed {n} Temple Stone(s) "
+                  f"({p['stones']} in all).", "play_card",
+                  {"seat": seat, "card": card_name, "placed": n, "stones": p["stones"]})]
         return out + temple_events(st, seat)
     # prosperity
     r = mv[1]
     took = []
+    taken = {}
     total = 0
     for s in st["order"]:
         if s == seat:
@@ -110,11 +127,13 @@ def apply_card(st, seat, mv, entropy):
         h = st["players"][s]["hand"]
         if h[r]:
             took.append(f"{h[r]} from {cap(s)}")
+            taken[s] = h[r]
             total += h[r]
             p["hand"][r] += h[r]
             h[r] = 0
     res = RESOURCES[r]
+    data = {"seat": seat, "card": card_name, "resource": res, "took": taken, "total": total}
     if total:
-        return [ev(f"{name} played Prosperity on {res} and took {total} {res} "
-                   f"({', '.join(took)}).")]
-    return [ev(f"{name} played Prosperity on {res}, but no one had any.")]
+        return [ev(st, f"{name} played Prosperity on {res} and took {total} {res} "
+                   f"({', '.join(took)}).", "play_card", data)]
+    return [ev(st, f"{name} played Prosperity on {res}, but no one had any.", "play_card", data)]

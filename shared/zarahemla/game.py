@@ -1,35 +1,54 @@
 """The Game object for The Settlers of Zarahemla (registry name ``zarahemla``)."""
 
 from .. import IllegalMove
-from ..base import Game, set_rules_version
+from ..base import Game
 from . import rules
 from .moves import legal_moves, timeout_move
-from .notation import format_move, parse_move
+from .notation import EXAMPLE_PATH, EXAMPLES, format_move, parse_move
 from .state import SEATS, new_state
 from .svg import draw as draw_svg
 from .view import make_view
 
-HELP = """The Settlers of Zarahemla - move notation
+#: notes printed under a group of examples in the help
+_HELP_NOTES = {
+    "set-up": "start N: the settlement whose hexes give your starting resources",
+    "7/warrior": "robber HEX [PLAYER]: without a player, no card is stolen",
+    "bank": "4:1, 3:1 at a 3:1 post, 2:1 at that resource's post",
+    "offers": "without to ..., the offer goes to everyone",
+    "answers": "a counter is written from your side: you give, you get",
+}
 
-Corners are the numbers 1-54 on the board, paths are two corners (14-19),
-hexes are the letters A-S.  Resources: wood brick water wheat stone, written
-count+name joined by + (2wood+1brick).
 
-  set-up     settle 14      road 14-19      start 14 (starting resources)
-  turn       roll           end
-  build      road 14-19     settle 14       city 14     temple     buy
-  7/warrior  discard 2wood+1stone           robber F blue   (robber F: no steal)
-  cards      play warrior   play liahona 8  play harvest 1wood+1stone
-             play roads     play temples    play prosperity wood
-  bank       bank 4wood for 1stone  (3:1 / 2:1 posts: bank 2water for 1stone,
-             bank 4water for 2stone)
-  offers     offer 2wood+1brick for 1stone [to blue,white]
-  answers    accept   decline   counter 1wood for 1stone  (you give, you get)
-  offerer    confirm blue   withdraw
+def _help_text():
+    """The notation help, built from ``notation.EXAMPLES`` so every example is a real move."""
+    lines = [
+        "The Settlers of Zarahemla - move notation",
+        "",
+        "Corners are the numbers 1-54 on the board, paths are two corners "
+        f"({EXAMPLE_PATH}),",
+        "hexes are the letters A-S.  Resources: wood brick water wheat stone, written",
+        "count+name joined by + (2wood+1brick).",
+        "",
+    ]
+    for group, examples in EXAMPLES:
+        row = f"  {group:<11}"
+        for ex in examples:
+            if len(row) + len(ex) + 3 > 78 and row.strip() != group:
+                lines.append(row.rstrip())
+                row = " " * 13
+            row += ex + "   "
+        lines.append(row.rstrip())
+        if group in _HELP_NOTES:
+            lines.append(" " * 13 + "(" + _HELP_NOTES[group] + ")")
+    lines += [
+        "",
+        "Costs: road wood+brick; settlement wood+brick+water+wheat; city 3stone+2wheat;",
+        "temple stone brick+stone; development card stone+water+wheat.",
+    ]
+    return "\n".join(lines) + "\n"
 
-Costs: road wood+brick; settlement wood+brick+water+wheat; city 3stone+2wheat;
-temple stone brick+stone; development card stone+water+wheat.
-"""
+
+HELP = _help_text()
 
 
 class Zarahemla(Game):
@@ -37,7 +56,10 @@ class Zarahemla(Game):
 
     name = "zarahemla"
     title = "The Settlers of Zarahemla"
-    rules_version = "1"
+    #: "2" records every event's facts as fields (RULES.md, "Facts"); "1" states replay as
+    #: they were recorded, without facts
+    rules_version = "2"
+    rules_versions = ("1", "2")
     min_seats = 2
     max_seats = 4
     options_schema = {
@@ -65,7 +87,7 @@ class Zarahemla(Game):
             raise IllegalMove("each colour can be taken only once", code="bad_seats")
         version = self.resolve_rules_version(rules_version)
         options = self.normalize_options(options, len(seats))
-        return set_rules_version(new_state(seats, options, seed), version)
+        return new_state(seats, options, seed, version)
 
     # --- play -----------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, E
                     HEX_NAMES, HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
 from .build import placeable_roads
 from .notation import bundle_notation
-from .state import (COST, PIECES, W_HARVEST, W_LIAHONA, W_PROSPERITY, W_ROADS, W_TEMPLES,
+from .state import (PIECES, W_HARVEST, W_LIAHONA, W_PROSPERITY, W_ROADS, W_TEMPLES,
                     W_WARRIOR, has, post_rates)
 from .turn import robber_victims, start_bundle
 
@@ -28,6 +28,13 @@ COUNTER_TEXT = {(x, y): f"counter 1{RESOURCES[x]} for 1{RESOURCES[y]}"
                 for x in range(5) for y in range(5) if x != y}
 BANK_TEXT = {(rate, x, y): f"bank {rate}{RESOURCES[x]} for 1{RESOURCES[y]}"
              for rate in (2, 3, 4) for x in range(5) for y in range(5) if x != y}
+#: the bank trades of (rate, x) when the bank holds every resource (the usual case)
+BANK_ROW = {(rate, x): tuple(BANK_TEXT[(rate, x, y)] for y in range(5) if y != x)
+            for rate in (2, 3, 4) for x in range(5)}
+#: COUNTER_ROW[x][mask]: the 1-for-1 counters giving x for each resource in bitmask ``mask``
+COUNTER_ROW = tuple(tuple(tuple(COUNTER_TEXT[(x, y)] for y in range(5)
+                                if y != x and mask >> y & 1)
+                          for mask in range(32)) for x in range(5))
 LIAHONA_TEXT = tuple(f"play liahona {n}" for n in range(2, 13))
 PROSPERITY_TEXT = tuple("play prosperity " + r for r in RESOURCES)
 
@@ -151,12 +158,11 @@ def _play_moves(st, seat):
         if has(hand, offer["get"]):
             out.append("accept")
         out.append("decline")
-        wanted = [r for r in range(5) if offer["give"][r]] or range(5)
+        give = offer["give"]
+        mask = sum(1 << r for r in range(5) if give[r]) or 31
         for x in range(5):
             if hand[x]:
-                for y in wanted:
-                    if y != x:
-                        out.append(COUNTER_TEXT[(x, y)])
+                out.extend(COUNTER_ROW[x][mask])
     if seat != st["turn"] or st["discard"]:
         return out
     if st["robber_due"]:
@@ -175,23 +181,29 @@ def _play_moves(st, seat):
         return out
     out.append("end")
     hand = p["hand"]
-    if p["roads"] < PIECES["roads"] and has(hand, COST["road"]):
+    # the costs of COST, spelled out: this is the hottest loop of random play
+    wood, brick, water, wheat, stone = hand
+    if wood and brick and p["roads"] < PIECES["roads"]:
         out.extend(ROAD_TEXT[e] for e in placeable_roads(st, seat))
-    if p["settlements"] < PIECES["settlements"] and has(hand, COST["settle"]):
+    if wood and brick and water and wheat and p["settlements"] < PIECES["settlements"]:
         out.extend(SETTLE_TEXT[c] for c in settle_spots(st, seat))
-    if p["cities"] < PIECES["cities"] and has(hand, COST["city"]):
+    if wheat >= 2 and stone >= 3 and p["cities"] < PIECES["cities"]:
         owner, level = st["owner"], st["level"]
         out.extend(CITY_TEXT[c] for c in range(N_CORNERS) if owner[c] == seat and level[c] == 1)
-    if p["stones"] < PIECES["stones"] and has(hand, COST["temple"]):
+    if brick and stone and p["stones"] < PIECES["stones"]:
         out.append("temple")
-    if has(hand, COST["buy"]) and sum(st["deck"]):
+    if water and wheat and stone and sum(st["deck"]):
         out.append("buy")
     if max(hand) >= 2:
         rates = post_rates(st, seat)
         bank = st["bank"]
+        full = all(bank)
         for x in range(5):
             rate = rates[x]
             if hand[x] >= rate:
+                if full:
+                    out.extend(BANK_ROW[(rate, x)])
+                    continue
                 for y in range(5):
                     if y != x and bank[y]:
                         out.append(BANK_TEXT[(rate, x, y)])

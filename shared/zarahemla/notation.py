@@ -56,23 +56,72 @@ _SIMPLE = {"roll": ("roll",), "temple": ("temple",), "buy": ("buy",), "accept": 
 
 _CORNER_NAMES = tuple(str(c + 1) for c in range(N_CORNERS))
 
+#: the path the help texts and the board legend name: corners 14 and 19 are adjacent (the
+#: path between hexes E and F), and 14 is a corner a settlement example can name
+EXAMPLE_PATH = "14-19"
+
+#: example moves for help texts, by group, in canonical form.  ``rules_help`` is built from
+#: these and a test checks that each parses and names real places on the board.
+EXAMPLES = (
+    ("set-up", ("settle 14", f"road {EXAMPLE_PATH}", "start 14")),
+    ("turn", ("roll", "end")),
+    ("build", (f"road {EXAMPLE_PATH}", "settle 14", "city 14", "temple", "buy")),
+    ("7/warrior", ("discard 2wood+1stone", "robber F blue", "robber F")),
+    ("cards", ("play warrior", "play liahona 8", "play harvest 1wood+1stone", "play roads",
+               "play temples", "play prosperity wood")),
+    ("bank", ("bank 4wood for 1stone", "bank 2water for 1stone", "bank 4water for 2stone")),
+    ("offers", ("offer 2wood+1brick for 1stone", "offer 1wood for 1water to blue,white")),
+    ("answers", ("accept", "decline", "counter 1wood for 1stone")),
+    ("offerer", ("confirm blue", "withdraw")),
+)
+
+#: the longest run of digits read as a number (Python refuses to read huge ones)
+_MAX_DIGITS = 6
+
 
 def _bad(msg, code="bad_notation"):
     raise InvalidMove(msg, code=code)
 
 
+def _q(word, limit=32):
+    """``word`` quoted for an error message, at most ``limit`` characters (escapes count)."""
+    text = repr(word)
+    if len(text) <= limit:
+        return text
+    cut = word[:limit]
+    while cut and len(repr(cut + "...")) > limit:
+        cut = cut[:-1]
+    return repr(cut + "...")
+
+
+def _number(word):
+    """The number ``word`` writes, or None when it is not a plain number.
+
+    Digits Python reads as a decimal number are accepted, as they always were (``int`` of
+    any script's decimal digits); digit-like characters it refuses (superscripts such as
+    ``²``, circled digits) and overlong numbers give None, never a ValueError.
+    """
+    if not word.isdigit() or len(word) > _MAX_DIGITS or not word.isdecimal():
+        return None
+    try:
+        return int(word)
+    except ValueError:      # pragma: no cover - isdecimal() digits always convert
+        return None
+
+
 def parse_corner(word):
     """``"14"`` -> 13; raises InvalidMove for anything but 1..54."""
-    if not word.isdigit() or not 1 <= int(word) <= N_CORNERS:
-        _bad(f"{word!r} is not a corner: corners are numbered 1 to {N_CORNERS}")
-    return int(word) - 1
+    n = _number(word)
+    if n is None or not 1 <= n <= N_CORNERS:
+        _bad(f"{_q(word)} is not a corner: corners are numbered 1 to {N_CORNERS}")
+    return n - 1
 
 
 def parse_edge(word):
     """``"14-19"`` (either order) -> path index; explains non-adjacent corners."""
     a, sep, b = word.partition("-")
     if not sep:
-        _bad(f"{word!r} is not a path: write its two corners like 14-19")
+        _bad(f"{_q(word)} is not a path: write its two corners like {EXAMPLE_PATH}")
     ca, cb = parse_corner(a), parse_corner(b)
     key = (ca, cb) if ca < cb else (cb, ca)
     e = EDGE_INDEX.get(key)
@@ -87,7 +136,7 @@ def parse_edge(word):
 def parse_resource(word):
     r = _RES_ALIASES.get(word)
     if r is None:
-        _bad(f"{word!r} is not a resource: use wood, brick, water, wheat or stone")
+        _bad(f"{_q(word)} is not a resource: use wood, brick, water, wheat or stone")
     return r
 
 
@@ -100,16 +149,16 @@ def parse_bundle(text):
         i = 0
         while i < len(part) and part[i].isdigit():
             i += 1
-        n = int(part[:i]) if i else 1
-        if n <= 0 or n > 99:
-            _bad(f"{part!r}: a count must be between 1 and 99")
+        n = _number(part[:i]) if i else 1
+        if n is None or n <= 0 or n > 99:
+            _bad(f"{_q(part)}: a count must be between 1 and 99")
         counts[parse_resource(part[i:])] += n
     return tuple(counts)
 
 
 def _seat(word):
     if word not in SEATS:
-        _bad(f"{word!r} is not a player colour: use red, blue, white or orange")
+        _bad(f"{_q(word)} is not a player colour: use red, blue, white or orange")
     return word
 
 
@@ -135,7 +184,7 @@ def parse_move(text):
     if mv is not None:
         return mv
     mv = _parse(text)
-    if len(_CACHE) < 20000:
+    if len(_CACHE) < 20000 and len(text) <= 80:
         _CACHE[text] = mv
     return mv
 
@@ -153,7 +202,7 @@ def _parse(text):
         kind = "settle" if verb == "settlement" else verb
         return (kind, parse_corner(args[0]))
     if verb == "road":
-        if len(args) == 2 and args[0].isdigit():
+        if len(args) == 2 and _number(args[0]) is not None:
             args = [args[0] + "-" + args[1]]
         if len(args) != 1:
             _bad("write road and a path, like: road 14-19")
@@ -167,7 +216,7 @@ def _parse(text):
             _bad("write robber, a hex letter and whom to rob, like: robber F blue")
         h = args[0].upper()
         if len(h) != 1 or h not in HEX_NAMES:
-            _bad(f"{args[0]!r} is not a hex: hexes are the letters A to S")
+            _bad(f"{_q(args[0])} is not a hex: hexes are the letters A to S")
         victim = _seat(args[1]) if len(args) == 2 else None
         return ("robber", HEX_NAMES.index(h), victim)
     if verb == "play":
@@ -176,9 +225,10 @@ def _parse(text):
                  "temples or prosperity wood")
         card, rest = _CARD_WORDS[args[0]], args[1:]
         if card == "liahona":
-            if len(rest) != 1 or not rest[0].isdigit() or not 2 <= int(rest[0]) <= 12:
+            n = _number(rest[0]) if len(rest) == 1 else None
+            if n is None or not 2 <= n <= 12:
                 _bad("Liahona needs the roll you choose, 2 to 12, like: play liahona 8")
-            return ("liahona", int(rest[0]))
+            return ("liahona", n)
         if card == "harvest":
             if len(rest) > 1:
                 _bad("write play harvest and two resources, like: play harvest 1wood+1stone")
@@ -220,7 +270,7 @@ def _parse(text):
         return ("confirm", _seat(args[0]))
     if verb in _SIMPLE:
         _bad(f"{verb} takes nothing after it")
-    _bad(f"unknown move {verb!r}: try roll, settle, road, city, temple, buy, bank, offer, "
+    _bad(f"unknown move {_q(verb)}: try roll, settle, road, city, temple, buy, bank, offer, "
          "play, robber, discard or end")
 
 

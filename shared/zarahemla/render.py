@@ -8,6 +8,7 @@ the owner's letter on the path.
 import re
 
 from .board import CORNER_POS, EDGES, HEX_COORDS, HEX_NAMES, N_CORNERS, POST_EDGES
+from .notation import EXAMPLE_PATH
 from .state import DEV_TITLES
 
 WIDTH = 80
@@ -178,7 +179,8 @@ def draw_panel(view):
     lines.append("  (3:1 = any 3 alike for 1; a resource = 2 of it for 1; else 4 for 1)")
     lines.append("Legend: r12 = red settlement on 12, R12 = red city, rr or r on a path = "
                  "red road")
-    lines.append("        A path is named by its two corners (road 14-19); hexes A-S (robber F).")
+    lines.append(f"        Paths are named by two corners (road {EXAMPLE_PATH}); hexes A-S; "
+                 f"robber on {view['board']['robber']}.")
     bank = " ".join(f"{n}{r}" for r, n in view["bank"].items())
     lines.append(f"Bank: {bank}   Development deck: {view['deck']}")
     status = f"Goal {view['vp_to_win']} VP."

@@ -110,10 +110,18 @@ def check(st, seat, mv):
     _CHECK[kind](st, seat, mv)
 
 
+#: moves that change no one's points and not whose turn it is: after them the current player
+#: is still below the goal (``check_win`` ran after the move before), so it is not asked again
+_NO_POINTS = frozenset(("roll", "discard", "robber", "liahona", "harvest", "prosperity", "bank",
+                        "offer", "accept", "decline", "counter", "confirm", "withdraw"))
+
+
 def apply(st, seat, mv, entropy=b""):
     """Apply a checked move: mutate, set events, count the ply, end the game on a win."""
-    events = _APPLY[mv[0]](st, seat, mv, entropy)
-    events.extend(turn.check_win(st))
+    kind = mv[0]
+    events = _APPLY[kind](st, seat, mv, entropy)
+    if kind not in _NO_POINTS:
+        events.extend(turn.check_win(st))
     st["events"] = events
     st["ply"] += 1
     return st

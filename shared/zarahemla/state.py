@@ -13,6 +13,8 @@ post site), ``robber`` (hex index), ``owner``/``level`` per corner (level 1 =
 Settlement, 2 = City) and ``roads`` per path (owning seat or None).
 """
 
+from ..base import set_rules_version
+from ..events import make_event
 from ..rng import Rng
 from .board import EDGES, N_CORNERS, N_EDGES, POST_EDGES, RESOURCES, make_board
 
@@ -50,15 +52,18 @@ def setup_order(order):
     return list(order) + list(reversed(order))
 
 
-def starting_order(seats, rng):
+def starting_order(seats, rng, rounds=None):
     """(order, log): everyone rolls two dice, highest starts, ties re-roll among the tied.
 
-    Play then proceeds in seat order (clockwise) from the starter.
+    Play then proceeds in seat order (clockwise) from the starter.  When ``rounds`` is a
+    list, each round's rolls are appended to it as ``{seat: total}``.
     """
     contenders = list(seats)
     log = []
     while True:
         rolls = {s: rng.die(6) + rng.die(6) for s in contenders}
+        if rounds is not None:
+            rounds.append(rolls)
         log.append(", ".join(f"{s.capitalize()} {rolls[s]}" for s in contenders))
         best = max(rolls.values())
         contenders = [s for s in contenders if rolls[s] == best]
@@ -68,8 +73,8 @@ def starting_order(seats, rng):
     return list(seats[first:]) + list(seats[:first]), log
 
 
-def new_state(seats, options, seed):
-    """A fresh state (see the module docstring)."""
+def new_state(seats, options, seed, rules_version="1"):
+    """A fresh state (see the module docstring) played under ``rules_version``."""
     if isinstance(seed, str):
         try:
             seed = bytes.fromhex(seed)
@@ -78,17 +83,17 @@ def new_state(seats, options, seed):
     seed_hex = bytes(seed).hex()
     rng = Rng(seed_hex, b"setup")
     terrain, numbers, markers, posts, robber = make_board(options["board"], rng)
-    order, log = starting_order(list(seats), rng)
+    rounds = []
+    order, log = starting_order(list(seats), rng, rounds)
     players = {
         s: {"hand": [0] * 5, "dev": [0] * 7, "new": [0] * 7, "warriors": 0, "stones": 0,
             "settlements": 0, "cities": 0, "roads": 0, "road_len": 0}
         for s in seats
     }
-    events = [{"public": "Starting rolls: " + "; re-roll: ".join(log) + f". {order[0].capitalize()} starts."}]
-    return {
+    state = {
         "seed": seed_hex,
         "ply": 0,
-        "events": events,
+        "events": [],
         "seats": list(seats),
         "order": order,
         "options": dict(options),
@@ -121,6 +126,11 @@ def new_state(seats, options, seed):
         "offer": None,
         "result": None,
     }
+    set_rules_version(state, rules_version)
+    state["events"].append(make_event(
+        state, "Starting rolls: " + "; re-roll: ".join(log) + f". {order[0].capitalize()} starts.",
+        kind="start_order", data={"rolls": rounds, "order": list(order), "first": order[0]}))
+    return state
 
 
 def public_vp(state, seat):
@@ -142,6 +152,15 @@ def bundle_text(bundle):
     """``(2, 1, 0, 0, 0)`` -> ``"2wood+1brick"``; empty -> ``"nothing"``."""
     parts = [f"{n}{RESOURCES[i]}" for i, n in enumerate(bundle) if n]
     return "+".join(parts) if parts else "nothing"
+
+
+def res_dict(bundle):
+    """``(2, 1, 0, 0, 0)`` -> ``{"wood": 2, "brick": 1, "water": 0, ...}`` (a fact's bundle)."""
+    return {"wood": bundle[0], "brick": bundle[1], "water": bundle[2], "wheat": bundle[3],
+            "stone": bundle[4]}
+
+
+assert RESOURCES == ("wood", "brick", "water", "wheat", "stone")     # res_dict spells them
 
 
 def has(hand, bundle):
@@ -196,5 +215,5 @@ _RES_INDEX = {r: i for i, r in enumerate(RESOURCES)}
 _NO_POST = (4, 4, 4, 4, 4)
 
 
-def cap(seat):
-    return seat.capitalize()
+#: a seat as the log writes it ("Red"); ``cap`` is a dict lookup (it runs for every event)
+cap = {s: s.capitalize() for s in SEATS}.__getitem__

@@ -13,7 +13,7 @@ for the game to go on; ending the turn withdraws the offer.
 
 from .. import IllegalMove
 from .board import RESOURCES
-from .state import bundle_text, cap, has, post_rates
+from .state import bundle_text, cap, has, post_rates, res_dict
 from .turn import ev, guard_rolled, guard_turn
 
 
@@ -76,7 +76,10 @@ def apply_bank(st, seat, give, get):
     for i in range(5):
         hand[i] += get[i] - give[i]
         bank[i] += give[i] - get[i]
-    return [ev(f"{cap(seat)} traded {bundle_text(give)} to the bank for {bundle_text(get)}.")]
+    return [ev(st, f"{cap(seat)} traded {bundle_text(give)} to the bank for "
+               f"{bundle_text(get)}.", "bank_trade",
+               {"seat": seat, "give": res_dict(give), "get": res_dict(get),
+                "rate": sum(give) // sum(get)})]        # check_bank: a multiple of the rate
 
 
 # --- offers ---------------------------------------------------------------------
@@ -97,12 +100,15 @@ def check_offer(st, seat, give, get, to):
 def apply_offer(st, seat, give, get, to):
     out = []
     if st["offer"] is not None:
-        out.append(ev(f"{cap(seat)} withdrew the previous offer."))
+        out.append(ev(st, f"{cap(seat)} withdrew the previous offer.", "offer_withdrawn",
+                      {"seat": seat, "reason": "replaced"}))
     targets = list(to) if to else [s for s in st["order"] if s != seat]
     st["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": targets,
                    "owed": list(targets), "answers": {}}
     who = ", ".join(cap(s) for s in targets) if to else "everyone"
-    out.append(ev(f"{cap(seat)} offers {bundle_text(give)} for {bundle_text(get)} to {who}."))
+    out.append(ev(st, f"{cap(seat)} offers {bundle_text(give)} for {bundle_text(get)} to "
+                  f"{who}.", "offer", {"seat": seat, "give": res_dict(give), "get": res_dict(get),
+                                      "to": list(targets), "everyone": not to}))
     return out
 
 
@@ -126,7 +132,8 @@ def apply_accept(st, seat):
     offer = st["offer"]
     offer["owed"].remove(seat)
     offer["answers"][seat] = "accept"
-    return [ev(f"{cap(seat)} accepts {cap(offer['from'])}'s offer.")]
+    return [ev(st, f"{cap(seat)} accepts {cap(offer['from'])}'s offer.", "answer",
+               {"seat": seat, "offerer": offer["from"], "answer": "accept"})]
 
 
 def check_decline(st, seat):
@@ -137,7 +144,8 @@ def apply_decline(st, seat):
     offer = st["offer"]
     offer["owed"].remove(seat)
     offer["answers"][seat] = "decline"
-    return [ev(f"{cap(seat)} declines {cap(offer['from'])}'s offer.")]
+    return [ev(st, f"{cap(seat)} declines {cap(offer['from'])}'s offer.", "answer",
+               {"seat": seat, "offerer": offer["from"], "answer": "decline"})]
 
 
 def check_counter(st, seat, give, get):
@@ -150,7 +158,9 @@ def apply_counter(st, seat, give, get):
     offer = st["offer"]
     offer["owed"].remove(seat)
     offer["answers"][seat] = {"give": list(give), "get": list(get)}
-    return [ev(f"{cap(seat)} counters: {bundle_text(give)} for {bundle_text(get)}.")]
+    return [ev(st, f"{cap(seat)} counters: {bundle_text(give)} for {bundle_text(get)}.",
+               "answer", {"seat": seat, "offerer": offer["from"], "answer": "counter",
+                          "give": res_dict(give), "get": res_dict(get)})]
 
 
 def _open_offer(st, seat, kind):
@@ -186,7 +196,9 @@ def apply_confirm(st, seat, partner):
     give, get = _terms(offer, offer["answers"][partner])
     _swap(st, seat, give, partner, get)
     st["offer"] = None
-    return [ev(f"{cap(seat)} traded {bundle_text(give)} to {cap(partner)} for {bundle_text(get)}.")]
+    return [ev(st, f"{cap(seat)} traded {bundle_text(give)} to {cap(partner)} for "
+               f"{bundle_text(get)}.", "trade",
+               {"seat": seat, "partner": partner, "give": res_dict(give), "get": res_dict(get)})]
 
 
 def check_withdraw(st, seat):
@@ -195,4 +207,5 @@ def check_withdraw(st, seat):
 
 def apply_withdraw(st, seat):
     st["offer"] = None
-    return [ev(f"{cap(seat)} withdrew the offer.")]
+    return [ev(st, f"{cap(seat)} withdrew the offer.", "offer_withdrawn",
+               {"seat": seat, "reason": "withdrawn"})]

@@ -6,15 +6,31 @@ assumes its check passed, mutates the state and returns the move's events.
 """
 
 from .. import IllegalMove
+from ..base import FIRST_RULES_VERSION, rules_version_of
+from ..events import make_event
 from ..rng import Rng
 from .board import (CORNER_HEXES, CORNER_NEIGHBOURS, EDGES, HEX_CORNERS, HEX_NAMES, HIDEOUT,
                     RESOURCES)
 from .roads import road_length
-from .state import W_VP, bundle_text, cap, public_vp, total_vp
+from .state import W_VP, bundle_text, cap, public_vp, res_dict, total_vp
+
+#: every ``kind`` an event of a version-2 state may have (RULES.md, "Facts")
+EVENT_KINDS = frozenset((
+    "start_order", "settle", "road", "setup_done", "start_resources", "game_begins",
+    "roll", "discard", "robber", "end_turn", "win",
+    "city", "temple", "buy", "longest_road", "largest_army", "temple_contributor",
+    "play_card", "bank_trade", "offer", "offer_withdrawn", "answer", "trade",
+))
 
 
-def ev(public, private=None):
-    return {"public": public, "private": private} if private else {"public": public}
+def ev(st, public, kind, data=None, private=None, private_data=None):
+    """An event of ``st`` (see ``shared.events``): its text, and from version 2 its facts."""
+    return make_event(st, public, private, kind, data, private_data)
+
+
+def has_facts(st):
+    """True when ``st`` records facts (rules version 2 on), so they are worth computing."""
+    return rules_version_of(st) != FIRST_RULES_VERSION
 
 
 # --- guards ---------------------------------------------------------------
@@ -90,7 +106,8 @@ def apply_setup_settle(st, seat, c):
     st["level"][c] = 1
     st["players"][seat]["settlements"] += 1
     st["placed"] = c
-    return [ev(f"{cap(seat)} placed a settlement on {c + 1}.")]
+    return [ev(st, f"{cap(seat)} placed a settlement on {c + 1}.", "settle",
+               {"seat": seat, "corner": c + 1, "setup": True})]
 
 
 def check_setup_road(st, seat, e):
@@ -114,12 +131,14 @@ def apply_setup_road(st, seat, e):
     st["players"][seat]["road_len"] = road_length(st, seat)
     st["placed"] = None
     st["setup"].pop(0)
-    out = [ev(f"{cap(seat)} placed a road on {a + 1}-{b + 1}.")]
+    out = [ev(st, f"{cap(seat)} placed a road on {a + 1}-{b + 1}.", "road",
+              {"seat": seat, "path": f"{a + 1}-{b + 1}", "setup": True, "free": False})]
     if not st["setup"]:
         st["phase"] = "start"
         st["start_owed"] = list(st["order"])
-        out.append(ev("Set-up done: every player now chooses one settlement for the starting "
-                      "resources (start N)."))
+        out.append(ev(st, "Set-up done: every player now chooses one settlement for the "
+                      "starting resources (start N).", "setup_done",
+                      {"start_owed": list(st["order"])}))
     return out
 
 
@@ -148,11 +167,14 @@ def apply_start(st, seat, c):
         hand[i] += bundle[i]
         st["bank"][i] -= bundle[i]
     st["start_owed"].remove(seat)
-    out = [ev(f"{cap(seat)} takes the starting resources of {c + 1}: {bundle_text(bundle)}.")]
+    out = [ev(st, f"{cap(seat)} takes the starting resources of {c + 1}: "
+              f"{bundle_text(bundle)}.", "start_resources",
+              {"seat": seat, "corner": c + 1, "gain": res_dict(bundle)})]
     if not st["start_owed"]:
         st["phase"] = "play"
         st["turn"] = st["order"][0]
-        out.append(ev(f"The game begins: {cap(st['turn'])} to roll."))
+        out.append(ev(st, f"The game begins: {cap(st['turn'])} to roll.", "game_begins",
+                      {"turn": st["turn"]}))
     return out
 
 
@@ -187,9 +209,35 @@ def production(st, total):
     return owed
 
 
-def resolve_roll(st, seat, total, head):
+def _blocked(st, total):
+    """What the hex under the robber would have given on ``total`` ({seat: [5 counts]})."""
+    h = st["robber"]
+    if st["numbers"][h] != total:
+        return None
+    r = RESOURCES.index(st["terrain"][h])
+    owed = {}
+    for c in HEX_CORNERS[h]:
+        s = st["owner"][c]
+        if s is not None:
+            owed.setdefault(s, [0] * 5)[r] += st["level"][c]
+    return {"hex": HEX_NAMES[h], "owed": {s: res_dict(b) for s, b in owed.items()}}
+
+
+def resolve_roll(st, seat, total, head, liahona=False):
+    """The production of a roll of ``total`` (dice or a Liahona); returns its event.
+
+    From version 2 the event's facts are the dice (None for a Liahona), the total, what each
+    seat got, the bank's shortages, what the robber's hex withheld and, on a 7, who owes
+    how many discards (RULES.md, "Facts").
+    """
     st["rolled"] = True
     st["last_roll"] = total
+    facts = has_facts(st)
+    data = None
+    if facts:
+        dice = st["dice"]
+        data = {"seat": seat, "dice": None if liahona or not dice else list(dice),
+                "total": total, "liahona": liahona, "seven": total == 7}
     if total == 7:
         discard = {}
         for s in st["order"]:
@@ -201,11 +249,15 @@ def resolve_roll(st, seat, total, head):
         text = head + ": the Gadianton Robber strikes, no production."
         if discard:
             text += " To discard: " + ", ".join(f"{cap(s)} {n}" for s, n in discard.items()) + "."
-        return [ev(text)]
+        if facts:
+            data.update(produced={}, short=[], robber_blocks=None, discard=dict(discard),
+                        robber_due=True)
+        return [ev(st, text, "roll", data)]
     owed = production(st, total)
     bank = st["bank"]
     gains = {}
     short = []
+    short_facts = []
     for r in range(5):
         takers = [s for s in st["order"] if s in owed and owed[s][r]]
         need = sum(owed[s][r] for s in takers)
@@ -214,12 +266,18 @@ def resolve_roll(st, seat, total, head):
         if need <= bank[r]:
             for s in takers:
                 gains.setdefault(s, [0] * 5)[r] += owed[s][r]
-        elif len(takers) == 1:
+            continue
+        paid = {}
+        if len(takers) == 1:
             if bank[r]:
                 gains.setdefault(takers[0], [0] * 5)[r] += bank[r]
+                paid[takers[0]] = bank[r]
             short.append(f"the bank had only {bank[r]} {RESOURCES[r]}")
         else:
             short.append(f"the bank is short of {RESOURCES[r]}: no one gets any")
+        if facts:
+            short_facts.append({"resource": RESOURCES[r], "bank": bank[r],
+                                "owed": {s: owed[s][r] for s in takers}, "paid": paid})
     for s, g in gains.items():
         hand = st["players"][s]["hand"]
         for r in range(5):
@@ -229,7 +287,11 @@ def resolve_roll(st, seat, total, head):
     text = head + (": " + ", ".join(parts) if parts else ": nothing produced")
     if short:
         text += " (" + "; ".join(short) + ")"
-    return [ev(text + ".")]
+    if facts:
+        data.update(produced={s: res_dict(gains[s]) for s in st["order"] if s in gains},
+                    short=short_facts, robber_blocks=_blocked(st, total), discard={},
+                    robber_due=False)
+    return [ev(st, text + ".", "roll", data)]
 
 
 # --- 7: discards and the robber ------------------------------------------------
@@ -253,7 +315,8 @@ def apply_discard(st, seat, bundle):
         hand[r] -= bundle[r]
         st["bank"][r] += bundle[r]
     del st["discard"][seat]
-    return [ev(f"{cap(seat)} discarded {bundle_text(bundle)}.")]
+    return [ev(st, f"{cap(seat)} discarded {bundle_text(bundle)}.", "discard",
+               {"seat": seat, "cards": res_dict(bundle), "count": sum(bundle)})]
 
 
 def robber_victims(st, seat, h):
@@ -297,16 +360,19 @@ def apply_robber(st, seat, h, victim, entropy):
     st["robber_due"] = False
     name = HEX_NAMES[h]
     if victim is None:
-        return [ev(f"{cap(seat)} moved the robber to {name}.")]
+        return [ev(st, f"{cap(seat)} moved the robber to {name}.", "robber",
+                   {"seat": seat, "hex": name, "victim": None})]
     rng = Rng.for_move(st, entropy)
     vhand = st["players"][victim]["hand"]
     r = rng.draw(vhand)
     vhand[r] -= 1
     st["players"][seat]["hand"][r] += 1
     res = RESOURCES[r]
-    return [ev(f"{cap(seat)} moved the robber to {name} and stole a card from {cap(victim)}.",
+    return [ev(st, f"{cap(seat)} moved the robber to {name} and stole a card from "
+               f"{cap(victim)}.", "robber", {"seat": seat, "hex": name, "victim": victim},
                {seat: f"You moved the robber to {name} and stole 1 {res} from {cap(victim)}.",
-                victim: f"{cap(seat)} moved the robber to {name} and stole 1 {res} from you."})]
+                victim: f"{cap(seat)} moved the robber to {name} and stole 1 {res} from you."},
+               {seat: {"card": res}, victim: {"card": res}})]
 
 
 # --- end of turn and winning ------------------------------------------------------
@@ -319,7 +385,8 @@ def check_end(st, seat):
 def apply_end(st, seat):
     out = []
     if st["offer"] is not None:
-        out.append(ev(f"{cap(seat)}'s offer is withdrawn."))
+        out.append(ev(st, f"{cap(seat)}'s offer is withdrawn.", "offer_withdrawn",
+                      {"seat": seat, "reason": "end_turn"}))
         st["offer"] = None
     p = st["players"][seat]
     p["new"] = [0] * 7
@@ -329,7 +396,8 @@ def apply_end(st, seat):
     st["rolled"] = False
     st["dev_played"] = False
     st["dice"] = None
-    out.append(ev(f"{cap(seat)} ended the turn; {cap(nxt)} to roll."))
+    out.append(ev(st, f"{cap(seat)} ended the turn; {cap(nxt)} to roll.", "end_turn",
+                  {"seat": seat, "next": nxt}))
     return out
 
 
@@ -354,4 +422,6 @@ def check_win(st):
     if cards:
         text += f" ({cards} Victory Point card{'s' if cards > 1 else ''} revealed)"
     others = [f"{cap(s)} {final[s]}" for s in st["order"] if s != seat]
-    return [ev(text + ". Final: " + ", ".join([f"{cap(seat)} {vp}"] + others) + ".")]
+    return [ev(st, text + ". Final: " + ", ".join([f"{cap(seat)} {vp}"] + others) + ".", "win",
+               {"seat": seat, "vp": vp, "final": final,
+                "vp_cards": {s: st["players"][s]["dev"][W_VP] for s in st["order"]}})]

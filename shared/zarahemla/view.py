@@ -1,8 +1,9 @@
 """The per-viewer view: public board and counts, the viewer's own cards, never another's."""
 
+from ..base import rules_version_of
 from .board import EDGES, HEX_NAMES, POST_EDGES, RESOURCES
 from .rules import owes, to_act
-from .state import DEV, public_vp, total_vp
+from .state import DEV, post_rates, public_vp, total_vp
 
 
 def _offer_view(offer):
@@ -37,6 +38,8 @@ def make_view(game, st, seat):
             "cities": p["cities"],
             "roads": p["roads"],
             "vp": public_vp(st, s),
+            # the bank rate per resource: 4, 3 with a 3:1 post, 2 with that resource's post
+            "rates": dict(zip(RESOURCES, post_rates(st, s))),
         }
         if over:
             players[s]["vp_cards"] = p["dev"][1]
@@ -78,14 +81,21 @@ def make_view(game, st, seat):
         "dice": list(st["dice"]) if st["dice"] else None,
         "last_roll": st.get("last_roll"),
         "rolled": st["rolled"],
+        "liahona": bool(st["rolled"] and st["dice"] is None),
+        "robber_due": st["robber_due"],
         "dev_played": st["dev_played"],
         "free_roads": st["free_roads"],
         "discard": dict(st["discard"]),
         "offer": _offer_view(st["offer"]),
         "log": game.events_for(st["events"], seat),
+        # the last move's facts as fields (kind + data), redacted for the viewer; in
+        # version-1 games every kind is None and every data empty (RULES.md, "Facts")
+        "facts": game.facts_for(st["events"], viewer),
+        "rules_version": rules_version_of(st),
     }
     if st["phase"] == "setup":
         v["setup_next"] = list(st["setup"])
+        v["setup_placed"] = st["placed"] + 1 if st["placed"] is not None else None
     if viewer is not None:
         p = st["players"][viewer]
         v["hand"] = dict(zip(RESOURCES, p["hand"]))

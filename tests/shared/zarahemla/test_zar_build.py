@@ -153,7 +153,10 @@ def test_buying_a_development_card_draws_from_the_counts_and_is_private():
     assert err.value.code == "cannot_afford"
 
 
-def test_empty_deck_cannot_be_bought_from():
+def test_rules_note_26_an_empty_deck_cannot_be_bought_from():
+    """RULES.md item 26.  The book: "When you buy a Development Card, take the top card from
+    the stack" is silent on an empty stack; under Building it says "You cannot build an item
+    that is out of stock", and we read buying a card the same way: refused, not listed."""
     st = empty_play_state()
     st["deck"] = [0] * 7
     set_hand(st, "red", stone=1, water=1, wheat=1)
@@ -206,3 +209,26 @@ def test_rules_note_22_points_on_another_players_turn_win_only_on_ones_own_turn(
     set_hand(st, "red", brick=1, stone=1)
     play(st, "red", "temple")
     assert st["phase"] == "play"
+
+
+@pytest.mark.parametrize("item,move", [("road", "road 8-13"), ("settle", "settle 23"),
+                                       ("city", "city 13"), ("temple", "temple"),
+                                       ("buy", "buy")])
+def test_listed_builds_need_exactly_their_cost(item, move):
+    """legal_moves spells the costs out for speed: with exactly the cost the build is listed,
+    with any one card of it missing it is not (and play agrees)."""
+    from shared.zarahemla.state import COST, RESOURCES
+    st = empty_play_state()
+    put_building(st, "red", 13)
+    put_road(st, "red", 13, 18)
+    put_road(st, "red", 18, 23)
+    cost = dict(zip(RESOURCES, COST[item]))
+    set_hand(st, "red", **cost)
+    assert move in GAME.legal_moves(st, "red")
+    GAME.check(st, "red", move)
+    for r, n in cost.items():
+        if n:
+            set_hand(st, "red", **{**cost, r: n - 1})
+            assert move not in GAME.legal_moves(st, "red"), r
+            with pytest.raises(IllegalMove):
+                GAME.check(st, "red", move)

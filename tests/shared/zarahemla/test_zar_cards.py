@@ -5,6 +5,7 @@ import pytest
 from shared import IllegalMove
 from shared.zarahemla import GAME
 from shared.zarahemla.board import HEX_NAMES
+from shared.zarahemla.turn import resolve_roll
 
 from .helpers import (bundle, empty_play_state, give_dev, put_building, put_road, set_hand,
                       total_cards, play)
@@ -62,6 +63,53 @@ def test_rules_note_9_largest_army_at_three_warriors_moves_only_to_more():
     play(st, "red", "play warrior")
     assert st["army"] == "red"                    # 4 > 3
     assert "Largest Army" in st["events"][-1]["public"]
+
+
+def test_rules_note_25_no_card_while_a_seven_is_resolved():
+    """RULES.md item 25.  The book lets a card come "at any time during your turn (even before
+    your production roll)", but resolves a 7 as one sequence: "Each player who holds more than
+    seven Resource Cards must select half ... You must then move the Gadianton Robber" and
+    "The player then continues his turn with the trade phase."  It does not say whether a
+    card may interrupt that sequence; we read it as one step: no card while discards or the
+    robber move are owed."""
+    st = empty_play_state(rolled=False)
+    give_dev(st, "red", "warrior")
+    give_dev(st, "red", "harvest")
+    set_hand(st, "blue", wood=8)
+    resolve_roll(st, "red", 7, "Red rolled 7")
+    for text in ("play warrior", "play harvest 2wood"):
+        with pytest.raises(IllegalMove) as err:
+            play(st, "red", text)
+        assert err.value.code == "waiting"
+    play(st, "blue", "discard 4wood")
+    for text in ("play warrior", "play harvest 2wood"):
+        with pytest.raises(IllegalMove) as err:
+            play(st, "red", text)
+        assert err.value.code == "robber_first"
+    assert all(m.startswith("robber ") for m in GAME.legal_moves(st, "red"))
+    play(st, "red", "robber E")
+    assert "play warrior" in GAME.legal_moves(st, "red")
+    play(st, "red", "play warrior")                # the turn goes on: the card may come now
+
+
+def test_rules_note_25_after_a_liahona_seven_the_robber_comes_before_anything():
+    """RULES.md item 25: a Liahona "7" is resolved like a rolled one ("Instead of rolling the
+    dice, you decide what the results of the roll will be"); no card comes before the robber
+    (and the Liahona was the turn's one card: "You may play one – and only one – Development
+    Card")."""
+    st = empty_play_state(rolled=False)
+    give_dev(st, "red", "liahona")
+    give_dev(st, "red", "warrior")
+    play(st, "red", "play liahona 7")
+    assert st["robber_due"]
+    with pytest.raises(IllegalMove) as err:
+        play(st, "red", "play warrior")
+    assert err.value.code == "robber_first"
+    assert "play warrior" not in GAME.legal_moves(st, "red")
+    play(st, "red", "robber E")
+    with pytest.raises(IllegalMove) as err:
+        play(st, "red", "play warrior")
+    assert err.value.code == "one_card_per_turn"
 
 
 def test_largest_army_first_at_three():

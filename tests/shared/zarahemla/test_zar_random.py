@@ -174,18 +174,56 @@ def test_replaying_the_same_moves_gives_the_same_state():
     assert again == st
 
 
-def test_golden_log_replays_to_the_recorded_state():
-    """Old archives must keep replaying: a recorded 500-move log gives the same state."""
-    import hashlib
-    path = os.path.join(os.path.dirname(__file__), "golden_game.json")
+def replay_golden(name, kinds=None, events=None):
+    """(recorded data, state) of the golden log ``name``, replayed under its rules version;
+    the kinds of every event are added to the set ``kinds`` when given, and every move's
+    events (compact sorted JSON) fed to the hash ``events`` when given."""
+    path = os.path.join(os.path.dirname(__file__), name)
     with open(path) as f:
         data = json.load(f)
-    assert data["rules_version"] == GAME.rules_version
-    st = GAME.new_game(data["seats"], data["options"], bytes.fromhex(data["seed_hex"]))
-    for seat, move, entropy in data["moves"]:
-        st = GAME.play(st, seat, move, entropy.encode())
+    st = GAME.new_game(data["seats"], data["options"], bytes.fromhex(data["seed_hex"]),
+                       rules_version=data["rules_version"])
+    for i in range(len(data["moves"]) + 1):
+        if i:
+            seat, move, entropy = data["moves"][i - 1]
+            st = GAME.play(st, seat, move, entropy.encode())
+        if kinds is not None:
+            kinds.update(e.get("kind") for e in st["events"])
+        if events is not None:
+            events.update(json.dumps(st["events"], sort_keys=True,
+                                     separators=(",", ":")).encode())
+    return data, st
+
+
+def state_hash(st):
+    import hashlib
     text = json.dumps(st, sort_keys=True, separators=(",", ":"))
-    assert hashlib.sha256(text.encode()).hexdigest() == data["state_sha256"]
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_golden_log_replays_to_the_recorded_state():
+    """Old archives must keep replaying: a recorded 500-move log of rules version 1 gives the
+    same state, byte for byte (no facts: version 1 predates them)."""
+    data, st = replay_golden("golden_game.json")
+    assert data["rules_version"] == "1" and "1" in GAME.rules_versions
+    assert "rules_version" not in st
+    assert all(set(e) <= {"public", "private"} for e in st["events"])
+    assert state_hash(st) == data["state_sha256"]
+
+
+def test_golden_log_of_version_2_replays_to_the_recorded_state():
+    """A recorded log of rules version 2 gives the same state and the same facts, move by
+    move (``events_sha256`` hashes every move's events: the state keeps only the last)."""
+    import hashlib
+    kinds = set()
+    events = hashlib.sha256()
+    data, st = replay_golden("golden_game_v2.json", kinds, events)
+    assert data["rules_version"] == "2" == GAME.rules_version
+    assert st["rules_version"] == "2"
+    assert state_hash(st) == data["state_sha256"]
+    assert events.hexdigest() == data["events_sha256"]
+    assert sorted(kinds) == data["kinds_seen"]      # every event of the log has a kind
+    assert None not in kinds and st["phase"] == "over"
 
 
 def _random_move_text(rng):

@@ -73,3 +73,36 @@ def test_sample_board_after_setup_renders():
     st = finish_setup(new(3))
     text = GAME.render(GAME.view(st, st["order"][0]))
     assert "must roll the dice or play a card" in text
+
+
+def test_the_legend_names_the_hex_the_robber_is_really_on():
+    """#13.8: the legend said "robber F" wherever the robber stood."""
+    st = empty_play_state()
+    assert "robber on J." in GAME.render(GAME.view(st, None))       # the Hideout at the start
+    st["robber_due"] = True
+    GAME.play(st, "red", "robber E")
+    for seat in ("red", "blue", None):
+        text = GAME.render(GAME.view(st, seat))
+        legend = [line for line in text.splitlines() if "hexes A-S" in line]
+        assert legend == ["        Paths are named by two corners (road 14-19); hexes A-S; "
+                          "robber on E."]
+        assert "robber F" not in text
+
+
+def test_the_legend_and_panel_state_only_what_is_true():
+    """The panel's fixed texts name a real path and the real robber, and the status line
+    says Liahona only when the roll was chosen."""
+    from shared.zarahemla.notation import parse_move
+    st = empty_play_state(rolled=False)
+    give_dev(st, "red", "liahona")
+    GAME.play(st, "red", "play liahona 6")
+    text = GAME.render(GAME.view(st, "red"))
+    assert "Rolled 6 (Liahona)." in text
+    for path in re.findall(r"\(road (\d+-\d+)\)", text):         # the legend's example path
+        parse_move("road " + path)
+    st = empty_play_state(rolled=False)
+    st["dice"] = [2, 4]
+    st["rolled"] = True
+    st["last_roll"] = 6
+    assert "Rolled 6 (2+4)." in GAME.render(GAME.view(st, "red"))
+    assert "robber on J." in GAME.render(GAME.view(st, "red"))

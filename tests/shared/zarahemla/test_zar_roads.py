@@ -100,6 +100,22 @@ def test_rules_note_8_a_road_broken_below_five_returns_the_card_to_the_table():
     assert "back to the table" in st["events"][-1]["public"]
 
 
+def test_rules_note_8_a_holder_broken_to_a_tie_below_five_loses_the_card():
+    """RULES.md item 8, where the book contradicts itself: "If, after a Road is broken, there
+    is a tie for the Longest Road, the original player keeps the card" against "This card
+    goes to the player with the longest Road of at least five Road segments".  A holder
+    broken to 4 and tied at 4 keeps nothing: the five-segment minimum wins."""
+    st = _book_example()
+    put_building(st, "blue", 41)
+    put_path(st, "blue", [41, 45, 40, 35, 29])            # four roads, ending at 29
+    set_hand(st, "blue", wood=1, brick=1, water=1, wheat=1)
+    st["turn"] = "blue"
+    play(st, "blue", "settle 29")
+    assert st["players"]["red"]["road_len"] == 4
+    assert st["players"]["blue"]["road_len"] == 4
+    assert st["longest"] is None
+
+
 def test_rules_note_8_a_tie_between_the_others_after_a_break_returns_the_card():
     st = _book_example()
     put_building(st, "blue", 48)
