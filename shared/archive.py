@@ -169,7 +169,7 @@ def _check_format(archive):
     if not isinstance(archive, dict):
         raise ArchiveError("this is not a pbem archive: the file holds no JSON object")
     fmt = archive.get("format")
-    if fmt not in _TOP_FIELDS:
+    if not isinstance(fmt, str) or fmt not in _TOP_FIELDS:
         raise ArchiveError(f"this is not a pbem archive: its format is {_name(fmt)}, not "
                            f"{FORMAT} (or the older {OLD_FORMAT})")
     _exact_keys(archive, _TOP_FIELDS[fmt], "the archive")
