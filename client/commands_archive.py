@@ -147,10 +147,10 @@ def verify(c, file, server_key, no_color):
             "result": report["result"], "note": report["note"]}
     signer = f"server key {report['server_key'][:16]}..."
     if not report["complete"]:
-        lines = [f"{file}: a verified prefix, not a whole game: {report['entries']} move(s) "
-                 f"of {header['type']} game {header['game']}, ending at the head signed by "
-                 f"{signer} (length {head['length']}, hash {head['hash'][:16]}...); every "
-                 f"signature and hash link holds."]
+        lines = [f"{file}: a verified prefix, not a whole game: the signatures and hash links "
+                 f"of {report['entries']} move(s) of {header['type']} game {header['game']} "
+                 f"hold, up to the head signed by {signer} (length {head['length']}, hash "
+                 f"{head['hash'][:16]}...)."]
         if report["format"] != "pbem-archive-v2":
             replay = (" The seed matches its commitment and the moves replay."
                       if report["replayed"] else "")

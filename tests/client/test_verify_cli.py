@@ -42,7 +42,8 @@ def test_a_running_prefix_exits_4_with_its_length_and_head(tmp_path):
     cut = prefix(V["archive"], 4, running_heads())
     result = run(tmp_path, cut)
     assert result.exit_code == EXIT_PREFIX == 4
-    assert "a verified prefix, not a whole game: 4 move(s)" in result.stdout
+    assert "a verified prefix, not a whole game: the signatures and hash links of 4 " \
+        "move(s) of pig game vectorarchive hold" in result.stdout
     assert f"length 4, hash {cut['head']['hash'][:16]}" in result.stdout
     assert "still running" in result.stdout and result.stderr == ""
     data = json.loads(run(tmp_path, cut, "--json").stdout)
