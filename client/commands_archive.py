@@ -75,7 +75,7 @@ def export(c, game_id, output):
                         f"{exc.message}") from None
     c.heads.check_archive(game_id, archive)
     text = json.dumps(archive, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    finished = archive["head"]["status"] == "over"
+    finished = archive["seed"] is not None  # checked: v2 reveals it only with a final head
     if output == "-":
         click.echo(text, nl=False)
     else:
