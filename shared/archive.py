@@ -118,8 +118,13 @@ def load_archive(data):
     """
     try:
         text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
-                          parse_constant=_no_constant)
+        archive = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
+                             parse_constant=_no_constant)
+        json.dumps(archive, ensure_ascii=False).encode("utf-8")  # no lone surrogate ("\ud800")
+        return archive
+    except UnicodeEncodeError:
+        raise ArchiveError("the file is not an archive: it holds text that is not valid "
+                           "Unicode (a lone surrogate)") from None
     except UnicodeDecodeError:
         raise ArchiveError("the file is not an archive: it is not UTF-8 text") from None
     except RecursionError:
@@ -134,8 +139,11 @@ def load_archive(data):
 # --- the shape of the document ---------------------------------------------------------------
 
 def _name(key):
-    """A key from the file, quoted and cut short (it may be anything)."""
-    text = repr(key)
+    """A key or value from the file, quoted and cut short (it may be anything)."""
+    try:
+        text = repr(key)
+    except ValueError:  # an int too long to print
+        return "a huge number"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -313,6 +321,20 @@ def _check_head(fmt, archive, header, length, last):
 
 def _check_document(archive, server_key=None):
     """Everything but the replay; returns (format, status, envelopes)."""
+    try:
+        return _check_all(archive, server_key)
+    except RecursionError:
+        raise ArchiveError("the archive is nested too deeply") from None
+    except ArchiveError:
+        raise
+    except EnvelopeError as exc:  # the header or the result has no canonical form
+        raise ArchiveError(f"the archive cannot be written as canonical JSON: {exc.message}") \
+            from None
+    except ValueError:  # only from a caller's objects: an int too long to write, say
+        raise ArchiveError("the archive holds a value that cannot be written as JSON") from None
+
+
+def _check_all(archive, server_key):
     fmt = _check_format(archive)
     header = _check_header(archive["header"])
     if server_key is not None and header["server_key"] != server_key:
@@ -426,10 +448,7 @@ def verify_archive(archive, server_key=None):
     ...
     shared.archive.ArchiveError: the archive lacks start_signature, entries, head, seed, result
     """
-    try:
-        fmt, status, envelopes = _check_document(archive, server_key)
-    except RecursionError:
-        raise ArchiveError("the archive is nested too deeply") from None
+    fmt, status, envelopes = _check_document(archive, server_key)
     header = archive["header"]
     report = {"complete": False, "format": fmt, "status": status, "entries": len(envelopes),
               "head": {"length": archive["head"]["length"], "hash": archive["head"]["hash"]},

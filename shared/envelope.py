@@ -59,8 +59,12 @@ def canonical_json(obj):
     b'{"a":"\\xc3\\xa9","b":1}'
     """
     _reject_floats(obj)
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False, allow_nan=False).encode("utf-8")
+    try:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800") has no UTF-8 form
+        raise EnvelopeError("the text is not valid Unicode (a lone surrogate)",
+                            "not_canonical") from None
 
 
 def _reject_floats(obj):
@@ -79,7 +83,11 @@ def _reject_floats(obj):
 def parse_canonical(data):
     """Parse canonical JSON bytes/str; raise EnvelopeError unless canonical."""
     if isinstance(data, str):
-        raw = data.encode("utf-8")
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise EnvelopeError("the envelope is not valid Unicode (a lone surrogate)",
+                                "not_canonical") from None
     else:
         raw = bytes(data)
     try:

@@ -180,3 +180,14 @@ def test_one_bit_flips_and_key_renames_over_the_whole_real_archive(played):
 def test_the_archive_endpoint_is_documented_with_the_new_fields(client):
     doc = json.dumps(client.get("/api/openapi.json").get_json())
     assert "start_signature" in doc and "ArchiveHead" in doc
+
+
+def test_an_envelope_with_a_lone_surrogate_is_a_400(make_player):
+    """JSON may carry half a UTF-16 pair ("\\ud800"): it has no UTF-8 form, so no canonical
+    form, and is refused as such (it raised UnicodeEncodeError, a 500, before)."""
+    game_id, (ann, bob) = start_pig(make_player)
+    body = ann.move_body(game_id, "north", "roll")
+    body["envelope"] = body["envelope"].replace('"move":"roll"', '"move":"roll\ud800"')
+    r = ann.post(f"/api/games/{game_id}/moves", body)
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "not_canonical"
+    assert "not valid Unicode" in r.get_json()["error"]["message"]
