@@ -84,10 +84,19 @@ def signed_head(game):
 # fixed when the last seat fills; its final head (length, last hash, result, seed) when the
 # last move ends it.  So these two are signed when an archive is exported, not stored.
 
+def _archive_key(game):
+    """The private key that signs ``game``'s archive: the one its header names."""
+    priv, pub = server_key()
+    if game.header["server_key"] != pub:
+        fail(409, "server_key_changed", f"game {game.id} was started under server key "
+             f"{game.header['server_key'][:16]}..., and this server now signs with "
+             f"{pub[:16]}...: it cannot sign that game's archive")
+    return priv
+
+
 def start_signature(game):
     """The server's signature of a started game's id and genesis hash (its header)."""
-    priv, _ = server_key()
-    return sign(priv, start_message(game.id, game.genesis))
+    return sign(_archive_key(game), start_message(game.id, game.genesis))
 
 
 def archive_head(game):
@@ -95,7 +104,7 @@ def archive_head(game):
 
     The final head binds the length, the last hash, status "over", the result and the seed.
     """
-    priv, _ = server_key()
+    priv = _archive_key(game)
     length = game.head_seq + 1
     head_hash = game.head_hash or game.genesis
     if game.status == "over":

@@ -191,3 +191,15 @@ def test_an_envelope_with_a_lone_surrogate_is_a_400(make_player):
     r = ann.post(f"/api/games/{game_id}/moves", body)
     assert r.status_code == 400 and r.get_json()["error"]["code"] == "not_canonical"
     assert "not valid Unicode" in r.get_json()["error"]["message"]
+
+
+def test_an_archive_is_never_signed_by_another_key_than_its_header_names(app, make_player):
+    """Were the server's key replaced, it could not sign old games' archives: a clear 409
+    rather than an archive that does not verify."""
+    from shared.envelope import public_key_hex
+    game_id, (ann, bob) = start_pig(make_player)
+    assert ann.get(f"/api/games/{game_id}/archive").status_code == 200
+    other = bytes(range(32))
+    app.extensions["pbem_server_key"] = (other, public_key_hex(other))
+    r = ann.get(f"/api/games/{game_id}/archive")
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "server_key_changed"
