@@ -96,6 +96,12 @@ def export(c, game_id, output):
 EXIT_PREFIX = 4
 
 
+def _printable(text):
+    """``text`` with control characters escaped: an archive's names and moves reach the
+    terminal, and a forged one must not drive it (escape sequences, carriage returns)."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--server-key", metavar="HEX",
@@ -138,7 +144,7 @@ def verify(c, file, server_key, no_color):
         if c.json:
             c.emit({"ok": False, "outcome": "refused", "file": file, "error": exc.message,
                     "index": exc.index})
-        raise PbemError(f"{file}: {exc.message}{where}; archive refused") from None
+        raise PbemError(_printable(f"{file}: {exc.message}{where}; archive refused")) from None
     head = report["head"]
     data = {"ok": True, "outcome": "complete" if report["complete"] else "prefix", "file": file,
             "format": report["format"], "game": header["game"], "type": header["type"],
@@ -163,13 +169,13 @@ def verify(c, file, server_key, no_color):
                          f"the game goes on.")
             if report["note"] and ";" in report["note"]:
                 lines.append("Note: " + report["note"].split("; ", 1)[1] + ".")
-        c.emit(data, lines)
+        c.emit(data, [_printable(line) for line in lines])
         raise click.exceptions.Exit(EXIT_PREFIX)
     game = report["game"]
     color = color_wanted(no_color)
     winners = ", ".join((report["result"] or {}).get("winners") or []) or "nobody"
-    c.emit(data, [game.render(report["view"], color=color),
-                  f"{file}: complete and verified: {report['entries']} move(s) of "
-                  f"{header['type']} game {header['game']} up to the final head signed by "
-                  f"{signer}; the seed matches its commitment, every signature and hash link "
-                  f"holds, and the replay agrees; won by {winners}."])
+    c.emit(data, [game.render(report["view"], color=color), _printable(
+        f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} game "
+        f"{header['game']} up to the final head signed by {signer}; the seed matches its "
+        f"commitment, every signature and hash link holds, and the replay agrees; won by "
+        f"{winners}.")])

@@ -425,9 +425,11 @@ def _check_setup(game, header):
                            f"game of {len(seats)} has {', '.join(map(str, names))}")
 
 
-def _same(a, b):
+def _same(replayed, stated):
+    """True when the replay's result is the one the archive states, as the server stores it
+    (through JSON: tuples become lists, keys strings)."""
     try:
-        return canonical_json(a) == canonical_json(b)
+        return canonical_json(json.loads(json.dumps(replayed))) == canonical_json(stated)
     except (EnvelopeError, RecursionError, ValueError, TypeError):
         return False
 

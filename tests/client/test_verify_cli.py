@@ -120,3 +120,21 @@ def test_random_damage_never_gives_an_unexpected_error(tmp_path):
 def test_a_missing_file_is_one_sentence(tmp_path):
     result = CliRunner().invoke(cli, ["verify", str(tmp_path / "nope.json")])
     assert result.exit_code == 1 and "cannot read" in result.stderr
+
+
+def test_a_forged_archive_cannot_drive_the_terminal(tmp_path):
+    """Names and moves from the file are printed with control characters escaped."""
+    from tests.shared.test_archive_attacks import FORGER
+    from tests.shared.test_archive_vectors import ArchiveBuilder
+    b = ArchiveBuilder("pig", "g\x1b[2J\r", {"north": FORGER, "east": FORGER}, FORGER,
+                       bytes(32), {"target": 3})
+    b.move("north", "peek")
+    result = run(tmp_path, b.archive())
+    assert result.exit_code == 4 and "\x1b" not in result.stdout and "\r" not in result.stdout
+    assert "game g\\x1b[2J\\r" in result.stdout
+    b = ArchiveBuilder("pig", "g2", {"\x1b]0;owned\x07": FORGER, "east": FORGER}, FORGER,
+                       bytes(32), {"target": 3})
+    result = run(tmp_path, b.archive())
+    assert result.exit_code == 1 and "the header's seats are \\x1b]0;owned\\x07, east" \
+        in result.stderr
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
