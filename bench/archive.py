@@ -63,14 +63,19 @@ class ArchiveBuilder:
     _copy = False
 
     def archive(self):
+        """The finished game's archive: start signature, final head, seed and result."""
         from shared.archive import FORMAT
-        from shared.envelope import head_message, sign
+        from shared.envelope import final_head_message, sign, start_message
         n = len(self.entries)
-        head = {"game": self.game_id, "length": n, "hash": self.prev,
-                "signature": sign(self.server_key, head_message(self.game_id, n, self.prev))}
+        result = json.loads(json.dumps(self.game.result(self.state)))
+        head = {"game": self.game_id, "length": n, "hash": self.prev, "status": "over",
+                "signature": sign(self.server_key, final_head_message(
+                    self.game_id, n, self.prev, result, self.seed.hex()))}
         return {"format": FORMAT, "header": self.header, "genesis": self.genesis,
+                "start_signature": sign(self.server_key, start_message(self.game_id,
+                                                                       self.genesis)),
                 "entries": self.entries, "head": head, "seed": self.seed.hex(),
-                "result": self.game.result(self.state)}
+                "result": result}
 
 
 def pig_archive():

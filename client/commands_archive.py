@@ -58,14 +58,24 @@ def log(c, game_id):
 def export(c, game_id, output):
     """Write the archive of GAME (every signed move; the seed once it is over) to FILE.
 
+    The archive is checked before it is written: its signatures and links, its server key
+    against the one this home pinned, and its head against the last one seen.
+
     \b
     Example:
       pbem export k7m2q9xa3b -o game.json && pbem verify game.json
     """
+    from shared.archive import ArchiveError, check_chain
     from .home import atomic_write
     archive = c.api.archive(game_id)
-    c.heads.check(game_id, archive.get("head"))
+    try:
+        check_chain(archive)
+    except ArchiveError as exc:
+        raise PbemError(f"the server's archive of game {game_id} does not verify: "
+                        f"{exc.message}") from None
+    c.heads.check_archive(game_id, archive)
     text = json.dumps(archive, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    finished = archive["seed"] is not None  # checked: v2 reveals it only with a final head
     if output == "-":
         click.echo(text, nl=False)
     else:
@@ -73,63 +83,99 @@ def export(c, game_id, output):
             atomic_write(output, text, mode=0o644)
         except OSError as exc:
             raise PbemError(f"cannot write {output}: {exc.strerror or exc}") from None
-        state = "finished" if archive.get("seed") else "running"
         summary = {"game": game_id, "file": output, "entries": len(archive["entries"]),
-                   "finished": bool(archive.get("seed"))}
+                   "finished": finished}
         if c.json:
             c.emit(summary)
         else:
-            c.note(f"wrote {len(archive['entries'])} move(s) of {state} game {game_id} "
-                   f"to {output}")
+            c.note(f"wrote {len(archive['entries'])} move(s) of "
+                   f"{'finished' if finished else 'running'} game {game_id} to {output}")
+
+
+#: ``pbem verify``: every check holds but the archive is a prefix, not a whole game.
+EXIT_PREFIX = 4
+
+
+def _printable(text):
+    """``text`` with control characters escaped: an archive's names and moves reach the
+    terminal, and a forged one must not drive it (escape sequences, carriage returns)."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--server-key", metavar="HEX",
+              help="Refuse the archive unless the server that signed it has this public key "
+                   "(64 hex digits, as GET /api/server shows it).")
 @click.option("--no-color", is_flag=True, help="Plain text even on a terminal.")
 @pass_ctx
-def verify(c, file, no_color):
+def verify(c, file, server_key, no_color):
     """Check an archive offline: seed, signatures, hash links and a full replay.
 
-    Needs no server.  Prints the final board, or exits 1 naming the first
-    fault.  For a game still running (no seed revealed yet) it checks the
-    signatures and links and says the full replay waits for the end.
+    Needs no server.  Says exactly one of three things: the archive is
+    complete and verified (exit 0, the final board printed); it is a
+    verified prefix of a running game, or an old-format archive that cannot
+    show it is complete (exit 4: its length and the signed head it ends at);
+    or it is refused (exit 1, naming the fault and the entry).
 
     \b
     Example:
       pbem verify game.json
+      pbem verify --server-key 3fa0...e1 game.json
     """
-    from shared.archive import ArchiveError, verify_archive
+    from shared.archive import ArchiveError, load_archive, verify_archive
     try:
-        with click.open_file(file, encoding="utf-8") as fh:
-            archive = json.load(fh)
+        with click.open_file(file, "rb") as fh:
+            data = fh.read()
     except OSError as exc:
         raise PbemError(f"cannot read {file}: {exc.strerror or exc}") from None
-    except ValueError:
-        raise PbemError(f"{file} is not an archive: it is not JSON") from None
-    header = archive.get("header") if isinstance(archive, dict) else None
-    if isinstance(header, dict) and header.get("type"):
-        try:
-            load_game(header["type"])  # registers PBEM_EXTRA_GAMES
-        except Exception:  # noqa: BLE001 - verify_archive names an unknown type itself
-            pass
     try:
-        report = verify_archive(archive)
+        archive = load_archive(data)
+        header = archive.get("header") if isinstance(archive, dict) else None
+        if isinstance(header, dict) and isinstance(header.get("type"), str):
+            try:
+                load_game(header["type"])  # registers PBEM_EXTRA_GAMES
+            except Exception:  # noqa: BLE001 - verify_archive names an unknown type itself
+                pass
+        report = verify_archive(archive, server_key=server_key.lower() if server_key else None)
     except ArchiveError as exc:
+        where = f" (entry {exc.index})" if exc.index is not None and \
+            f"entry {exc.index}" not in exc.message else ""
         if c.json:
-            c.emit({"ok": False, "file": file, "error": exc.message, "index": exc.index})
-        raise PbemError(f"{file}: {exc.message}") from None
+            c.emit({"ok": False, "outcome": "refused", "file": file, "error": exc.message,
+                    "index": exc.index})
+        raise PbemError(_printable(f"{file}: {exc.message}{where}; archive refused")) from None
+    head = report["head"]
+    data = {"ok": True, "outcome": "complete" if report["complete"] else "prefix", "file": file,
+            "format": report["format"], "game": header["game"], "type": header["type"],
+            "entries": report["entries"], "head": head, "status": report["status"],
+            "server_key": report["server_key"], "replayed": report["replayed"],
+            "result": report["result"], "note": report["note"]}
+    signer = f"server key {report['server_key'][:16]}..."
+    if not report["complete"]:
+        lines = [f"{file}: a verified prefix, not a whole game: the signatures and hash links "
+                 f"of {report['entries']} move(s) of {header['type']} game {header['game']} "
+                 f"hold, up to the head signed by {signer} (length {head['length']}, hash "
+                 f"{head['hash'][:16]}...)."]
+        if report["format"] != "pbem-archive-v2":
+            replay = (" The seed matches its commitment and the moves replay."
+                      if report["replayed"] else "")
+            lines.append(f"It is in the old format {report['format']}, whose end is not signed "
+                         f"as final, so it cannot show that the game is complete.{replay} "
+                         f"Export the game again for a pbem-archive-v2 file.")
+        else:
+            lines.append(f"Game {header['game']} is still running, so the full replay waits for "
+                         f"the end (the seed is revealed then); the archive does not show how "
+                         f"the game goes on.")
+            if report["note"] and ";" in report["note"]:
+                lines.append("Note: " + report["note"].split("; ", 1)[1] + ".")
+        c.emit(data, [_printable(line) for line in lines])
+        raise click.exceptions.Exit(EXIT_PREFIX)
     game = report["game"]
-    data = {"ok": True, "file": file, "game": header["game"], "type": header["type"],
-            "entries": report["entries"], "replayed": report["replayed"],
-            "result": report["result"]}
-    if not report["replayed"]:
-        c.emit(data, f"{file}: signatures and hash links of {report['entries']} move(s) hold; "
-                     f"game {header['game']} is still running, so the full replay waits for the "
-                     "end (the seed is revealed then).")
-        return
     color = color_wanted(no_color)
     winners = ", ".join((report["result"] or {}).get("winners") or []) or "nobody"
-    c.emit(data, [game.render(report["view"], color=color),
-                  f"{file}: verified {report['entries']} move(s) of {header['type']} game "
-                  f"{header['game']}: the seed matches its commitment, every signature and "
-                  f"hash link holds, and the replay agrees; won by {winners}."])
+    c.emit(data, [game.render(report["view"], color=color), _printable(
+        f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} game "
+        f"{header['game']} up to the final head signed by {signer}; the seed matches its "
+        f"commitment, every signature and hash link holds, and the replay agrees; won by "
+        f"{winners}.")])

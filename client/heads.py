@@ -55,6 +55,31 @@ class HeadKeeper:
         if old is None or old != {"length": head["length"], "hash": head["hash"]}:
             self.home.remember_head(self.server, game_id, head)
 
+    def check_archive(self, game_id, archive):
+        """An archive the server sent (already checked by ``shared.archive.check_chain``): it
+        must be signed by the pinned key and its head extend the last one seen, which the
+        archive's own entries show.  Remembers its head; raises HistoryError."""
+        key = self.server_key()
+        if archive["header"]["server_key"] != key:
+            raise HistoryError(f"the archive of game {game_id} is signed by server key "
+                               f"{archive['header']['server_key'][:16]}..., not by the key "
+                               f"pinned in this home ({key[:16]}...)")
+        head = archive["head"]
+        old = self.home.last_head(self.server, game_id)
+        if old is not None:
+            told = f"game {game_id}'s history was rewritten: "
+            if head["length"] < old["length"]:
+                raise HistoryError(told + f"the archive has {head['length']} moves where the "
+                                   f"server showed {old['length']} before")
+            seen = archive["genesis"] if old["length"] == 0 else \
+                archive["entries"][old["length"] - 1]["hash"]
+            if seen != old["hash"]:
+                raise HistoryError(told + (f"move {old['length'] - 1} now has another hash "
+                                           "than the one seen before" if old["length"] else
+                                           "the game's header is not the one seen before"))
+        if old is None or old != {"length": head["length"], "hash": head["hash"]}:
+            self.home.remember_head(self.server, game_id, head)
+
     def _extends(self, game_id, old, new):
         told = f"game {game_id}'s history was rewritten: "
         if new["length"] < old["length"]:

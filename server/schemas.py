@@ -170,12 +170,21 @@ class GameTypeListSchema(Strict):
     types = fields.List(fields.Nested(GameTypeSchema), dump_only=True)
 
 
+class ArchiveHeadSchema(Strict):
+    game = fields.String(dump_only=True)
+    length = fields.Integer(dump_only=True)
+    hash = fields.String(dump_only=True)
+    status = fields.String(dump_only=True, validate=validate.OneOf(["playing", "over"]))
+    signature = fields.String(dump_only=True)
+
+
 class ArchiveSchema(Strict):
     format = fields.String(dump_only=True)
     header = fields.Dict(dump_only=True)
     genesis = fields.String(dump_only=True)
+    start_signature = fields.String(dump_only=True)
     entries = fields.List(fields.Dict(), dump_only=True)
-    head = fields.Nested(HeadSchema, dump_only=True)
+    head = fields.Nested(ArchiveHeadSchema, dump_only=True)
     seed = fields.String(dump_only=True, allow_none=True)
     result = fields.Dict(dump_only=True, allow_none=True)
 

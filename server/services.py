@@ -23,9 +23,10 @@ from sqlalchemy.exc import IntegrityError
 
 from shared import IllegalMove
 from shared.archive import FORMAT, replay
-from shared.envelope import (EnvelopeError, entry_hash, envelope_message, genesis_hash,
-                             head_message, move_entropy, parse_canonical, public_key_hex,
-                             seed_commitment, sign, validate_envelope, verify)
+from shared.envelope import (EnvelopeError, entry_hash, envelope_message, final_head_message,
+                             genesis_hash, head_message, move_entropy, parse_canonical,
+                             public_key_hex, running_head_message, seed_commitment, sign,
+                             start_message, validate_envelope, verify)
 from shared.games import get_game
 
 from . import duties
@@ -70,11 +71,49 @@ def server_key():
 
 
 def signed_head(game):
+    """The live head of every view and log answer: length and last hash (no status)."""
     priv, _ = server_key()
     length = game.head_seq + 1
     head_hash = game.head_hash or game.genesis
     return {"game": game.id, "length": length, "hash": head_hash,
             "signature": sign(priv, head_message(game.id, length, head_hash))}
+
+
+# Ed25519 signatures are deterministic: signing a fixed message when it is asked for gives the
+# bytes signed when the fact became fixed.  A game's start (its genesis, hence its header) is
+# fixed when the last seat fills; its final head (length, last hash, result, seed) when the
+# last move ends it.  So these two are signed when an archive is exported, not stored.
+
+def _archive_key(game):
+    """The private key that signs ``game``'s archive: the one its header names."""
+    priv, pub = server_key()
+    if game.header["server_key"] != pub:
+        fail(409, "server_key_changed", f"game {game.id} was started under server key "
+             f"{game.header['server_key'][:16]}..., and this server now signs with "
+             f"{pub[:16]}...: it cannot sign that game's archive")
+    return priv
+
+
+def start_signature(game):
+    """The server's signature of a started game's id and genesis hash (its header)."""
+    return sign(_archive_key(game), start_message(game.id, game.genesis))
+
+
+def archive_head(game):
+    """An archive's head: a running head while the game is played, the final head once over.
+
+    The final head binds the length, the last hash, status "over", the result and the seed.
+    """
+    priv = _archive_key(game)
+    length = game.head_seq + 1
+    head_hash = game.head_hash or game.genesis
+    if game.status == "over":
+        message = final_head_message(game.id, length, head_hash, game.result, game.seed)
+    else:
+        message = running_head_message(game.id, length, head_hash)
+    return {"game": game.id, "length": length, "hash": head_hash,
+            "status": "over" if game.status == "over" else "playing",
+            "signature": sign(priv, message)}
 
 
 # --- snapshots ----------------------------------------------------------------
@@ -449,15 +488,17 @@ def view_for(game, seat):
 
 
 def archive_for(game):
-    """The archive document; the seed only once the game is over."""
+    """The archive document (shared/archive.py, pbem-archive-v2): header, start signature,
+    every entry, the head (running, or final once over); the seed and result once over."""
     if game.status == "open":
         fail(409, "not_started", f"game {game.id} has not started yet: there is no log")
     moves = db.session.execute(db.select(Move).filter_by(game_id=game.id)
                                .filter(Move.seq <= game.head_seq).order_by(Move.seq)).scalars()
     over = game.status == "over"
     return {"format": FORMAT, "header": game.header, "genesis": game.genesis,
+            "start_signature": start_signature(game),
             "entries": [{"seq": m.seq, "envelope": m.envelope, "signature": m.signature,
                          "hash": m.hash} for m in moves],
-            "head": signed_head(game),
+            "head": archive_head(game),
             "seed": game.seed if over else None,
             "result": game.result if over else None}

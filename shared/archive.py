@@ -1,32 +1,82 @@
 """The archive format and its offline verifier.
 
-An archive is one JSON document::
+An archive (format ``pbem-archive-v2``) is one JSON document with exactly these keys::
 
-    {"format": "pbem-archive-v1",
+    {"format": "pbem-archive-v2",
      "header": {"game": id, "type": "zarahemla", "rules_version": "1",
                 "options": {...}, "seats": [{"seat", "player", "public_key"}],
                 "seed_commitment": hex, "server_key": hex, "created": iso-8601},
-     "genesis": hex,                       # genesis_hash(header)
+     "genesis": hex,                  # genesis_hash(header): what entry 0's prev names
+     "start_signature": hex,          # the server's signature of start_message(game, genesis)
      "entries": [{"seq", "envelope": canonical text, "signature": hex, "hash": hex}],
-     "head": {"length", "hash", "signature"},   # signed by the server key
-     "seed": hex or null,                  # revealed when the game is over
-     "result": {...} or null}
+     "head": {"game", "length", "hash", "status": "playing" or "over", "signature"},
+     "seed": hex or null,             # revealed when the game is over
+     "result": {...} or null}         # the result, when the game is over
 
-``verify_archive`` checks, in order, the header, every hash link and every
-signature, the server's signature of the head, then (when the seed is
-revealed) the seed against its commitment and a full replay of every move
-through the rules library.  It raises ``ArchiveError`` naming the first
-fault it finds.
+Every object has exactly the keys shown (a missing or an unknown key is refused).  The header
+is bound from the start: the genesis hash covers it and the server signs ``start_message``
+(game id and genesis) once the game starts and its header is fixed.  The head is signed by the
+server key named in the header: while the game runs as ``running_head_message`` (length, last
+hash, status "playing"); once it is over as ``final_head_message``, which binds the length, the
+last hash, status "over", the result and the seed under one signature.  The three messages and
+the live head of the API (``head_message``) have distinct domain prefixes, so no signature
+stands for another.
+
+Verification has exactly three outcomes (``verify_archive``):
+
+- **complete**: a v2 archive whose final head holds, whose seed matches its commitment and
+  whose moves replay, through the rules library, to the game's end with the stated result;
+- **a verified prefix**: every check holds, but the archive does not prove a whole game: a
+  running game (its running head says how long the log was when the server signed it, not how
+  it went on), or an archive of the old format ``pbem-archive-v1``, whose end is not signed
+  as final (its chain, its signed head and, when the seed is there, the replay are checked,
+  but it is never complete: export the game again for a v2 archive);
+- **refused**: ``ArchiveError`` names the first fault and, when it is in an entry, its seq.
+
+Checks, in order: the document's shape and format; the header's keys and types; the server
+key, when the caller names the one expected; the genesis hash; the start signature; each
+entry in order (keys, seq, canonical envelope, game, seq, link, seat, signature, hash); the
+head (keys, game, length and hash against the entries, status, the seed against its
+commitment, the result, the signature); then, when the game type is known, its rules version,
+options and seats; and, when the seed is revealed, a full replay that must end the game at the
+last entry with the stated result.
+
+An archive only proves what the server whose key is in its header signed: someone who
+rewrites an archive and re-signs it all with a key of their own makes a consistent archive of
+another server.  Pass ``server_key`` (``pbem verify --server-key``) to pin the real one.
 """
 
+import json
+import re
+
 from . import IllegalMove
-from .envelope import (EnvelopeError, entry_hash, envelope_message, genesis_hash, head_message,
-                       move_entropy, parse_canonical, seed_commitment, validate_envelope, verify)
+from .envelope import (EnvelopeError, canonical_json, entry_hash, envelope_message,
+                       final_head_message, genesis_hash, head_message, move_entropy,
+                       parse_canonical, running_head_message, seed_commitment, start_message,
+                       valid_public_key, validate_envelope, verify)
 from .games import get_game
 
-FORMAT = "pbem-archive-v1"
+FORMAT = "pbem-archive-v2"
+OLD_FORMAT = "pbem-archive-v1"
 HEADER_FIELDS = ("game", "type", "rules_version", "options", "seats", "seed_commitment",
                  "server_key", "created")
+SEAT_FIELDS = ("seat", "player", "public_key")
+ENTRY_FIELDS = ("seq", "envelope", "signature", "hash")
+_TOP_FIELDS = {
+    FORMAT: ("format", "header", "genesis", "start_signature", "entries", "head", "seed",
+             "result"),
+    OLD_FORMAT: ("format", "header", "genesis", "entries", "head", "seed", "result"),
+}
+_HEAD_FIELDS = {FORMAT: ("game", "length", "hash", "status", "signature"),
+                OLD_FORMAT: ("game", "length", "hash", "signature")}
+MAX_SEATS = 64
+MAX_TEXT = 200
+
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+_HEX128 = re.compile(r"[0-9a-f]{128}\Z")
+# A seat's signature is stored as the server received it; the entry hash covers its exact
+# text, so its case cannot change unseen.  Signatures the server makes must be lowercase.
+_ENTRY_SIGNATURE = re.compile(r"[0-9a-fA-F]{128}\Z")
 
 
 class ArchiveError(ValueError):
@@ -38,48 +88,163 @@ class ArchiveError(ValueError):
         self.index = index
 
 
-def _check_header(archive):
-    if not isinstance(archive, dict) or archive.get("format") != FORMAT:
-        raise ArchiveError(f"this is not a pbem archive (format {FORMAT} expected)")
-    header = archive.get("header")
-    if not isinstance(header, dict):
-        raise ArchiveError("the archive has no header")
-    missing = [f for f in HEADER_FIELDS if f not in header]
+# --- reading ------------------------------------------------------------------------------
+
+def _no_duplicates(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ArchiveError(f"the file is not an archive: the key {_name(key)} appears "
+                               "twice in one object")
+        obj[key] = value
+    return obj
+
+
+def _no_float(text):
+    raise ArchiveError(f"the file is not an archive: it holds the number {text[:20]}, and an "
+                       "archive holds whole numbers only")
+
+
+def _no_constant(text):
+    raise ArchiveError(f"the file is not an archive: {text} is not JSON")
+
+
+def load_archive(data):
+    """Parse an archive file's text (str or bytes) strictly; return the document.
+
+    Refuses with ArchiveError what is not UTF-8 JSON, a key given twice in one object, a
+    fraction or NaN, and nesting too deep to read.  It does not verify: see
+    :func:`verify_archive`.
+    """
+    try:
+        text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
+        archive = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
+                             parse_constant=_no_constant)
+        json.dumps(archive, ensure_ascii=False).encode("utf-8")  # no lone surrogate ("\ud800")
+        return archive
+    except UnicodeEncodeError:
+        raise ArchiveError("the file is not an archive: it holds text that is not valid "
+                           "Unicode (a lone surrogate)") from None
+    except UnicodeDecodeError:
+        raise ArchiveError("the file is not an archive: it is not UTF-8 text") from None
+    except RecursionError:
+        raise ArchiveError("the file is not an archive: it is nested too deeply") from None
+    except ArchiveError:
+        raise
+    except ValueError as exc:
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)[:80]
+        raise ArchiveError(f"the file is not an archive: it is not JSON ({reason})") from None
+
+
+# --- the shape of the document ---------------------------------------------------------------
+
+def _name(key):
+    """A key or value from the file, quoted and cut short (it may be anything)."""
+    try:
+        text = repr(key)
+    except ValueError:  # an int too long to print
+        return "a huge number"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _exact_keys(obj, expected, what, index=None):
+    if not isinstance(obj, dict):
+        raise ArchiveError(f"{what} is not a JSON object", index)
+    missing = [k for k in expected if k not in obj]
+    unknown = sorted(k for k in obj if k not in expected)
+    faults = []
     if missing:
-        raise ArchiveError(f"the header lacks {', '.join(missing)}")
+        faults.append("lacks " + ", ".join(missing))
+    if unknown:
+        faults.append("has unknown keys " + ", ".join(_name(k) for k in unknown[:3])
+                      + (" ..." if len(unknown) > 3 else ""))
+    if faults:
+        raise ArchiveError(f"{what} {' and '.join(faults)}", index)
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(obj, key, what):
+    value = obj[key]
+    if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
+        raise ArchiveError(f"{what}'s {key} must be a string of 1 to {MAX_TEXT} characters")
+    return value
+
+
+def _check_format(archive):
+    if not isinstance(archive, dict):
+        raise ArchiveError("this is not a pbem archive: the file holds no JSON object")
+    fmt = archive.get("format")
+    if not isinstance(fmt, str) or fmt not in _TOP_FIELDS:
+        raise ArchiveError(f"this is not a pbem archive: its format is {_name(fmt)}, not "
+                           f"{FORMAT} (or the older {OLD_FORMAT})")
+    _exact_keys(archive, _TOP_FIELDS[fmt], "the archive")
+    return fmt
+
+
+def _check_header(header):
+    _exact_keys(header, HEADER_FIELDS, "the header")
+    for key in ("game", "type", "rules_version", "created"):
+        _text(header, key, "the header")
+    options = header["options"]
+    if not isinstance(options, dict) or not all(
+            isinstance(v, (str, int)) or v is None for v in options.values()):
+        raise ArchiveError("the header's options must be an object of strings, whole "
+                           "numbers, true/false or null")
     seats = header["seats"]
-    if not isinstance(seats, list) or not seats or not all(
-            isinstance(s, dict) and {"seat", "player", "public_key"} <= set(s) for s in seats):
-        raise ArchiveError("the header's seats are malformed")
-    if not isinstance(archive.get("entries"), list):
-        raise ArchiveError("the archive has no list of entries")
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+        raise ArchiveError(f"the header's seats must be a list of 1 to {MAX_SEATS} seats")
+    for i, seat in enumerate(seats):
+        what = f"seat {i} of the header"
+        _exact_keys(seat, SEAT_FIELDS, what)
+        _text(seat, "seat", what)
+        _text(seat, "player", what)
+        if not isinstance(seat["public_key"], str) or not _HEX64.match(seat["public_key"]) \
+                or not valid_public_key(seat["public_key"]):
+            raise ArchiveError(f"{what} has no valid public key (64 lowercase hex digits)")
+    names = [s["seat"] for s in seats]
+    if len(set(names)) != len(names):
+        raise ArchiveError("the header names a seat twice")
+    if not isinstance(header["seed_commitment"], str) \
+            or not _HEX64.match(header["seed_commitment"]):
+        raise ArchiveError("the header's seed commitment is not 64 lowercase hex digits")
+    if not isinstance(header["server_key"], str) or not _HEX64.match(header["server_key"]) \
+            or not valid_public_key(header["server_key"]):
+        raise ArchiveError("the header's server key is not a valid public key (64 lowercase "
+                           "hex digits)")
     return header
 
 
-def check_chain(archive):
-    """Check header, links, signatures and the signed head; return the entries' envelopes.
-
-    Raises ArchiveError at the first fault.
-    """
-    header = _check_header(archive)
+def _check_entries(archive, header, prev):
+    """Check every entry in order; return (envelopes, hash of the last entry or genesis)."""
+    entries = archive["entries"]
+    if not isinstance(entries, list):
+        raise ArchiveError("the archive's entries are not a list")
     keys = {s["seat"]: s["public_key"] for s in header["seats"]}
-    prev = genesis_hash(header)
-    if archive.get("genesis") not in (None, prev):
-        raise ArchiveError("the genesis hash does not match the header: the header was altered")
     envelopes = []
-    for index, entry in enumerate(archive["entries"]):
+    for index, entry in enumerate(entries):
         where = f"entry {index}"
-        if not isinstance(entry, dict) or not isinstance(entry.get("envelope"), str) \
-                or not isinstance(entry.get("signature"), str):
-            raise ArchiveError(f"{where} is malformed", index)
+        _exact_keys(entry, ENTRY_FIELDS, where, index)
+        if not _is_int(entry["seq"]) or entry["seq"] != index:
+            raise ArchiveError(f"{where} carries seq {_name(entry['seq'])}: entries are "
+                               "missing or out of order", index)
+        if not isinstance(entry["envelope"], str):
+            raise ArchiveError(f"{where}'s envelope is not a string", index)
+        if not isinstance(entry["signature"], str) \
+                or not _ENTRY_SIGNATURE.match(entry["signature"]):
+            raise ArchiveError(f"{where}'s signature is not 128 hex digits", index)
+        if not isinstance(entry["hash"], str) or not _HEX64.match(entry["hash"]):
+            raise ArchiveError(f"{where}'s hash is not 64 lowercase hex digits", index)
         try:
             env = validate_envelope(parse_canonical(entry["envelope"]))
         except EnvelopeError as exc:
             raise ArchiveError(f"{where}: {exc.message}", index) from None
         if env["game"] != header["game"]:
-            raise ArchiveError(f"{where} belongs to game {env['game']}, not {header['game']}",
-                               index)
-        if env["seq"] != index or entry.get("seq", index) != index:
+            raise ArchiveError(f"{where} belongs to game {_name(env['game'])}, not "
+                               f"{header['game']}", index)
+        if env["seq"] != index:
             raise ArchiveError(f"{where} carries seq {env['seq']}: entries are missing or "
                                "out of order", index)
         if env["prev"] != prev:
@@ -87,34 +252,128 @@ def check_chain(archive):
                                "broken)", index)
         forced = bool(env.get("forced"))
         if env["seat"] not in keys:
-            raise ArchiveError(f"{where} is signed for seat {env['seat']!r}, which is not in "
-                               "this game", index)
+            raise ArchiveError(f"{where} is signed for seat {_name(env['seat'])}, which is not "
+                               "in this game", index)
         key = header["server_key"] if forced else keys[env["seat"]]
         raw = entry["envelope"].encode("utf-8")
         if not verify(key, envelope_message(raw, forced), entry["signature"]):
             signer = "the server" if forced else f"seat {env['seat']}"
             raise ArchiveError(f"{where} has a bad signature (not signed by {signer})", index)
         digest = entry_hash(raw, entry["signature"])
-        if entry.get("hash", digest) != digest:
+        if entry["hash"] != digest:
             raise ArchiveError(f"{where} has a wrong hash", index)
         prev = digest
         envelopes.append(env)
-    head = archive.get("head")
-    if head is not None:
-        if not isinstance(head, dict) or head.get("length") != len(envelopes) \
-                or head.get("hash") != prev:
-            raise ArchiveError("the signed head does not match the entries: entries were added "
-                               "or removed")
-        if not verify(header["server_key"], head_message(header["game"], head["length"],
-                                                         head["hash"]), head.get("signature", "")):
-            raise ArchiveError("the head's server signature is bad")
-    return envelopes
+    return envelopes, prev
+
+
+def _head_message(fmt, header, head, archive):
+    """The message the head's signature must cover (and the head's status)."""
+    game_id = header["game"]
+    if fmt == OLD_FORMAT:
+        return head_message(game_id, head["length"], head["hash"]), None
+    status = head["status"]
+    if status == "playing":
+        if archive["seed"] is not None or archive["result"] is not None:
+            raise ArchiveError("the head says the game is running, but the archive carries a "
+                               "seed or a result")
+        return running_head_message(game_id, head["length"], head["hash"]), status
+    if status == "over":
+        seed, result = archive["seed"], archive["result"]
+        if not isinstance(seed, str) or not _HEX64.match(seed):
+            raise ArchiveError("the head says the game is over, but the archive reveals no "
+                               "seed (64 lowercase hex digits)")
+        if seed_commitment(bytes.fromhex(seed)) != header["seed_commitment"]:
+            raise ArchiveError("the revealed seed does not match its commitment")
+        if not isinstance(result, dict):
+            raise ArchiveError("the head says the game is over, but the archive states no "
+                               "result")
+        try:
+            message = final_head_message(game_id, head["length"], head["hash"], result, seed)
+        except (EnvelopeError, RecursionError, ValueError):
+            raise ArchiveError("the archive's result cannot be written as canonical JSON") \
+                from None
+        return message, status
+    raise ArchiveError(f"the head's status is {_name(status)}, not playing or over")
+
+
+def _check_head(fmt, archive, header, length, last):
+    head = archive["head"]
+    _exact_keys(head, _HEAD_FIELDS[fmt], "the head")
+    if head["game"] != header["game"]:
+        raise ArchiveError(f"the head is for game {_name(head['game'])}, not "
+                           f"{header['game']}")
+    if not _is_int(head["length"]) or not isinstance(head["hash"], str):
+        raise ArchiveError("the head's length or hash is malformed")
+    if head["length"] != length or head["hash"] != last:
+        raise ArchiveError(f"the signed head (length {head['length']}) does not match the "
+                           f"{length} entries: entries were added or removed")
+    if not isinstance(head["signature"], str) or not _HEX128.match(head["signature"]):
+        raise ArchiveError("the head's signature is not 128 lowercase hex digits")
+    message, status = _head_message(fmt, header, head, archive)
+    if not verify(header["server_key"], message, head["signature"]):
+        if status == "over":
+            raise ArchiveError("the final head's server signature does not cover this length, "
+                               "last hash, result and seed")
+        raise ArchiveError("the head's server signature is bad")
+    return status
+
+
+def _check_document(archive, server_key=None):
+    """Everything but the replay; returns (format, status, envelopes)."""
+    try:
+        return _check_all(archive, server_key)
+    except RecursionError:
+        raise ArchiveError("the archive is nested too deeply") from None
+    except ArchiveError:
+        raise
+    except EnvelopeError as exc:  # the header or the result has no canonical form
+        raise ArchiveError(f"the archive cannot be written as canonical JSON: {exc.message}") \
+            from None
+    except ValueError:  # only from a caller's objects: an int too long to write, say
+        raise ArchiveError("the archive holds a value that cannot be written as JSON") from None
+
+
+def _check_all(archive, server_key):
+    fmt = _check_format(archive)
+    header = _check_header(archive["header"])
+    if server_key is not None and header["server_key"] != server_key:
+        raise ArchiveError(f"the archive is signed by server key {header['server_key'][:16]}..., "
+                           f"not by the expected key {str(server_key)[:16]}...")
+    genesis = genesis_hash(header)
+    if archive["genesis"] != genesis:
+        raise ArchiveError("the genesis hash does not match the header: the header was altered")
+    if fmt == FORMAT:
+        signature = archive["start_signature"]
+        if not isinstance(signature, str) or not _HEX128.match(signature) or not verify(
+                header["server_key"], start_message(header["game"], genesis), signature):
+            raise ArchiveError("the server's start signature does not cover this header: it is "
+                               "not the header the game started with")
+    envelopes, last = _check_entries(archive, header, genesis)
+    status = _check_head(fmt, archive, header, len(envelopes), last)
+    return fmt, status, envelopes
+
+
+def check_chain(archive, server_key=None):
+    """Check shape, header, start, links, signatures and the signed head; return the envelopes.
+
+    The replay is left out (see :func:`verify_archive`).  Raises ArchiveError at the first
+    fault.
+    """
+    return _check_document(archive, server_key)[2]
+
+
+# --- the replay ------------------------------------------------------------------------------
+
+def _broke(exc):
+    return f"{exc.__class__.__name__}: {str(exc)[:80]}"
 
 
 def replay(game, header, seed, envelopes, upto=None):
     """Replay ``envelopes`` from a fresh game; return the state.
 
-    Raises ArchiveError when a move is out of turn or illegal.
+    Raises ArchiveError when the game cannot be set up from the header, or a move is out of
+    turn, illegal, or breaks the rules library (whatever the library raised, named).
     """
     seats = [s["seat"] for s in header["seats"]]
     try:
@@ -122,55 +381,131 @@ def replay(game, header, seed, envelopes, upto=None):
                               rules_version=header.get("rules_version"))
     except IllegalMove as exc:
         raise ArchiveError(f"the game cannot be set up from the header: {exc.message}") from None
+    except Exception as exc:  # noqa: BLE001 - hostile headers must end in an ArchiveError
+        raise ArchiveError(f"the game cannot be set up from the header ({_broke(exc)})") \
+            from None
     for env in envelopes[:upto]:
-        seat = env["seat"]
-        if seat not in game.to_act(state):
-            raise ArchiveError(f"entry {env['seq']} ({seat}: {env['move']}) was played out of "
-                               "turn", env["seq"])
+        seat, seq = env["seat"], env["seq"]
+        where = f"entry {seq} ({seat}: {env['move'][:60]})"
         try:
+            if seat not in game.to_act(state):
+                raise ArchiveError(f"{where} was played out of turn", seq)
             state = game.play(state, seat, env["move"],
-                              move_entropy(header["game"], env["seq"], env["prev"]))
+                              move_entropy(header["game"], seq, env["prev"]))
+        except ArchiveError:
+            raise
         except IllegalMove as exc:
-            raise ArchiveError(f"entry {env['seq']} ({seat}: {env['move']}) is illegal: "
-                               f"{exc.message}", env["seq"]) from None
+            raise ArchiveError(f"{where} is illegal: {exc.message}", seq) from None
+        except Exception as exc:  # noqa: BLE001 - a signed but hostile move must not crash
+            raise ArchiveError(f"{where} breaks the rules library ({_broke(exc)})", seq) \
+                from None
     return state
 
 
-def verify_archive(archive):
-    """Verify an archive (a parsed JSON document).
+def _check_setup(game, header):
+    """The header sets up a game this library can play: rules version, options, seats."""
+    version = header["rules_version"]
+    if version not in game.rules_versions:
+        raise ArchiveError(f"this archive was played under {header['type']} rules version "
+                           f"{version}; this verifier plays versions "
+                           f"{', '.join(game.rules_versions)} and cannot replay it")
+    seats = [s["seat"] for s in header["seats"]]
+    if not game.min_seats <= len(seats) <= game.max_seats:
+        raise ArchiveError(f"the header has {len(seats)} seats; {header['type']} is played by "
+                           f"{game.min_seats} to {game.max_seats}")
+    try:
+        options = game.normalize_options(header["options"], len(seats))
+        names = list(game.seat_names(len(seats), options))
+    except IllegalMove as exc:
+        raise ArchiveError(f"the header's options are refused: {exc.message}") from None
+    except Exception as exc:  # noqa: BLE001
+        raise ArchiveError(f"the header's options are refused ({_broke(exc)})") from None
+    if names != seats:
+        raise ArchiveError(f"the header's seats are {', '.join(seats)}; a {header['type']} "
+                           f"game of {len(seats)} has {', '.join(map(str, names))}")
 
-    Returns a dict: ``entries`` (count), ``replayed`` (bool), ``game`` (the
-    Game object), ``state`` (final state or None), ``view`` (spectator view
-    or None), ``result``.  Raises ArchiveError with the first fault found.
+
+def _same(replayed, stated):
+    """True when the replay's result is the one the archive states, as the server stores it
+    (through JSON: tuples become lists, keys strings)."""
+    try:
+        return canonical_json(json.loads(json.dumps(replayed))) == canonical_json(stated)
+    except (EnvelopeError, RecursionError, ValueError, TypeError):
+        return False
+
+
+def verify_archive(archive, server_key=None):
+    """Verify an archive (a parsed JSON document; see :func:`load_archive`).
+
+    ``server_key`` (hex), when given, is the server key the archive must be signed by.
+    Returns a report: ``complete`` (True only for a v2 archive of a finished game whose final
+    head, seed and replay all hold; False for a verified prefix), ``format``, ``status``
+    ("playing" or "over"; None for a v1 archive), ``entries`` (count), ``head`` ({length,
+    hash}), ``server_key``, ``replayed`` (bool), ``game`` (the Game object or None),
+    ``state`` and ``view`` (after the replay, or None), ``result``, and ``note`` (why a
+    prefix is not complete).  Raises ArchiveError with the first fault found.
+
+    >>> verify_archive({"format": "pbem-archive-v2", "header": {}, "genesis": ""})
+    Traceback (most recent call last):
+    ...
+    shared.archive.ArchiveError: the archive lacks start_signature, entries, head, seed, result
     """
-    envelopes = check_chain(archive)
+    fmt, status, envelopes = _check_document(archive, server_key)
     header = archive["header"]
-    report = {"entries": len(envelopes), "replayed": False, "game": None, "state": None,
-              "view": None, "result": archive.get("result")}
-    seed_hex = archive.get("seed")
+    report = {"complete": False, "format": fmt, "status": status, "entries": len(envelopes),
+              "head": {"length": archive["head"]["length"], "hash": archive["head"]["hash"]},
+              "server_key": header["server_key"], "replayed": False, "game": None,
+              "state": None, "view": None, "result": None, "note": None}
     try:
         game = get_game(header["type"])
     except KeyError:
-        if seed_hex is None:  # a running game: the chain is all there is to check
+        game = None
+    if fmt == OLD_FORMAT:
+        report["note"] = (f"{OLD_FORMAT} is an older format whose end is not signed as final, "
+                          "so it cannot show that the game is complete")
+    elif status == "playing":
+        report["note"] = ("the game is still running: the server signed that its log had "
+                          "this length, not how the game goes on")
+    if game is None:
+        if fmt == FORMAT and status == "playing":
+            report["note"] += (f"; this verifier does not know game type "
+                               f"{_name(header['type'])}, so it checked signatures and links "
+                               "only")
             return report
-        raise ArchiveError(f"unknown game type {header['type']!r}: this verifier cannot "
-                           "replay it") from None
+        if archive["seed"] is None:
+            return report
+        raise ArchiveError(f"unknown game type {_name(header['type'])}: this verifier cannot "
+                           "replay it")
     report["game"] = game
-    if seed_hex is None:
+    seed_hex = archive["seed"]
+    if seed_hex is None:  # a prefix: nothing to replay, but the header must set up a game
+        if header["rules_version"] not in game.rules_versions:
+            report["note"] += (f"; this verifier does not play rules version "
+                               f"{_name(header['rules_version'])} of {header['type']}")
+        else:
+            _check_setup(game, header)
         return report
-    if str(header["rules_version"]) not in game.rules_versions:
-        raise ArchiveError(f"this archive was played under {header['type']} rules version "
-                           f"{header['rules_version']}; this verifier plays versions "
-                           f"{', '.join(game.rules_versions)} and cannot replay it")
-    try:
-        seed = bytes.fromhex(seed_hex)
-    except (TypeError, ValueError):
-        raise ArchiveError("the revealed seed is not hex") from None
-    if seed_commitment(seed) != header["seed_commitment"]:
+    _check_setup(game, header)
+    if not isinstance(seed_hex, str) or not _HEX64.match(seed_hex):
+        raise ArchiveError("the revealed seed is not 64 lowercase hex digits")
+    if seed_commitment(bytes.fromhex(seed_hex)) != header["seed_commitment"]:
         raise ArchiveError("the revealed seed does not match its commitment")
-    state = replay(game, header, seed, envelopes)
-    result = game.result(state)
-    if archive.get("result") is not None and result != archive["result"]:
+    state = replay(game, header, bytes.fromhex(seed_hex), envelopes)
+    try:
+        result = game.result(state)
+        view = game.view(state, None)
+    except Exception as exc:  # noqa: BLE001
+        raise ArchiveError(f"the rules library cannot read the replayed game ({_broke(exc)})") \
+            from None
+    if fmt == FORMAT:
+        if result is None:
+            raise ArchiveError(f"the head says the game is over, but the replay of its "
+                               f"{len(envelopes)} moves does not end it")
+        if not _same(result, archive["result"]):
+            raise ArchiveError("replaying the moves gives another result than the archive "
+                               "states")
+        report["complete"] = True
+    elif archive["result"] is not None and not _same(result, archive["result"]):
         raise ArchiveError("replaying the moves gives another result than the archive states")
-    report.update(replayed=True, state=state, view=game.view(state, None), result=result)
+    report.update(replayed=True, state=state, view=view, result=result)
     return report

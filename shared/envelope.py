@@ -25,6 +25,9 @@ ENTRY_DOMAIN = b"pbem-entry-v1\n"
 GENESIS_DOMAIN = b"pbem-genesis-v1\n"
 SEED_DOMAIN = b"pbem-seed-commitment-v1\n"
 HEAD_DOMAIN = b"pbem-head-v1\n"
+START_DOMAIN = b"pbem-start-v1\n"
+RUNNING_HEAD_DOMAIN = b"pbem-running-head-v1\n"
+FINAL_HEAD_DOMAIN = b"pbem-final-head-v1\n"
 REQUEST_DOMAIN = b"pbem-request-v1\n"
 
 ENVELOPE_FIELDS = ("game", "seq", "prev", "seat", "move", "nonce", "ts")
@@ -56,8 +59,12 @@ def canonical_json(obj):
     b'{"a":"\\xc3\\xa9","b":1}'
     """
     _reject_floats(obj)
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False, allow_nan=False).encode("utf-8")
+    try:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800") has no UTF-8 form
+        raise EnvelopeError("the text is not valid Unicode (a lone surrogate)",
+                            "not_canonical") from None
 
 
 def _reject_floats(obj):
@@ -76,7 +83,11 @@ def _reject_floats(obj):
 def parse_canonical(data):
     """Parse canonical JSON bytes/str; raise EnvelopeError unless canonical."""
     if isinstance(data, str):
-        raw = data.encode("utf-8")
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise EnvelopeError("the envelope is not valid Unicode (a lone surrogate)",
+                                "not_canonical") from None
     else:
         raw = bytes(data)
     try:
@@ -214,7 +225,34 @@ def sign_envelope(private_key_bytes, env):
 
 
 def head_message(game_id, length, head_hash):
+    """The live head the server signs in every view and log answer (history only grows).
+
+    It says only "the log of this game had this length and this last hash"; it never says
+    whether the game was running or over, so an archive never accepts it as its end.
+    """
     return HEAD_DOMAIN + canonical_json({"game": game_id, "length": length, "hash": head_hash})
+
+
+def start_message(game_id, genesis):
+    """What the server signs once a game starts and its header is fixed: the game's id and
+    its genesis hash (the hash of the header, see :func:`genesis_hash`)."""
+    return START_DOMAIN + canonical_json({"game": game_id, "genesis": genesis})
+
+
+def running_head_message(game_id, length, head_hash):
+    """An archive's head while the game is running: ``length`` entries ending at
+    ``head_hash``, status "playing".  It proves a prefix, never a whole game."""
+    return RUNNING_HEAD_DOMAIN + canonical_json({"game": game_id, "length": length,
+                                                 "hash": head_hash, "status": "playing"})
+
+
+def final_head_message(game_id, length, head_hash, result, seed_hex):
+    """An archive's head once the game is over: the length, the last hash, status "over",
+    the result and the revealed seed (hex), all under one signature.  Only this message
+    makes an archive complete; its domain differs from every other signed message."""
+    return FINAL_HEAD_DOMAIN + canonical_json({"game": game_id, "length": length,
+                                               "hash": head_hash, "status": "over",
+                                               "result": result, "seed": seed_hex})
 
 
 def request_message(method, path, ts, nonce, body):
