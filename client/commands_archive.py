@@ -4,7 +4,8 @@ import json
 
 import click
 
-from .context import PbemError, color_wanted, load_game, pass_ctx
+from .completion import complete_game
+from .context import PbemError, color_wanted, load_game, pass_ctx, terminal_width, wrap_lines
 
 # --- log, export, verify ----------------------------------------------------------------------
 
@@ -25,7 +26,7 @@ def _check_log(game_id, entries, head):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
 @pass_ctx
 def log(c, game_id):
     """The moves of GAME so far, with what they caused as you may see it.
@@ -47,11 +48,11 @@ def log(c, game_id):
                      + (f"  -- {events}" if events else ""))
     if not entries and not c.json:
         c.note(f"no moves yet in game {game_id}")
-    c.emit(entries, lines)
+    c.emit(entries, wrap_lines(lines, terminal_width(), hang=" " * 17))
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
 @click.option("-o", "--output", required=True, metavar="FILE", type=click.Path(dir_okay=False),
               help="Where to write the archive ('-' for stdout).")
 @pass_ctx

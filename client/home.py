@@ -7,6 +7,7 @@ Layout (every file written atomically, mode 0600; the directory 0700)::
     HOME/servers.json    {server url: {"public_key": hex, "heads": {game: {length, hash}}}}
     HOME/cache/<server>/<game>.json   the last view response fetched (for --offline)
     HOME/outbox.json     [{"server", "game", "seat", "move", "envelope", "signature"}]
+    HOME/games.json      {server url: {game id: {"type", "status"}}}: the games seen (completion)
 """
 
 import json
@@ -160,6 +161,32 @@ class Home:
 
     def cache_view(self, server, game, response):
         self._write_json(self._cache_name(server, game), response)
+
+    # --- games seen (for shell completion) ---------------------------------------------
+
+    def known_games(self, server):
+        """{game id: {"type", "status"}} of the games this home has seen on ``server``."""
+        games = self._read_json("games.json", {})
+        mine = games.get(server.rstrip("/"), {}) if isinstance(games, dict) else {}
+        return mine if isinstance(mine, dict) else {}
+
+    def remember_games(self, server, games):
+        """Remember the ids, types and states of ``games`` (dicts as the server sends them)."""
+        seen = {g["id"]: {"type": g.get("type"), "status": g.get("status")}
+                for g in games if isinstance(g, dict) and isinstance(g.get("id"), str)}
+        if not seen:
+            return
+        try:
+            everything = self._read_json("games.json", {})
+        except HomeError:
+            everything = {}
+        if not isinstance(everything, dict):
+            everything = {}
+        mine = everything.setdefault(server.rstrip("/"), {})
+        if all(mine.get(k) == v for k, v in seen.items()):
+            return
+        mine.update(seen)
+        self._write_json("games.json", everything)
 
     # --- outbox ----------------------------------------------------------------------
 
