@@ -95,7 +95,11 @@ def check_server_url(url):
     hint = "(--server or PBEM_SERVER)"
     if not text:
         raise BadServerUrl(f"the server URL is empty: give one like {_EXAMPLE_URL} {hint}")
-    parts = urlsplit(text) if "://" in text else None
+    try:
+        parts = urlsplit(text) if "://" in text else None
+    except ValueError as exc:  # "http://[::1": an unclosed IPv6 bracket
+        raise BadServerUrl(f"the server URL {text!r} is not a valid URL ({exc}) {hint}") \
+            from None
     if parts is None:
         raise BadServerUrl(f"the server URL {text!r} has no scheme: write "
                            f"http://{text.lstrip('/')} {hint}")

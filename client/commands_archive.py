@@ -5,7 +5,8 @@ import json
 import click
 
 from .completion import complete_game
-from .context import PbemError, color_wanted, load_game, pass_ctx, terminal_width, wrap_lines
+from .context import (GAME_ID, PbemError, color_wanted, load_game, pass_ctx, terminal_width,
+                      wrap_lines)
 
 # --- log, export, verify ----------------------------------------------------------------------
 
@@ -26,7 +27,7 @@ def _check_log(game_id, entries, head):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @pass_ctx
 def log(c, game_id):
     """The moves of GAME so far, with what they caused as you may see it.
@@ -52,7 +53,7 @@ def log(c, game_id):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("-o", "--output", required=True, metavar="FILE", type=click.Path(dir_okay=False),
               help="Where to write the archive ('-' for stdout).")
 @pass_ctx

@@ -4,13 +4,13 @@
 import click
 
 from .completion import complete_game, complete_type
-from .context import (PbemError, color_wanted, known_types, load_game, pass_ctx, terminal_width,
-                      wrap_lines)
+from .context import (GAME_ID, PLAYER_NAME, PbemError, color_wanted, known_types, load_game,
+                      pass_ctx, terminal_width, wrap_lines)
 
 # --- register -------------------------------------------------------------------------------
 
 @click.command()
-@click.argument("name")
+@click.argument("name", type=PLAYER_NAME)
 @click.option("--email", metavar="E", help="Where to mail you when it is your move.")
 @click.option("--tz", metavar="ZONE", help="Your time zone, e.g. Europe/Paris (default UTC).")
 @pass_ctx
@@ -32,7 +32,7 @@ def register(c, name, email, tz):
     public = public_key_hex(key)
     if created:
         c.note(f"created a new key in {home.path}")
-    api = Api(c.server, session=c.session)
+    api = Api(c.raw_server, session=c.session)
     c._api = api
     c.heads.server_key()  # pin the server's key on first use
     try:
@@ -106,7 +106,7 @@ def new(c, game_type, seats, options, seat, move_hours):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--seat", metavar="S", help="Take this seat (default: the first free one).")
 @pass_ctx
 def join(c, game_id, seat):
@@ -261,7 +261,7 @@ def _panel(resp, seat):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--seat", metavar="S", help="Which of your seats to look from.")
 @click.option("--no-color", is_flag=True, help="Plain text even on a terminal.")
 @pass_ctx
@@ -300,7 +300,7 @@ def show(c, game_id, seat, no_color):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--seat", metavar="S", help="Which of your seats.")
 @pass_ctx
 def moves(c, game_id, seat):

@@ -7,7 +7,7 @@ import time
 import click
 
 from .completion import complete_game, complete_move
-from .context import PbemError, UsageProblem, WaitTimeout, pass_ctx
+from .context import GAME_ID, PbemError, UsageProblem, WaitTimeout, pass_ctx
 from .commands_games import pick_seat
 
 # --- play, sync ------------------------------------------------------------------------------
@@ -159,7 +159,7 @@ def _precheck(c, rules, resp, me, move_list):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.argument("move_list", metavar="MOVE...", nargs=-1, required=True,
                 shell_complete=complete_move)
 @click.option("--seat", metavar="S", help="Play for this seat (if you hold several).")
@@ -366,7 +366,7 @@ class _Spinner:
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME", shell_complete=complete_game)
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--timeout", type=click.FloatRange(0), metavar="SECONDS",
               help="Give up after this long (exit 3).  Default: wait for ever.")
 @click.option("--interval", type=click.FloatRange(0.05), default=2.0, show_default=True,

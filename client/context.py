@@ -9,6 +9,7 @@ game engines) are imported only by the commands that need them.
 
 import json
 import os
+import re
 import sys
 
 import click
@@ -113,6 +114,41 @@ class PbemGroup(click.Group):
                             "(run with --debug to see the traceback)") from None
 
 
+# --- argument types ----------------------------------------------------------------------
+
+class GameId(click.ParamType):
+    """A game id as servers make them (letters, digits, '_' or '-'); anything else is a usage
+    error here rather than a request the server could only misread."""
+
+    name = "GAME"
+    PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and self.PATTERN.fullmatch(value):
+            return value
+        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:40]) + "..."
+        self.fail(f"{shown} is not a game id: ids are letters and digits like k7m2q9xa3b "
+                  "(pbem games lists yours)", param, ctx)
+
+
+class PlayerName(click.ParamType):
+    """A player name as the server takes it (it travels in a request header)."""
+
+    name = "NAME"
+    PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and self.PATTERN.fullmatch(value):
+            return value
+        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:40]) + "..."
+        self.fail(f"{shown} is not a player name: a name is 2 to 32 letters, digits, '.', '_' "
+                  "or '-', starting with a letter or digit", param, ctx)
+
+
+GAME_ID = GameId()
+PLAYER_NAME = PlayerName()
+
+
 # --- the context object -------------------------------------------------------------------
 
 class Context:
@@ -127,8 +163,12 @@ class Context:
         self._home = self._api = self._heads = None
 
     def set_server(self, server):
-        """Use ``server`` (checked when the API is first used: see ``api.check_server_url``)."""
-        self.server = str(server).strip().rstrip("/")
+        """Use ``server`` (checked when the API is first used: see ``api.check_server_url``).
+
+        ``self.server`` (without a trailing slash) names the server in the home's files.
+        """
+        self.raw_server = str(server).strip()
+        self.server = self.raw_server.rstrip("/")
         self._api = self._heads = None
 
     @property
@@ -149,7 +189,7 @@ class Context:
             identity = None
             if self.home.has_key() and self.home.config().get("name"):
                 identity = self.identity()
-            self._api = Api(self.server, identity=identity, session=self.session)
+            self._api = Api(self.raw_server, identity=identity, session=self.session)
         return self._api
 
     def signed_api(self):
