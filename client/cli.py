@@ -120,7 +120,8 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
               type=click.Path(file_okay=False),
               help="Where your key and config live (env PBEM_HOME; default: a per-user "
                    "data directory).")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON on stdout.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine-readable JSON on stdout (also after the command).")
 @click.option("--debug", is_flag=True, help="Show tracebacks on errors.")
 @click.version_option("0.1.0", prog_name="pbem")
 @click.pass_context
@@ -130,11 +131,11 @@ def cli(ctx, server, home, as_json, debug):
     \b
     Example, a whole session:
       pbem register ann --tz Europe/Paris
-      pbem new zarahemla --seats 3         # prints the game id
-      pbem show GAME                       # the board and whose move it is
-      pbem moves GAME                      # your legal moves
-      pbem play GAME "settle 14" "road 14-19"   # sign and send moves (quote each one)
-      pbem wait GAME && pbem show GAME     # block until it is your move
+      pbem new zarahemla --seats 3             # prints the game id
+      pbem show GAME                           # the board and whose move it is
+      pbem moves GAME                          # your legal moves
+      pbem play GAME "settle 14" "road 14-19"  # sign and send moves, each quoted
+      pbem wait GAME && pbem show GAME         # block until it is your move
 
     Global options may also follow the command (pbem games --json).
     Exit codes: 0 ok, 1 refused or failed (pbem wait: the game is over),

@@ -149,6 +149,8 @@ def check_first(game, text, seat, view, legal):
     if same:
         shown = ", ".join(same[:6]) + (f" and {len(same) - 6} more" if len(same) > 6 else "")
         reason = f"the {kind} moves {seat} may play now are {shown}"
+    elif 0 < len(listed) <= 8:
+        reason = f"{seat} may play only {', '.join(listed)} now"
     elif listed:
         kinds = sorted(set(listed.values()))
         reason = f"{seat} may play only {', '.join(kinds)} moves now"

@@ -85,7 +85,10 @@ def test_a_move_off_the_legal_list_is_refused_with_the_listed_ones():
     with pytest.raises(IllegalMove) as info:
         check_first(ZAR, "city 14", "red", {"to_act": ["red"]}, legal)
     assert info.value.message == ("'city 14' is not one of red's legal moves now: red may play "
-                                  "only settle moves now")
+                                  "only settle 1, settle 2, settle 3 now")
+    many = [f"settle {n}" for n in range(1, 20)] + ["end"]
+    with pytest.raises(IllegalMove, match="red may play only end, settle moves now"):
+        check_first(ZAR, "city 14", "red", {"to_act": ["red"]}, many)
     with pytest.raises(IllegalMove, match="the settle moves red may play now are settle 1, "
                                           "settle 2, settle 3"):
         check_first(ZAR, "settle 14", "red", {"to_act": ["red"]}, legal)
@@ -103,7 +106,8 @@ def test_open_ended_kinds_pass_when_the_list_shows_their_kind():
     assert "only by examples" in check_first(ZAR, "bank 8wood for 2stone", "red",
                                              {"to_act": ["red"]}, legal)
     # but not a kind the list does not show at all: blue may only answer an offer now
-    with pytest.raises(IllegalMove, match="blue may play only accept, counter, decline moves"):
+    with pytest.raises(IllegalMove, match="blue may play only accept, decline, counter 1wood for "
+                                          "1stone now"):
         check_first(ZAR, "offer 1wood for 1stone", "blue", {"to_act": ["red", "blue"]},
                     ["accept", "decline", "counter 1wood for 1stone"])
 
@@ -436,3 +440,42 @@ def test_library_errors_become_sentences():
     assert _as_pbem_error(InvalidMove("'x' is not a move")).exit_code == 1
     assert _as_pbem_error(ValueError("a bug")) is None  # a real bug still says "unexpected"
     assert cli_module.COMMANDS  # the module loaded
+
+
+# --- the pre-check agrees with the rules on real states -------------------------------------------
+
+@pytest.mark.parametrize("name,seats,options", [
+    ("zarahemla", 3, {"board": "beginner"}), ("zarahemla", 4, {}), ("stone_age", 3, {}),
+    ("title_of_liberty", 2, {}), ("pig", 2, {}),
+])
+def test_precheck_agrees_with_the_rules_over_a_random_game(name, seats, options):
+    """Along a seeded random game: every listed move passes the pre-check, and a move the
+    pre-check passes silently (no note) is one the rules accept; moves listed for another
+    seat or an earlier state are refused or noted, never passed silently when illegal."""
+    import random
+    from shared.games import game_types
+    if name not in game_types():
+        pytest.skip(f"no {name} engine here")
+    game = load_game(name)
+    rng = random.Random(13)
+    state = game.new_game(game.seat_names(seats, options), options, b"precheck" * 4)
+    seen = []
+    for _ in range(60):
+        to_act = game.to_act(state)
+        if not to_act:
+            break
+        for seat in to_act:
+            view = game.view(state, seat)
+            legal = game.legal_moves(state, seat)
+            for move in legal:
+                assert check_first(game, move, seat, view, legal) is None, (seat, move)
+            for move in rng.sample(seen, min(len(seen), 25)):
+                try:
+                    note = check_first(game, move, seat, view, legal)
+                except IllegalMove:
+                    continue
+                if note is None:
+                    game.check(state, seat, move)  # passed silently: the rules must agree
+            seen = list(dict.fromkeys(seen + legal))[-300:]
+        seat = to_act[0]
+        state = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
