@@ -127,7 +127,7 @@ def check_first(game, text, seat, view, legal):
     """
     canon = canonical(game, text)
     to_act = (view or {}).get("to_act") or []
-    if seat not in to_act:
+    if not isinstance(to_act, list) or seat not in to_act:
         raise IllegalMove(f"{seat} owes no move now", code="not_your_turn")
     if legal is None:
         return (f"{text!r} was checked for notation and turn only: no legal-move list was "

@@ -379,14 +379,17 @@ def test_completion_of_game_ids_and_moves_from_the_home(tmp_path):
     assert complete(["play", ""], tmp_path) == ["k7m2q9xa3b", "zz00000000", "k7old00000"]
     assert complete(["--server", "http://elsewhere", "log", ""], tmp_path) == ["k7other000"]
     # moves: the legal list fetched with the state
-    home.cache_view(server, "k7m2q9xa3b", {"next_seq": 4, "view_next_seq": 4, "seat": "red",
+    fetched = {"game": {"id": "k7m2q9xa3b"}, "prev": "ab" * 32, "view": None}
+    home.cache_view(server, "k7m2q9xa3b", {**fetched, "next_seq": 4, "view_next_seq": 4,
+                                           "seat": "red",
                                            "legal": {"seat": "red", "next_seq": 4,
                                                      "moves": ["road 14-19", "road 13-14",
                                                                "end"]}})
     assert complete(["play", "k7m2q9xa3b", "ro"], tmp_path) == ["road 14-19", "road 13-14"]
     assert complete(["play", "--offline", "k7m2q9xa3b", "e"], tmp_path) == ["end"]
     # after a move was queued the list is for an older state: nothing is offered
-    home.cache_view(server, "k7m2q9xa3b", {"next_seq": 5, "view_next_seq": 4, "seat": "red",
+    home.cache_view(server, "k7m2q9xa3b", {**fetched, "next_seq": 5, "view_next_seq": 4,
+                                           "seat": "red",
                                            "legal": {"seat": "red", "next_seq": 4,
                                                      "moves": ["end"]}})
     assert complete(["play", "k7m2q9xa3b", ""], tmp_path) == []
@@ -479,3 +482,30 @@ def test_precheck_agrees_with_the_rules_over_a_random_game(name, seats, options)
             seen = list(dict.fromkeys(seen + legal))[-300:]
         seat = to_act[0]
         state = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
+
+
+@pytest.mark.parametrize("name,text,words", [
+    ("outbox.json", "{}", "outbox.json is damaged (it holds an object where a list belongs)"),
+    ("outbox.json", "[1, 2]", "outbox.json is damaged (queued move 1 is not a signed move)"),
+    ("outbox.json", '[{"game": "x"}]', "queued move 1 is not a signed move"),
+    ("config.json", "[]", "config.json is damaged (it holds a list where an object belongs)"),
+    ("config.json", '{"name": 5}', "config.json is damaged (the name is not a text)"),
+    ("servers.json", "[]", "servers.json is damaged"),
+    ("servers.json", '{"http://127.0.0.1:9": 5}', "the entry of http://127.0.0.1:9 is not"),
+    ("cache/127.0.0.1_9/k7m2q9xa3b.json", "[]", "k7m2q9xa3b.json is damaged"),
+    ("cache/127.0.0.1_9/k7m2q9xa3b.json", '{"view": {}}', "it is not a view the server sent"),
+])
+def test_a_damaged_home_file_is_named_not_a_crash(name, text, words, tmp_path):
+    home = Home(tmp_path / "h")
+    home.create_key()
+    home.save_config({"name": "ann"})
+    (tmp_path / "h" / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "h" / name).write_text(text)
+    command = {"outbox.json": ["sync"], "config.json": ["games"],
+               "servers.json": ["register", "ann"]}.get(name, ["play", "--offline",
+                                                                 "k7m2q9xa3b", "end"])
+    session = _Session(_Resp(200, json.dumps({"public_key": "00" * 32}), "application/json"))
+    out = invoke("--home", home.path, "--server", "http://127.0.0.1:9", *command,
+                 obj={"session": session})
+    assert out.exit_code == 1 and words in out.stderr, out.stderr
+    assert "unexpected" not in out.stderr and out.stderr.endswith("move it away and try again\n")
