@@ -132,15 +132,18 @@ def _precheck(c, rules, resp, me, move_list):
     from .precheck import check_first, parse
     fresh = resp.get("view_next_seq", resp.get("next_seq")) == resp.get("next_seq")
     legal = resp.get("legal")
-    if not (isinstance(legal, dict) and legal.get("seat") == me
-            and legal.get("next_seq") == resp.get("next_seq")):
+    if isinstance(legal, dict) and legal.get("seat") == me and \
+            legal.get("next_seq") == resp.get("next_seq") and \
+            isinstance(legal.get("moves"), list) and \
+            all(isinstance(m, str) for m in legal["moves"]):
+        legal = legal["moves"]
+    else:
         legal = None
     notes = []
     for i, move in enumerate(move_list):
         try:
             if i == 0 and fresh:
-                note = check_first(rules, move, me, resp.get("view"),
-                                   legal["moves"] if legal else None)
+                note = check_first(rules, move, me, resp.get("view"), legal)
                 if note:
                     notes.append(note)
             else:
