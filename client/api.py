@@ -34,6 +34,14 @@ class ServerUnreachable(ApiError):
     """No HTTP answer: connection refused, DNS failure, timeout."""
 
 
+class BadServerUrl(ApiError):
+    """The server URL itself is wrong (no scheme, no host): nothing was sent."""
+
+
+class NotPbemServer(ApiError):
+    """Something answered, but not as a pbem server: a web page, or no pbem API at that path."""
+
+
 class BadRequest(ApiError):
     """400: the request was malformed."""
 
@@ -72,8 +80,94 @@ _BY_STATUS = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
               422: Refused, 429: RateLimited}
 
 
-def error_from_response(resp):
-    """The ApiError for a non-2xx ``requests.Response``."""
+def check_server_url(url):
+    """``url`` without a trailing slash; raises BadServerUrl when it cannot be a server's address.
+
+    >>> check_server_url("http://127.0.0.1:5000/")
+    'http://127.0.0.1:5000'
+    >>> check_server_url("127.0.0.1:5000")    # BadServerUrl: ... has no scheme: write http://...
+    Traceback (most recent call last):
+    ...
+    client.api.BadServerUrl: ...
+    """
+    from urllib.parse import urlsplit
+    text = str(url).strip()
+    hint = "(--server or PBEM_SERVER)"
+    if not text:
+        raise BadServerUrl(f"the server URL is empty: give one like {_EXAMPLE_URL} {hint}")
+    try:
+        parts = urlsplit(text) if "://" in text else None
+    except ValueError as exc:  # "http://[::1": an unclosed IPv6 bracket
+        raise BadServerUrl(f"the server URL {text!r} is not a valid URL ({exc}) {hint}") \
+            from None
+    if parts is None:
+        raise BadServerUrl(f"the server URL {text!r} has no scheme: write "
+                           f"http://{text.lstrip('/')} {hint}")
+    if parts.scheme.lower() not in ("http", "https"):
+        raise BadServerUrl(f"the server URL {text!r} must start with http:// or https:// {hint}")
+    try:
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        raise BadServerUrl(f"the server URL {text!r} has a port that is not a number "
+                           f"{hint}") from None
+    if not parts.hostname:
+        raise BadServerUrl(f"the server URL {text!r} names no host: write it like "
+                           f"{_EXAMPLE_URL} {hint}")
+    if parts.query or parts.fragment:
+        raise BadServerUrl(f"the server URL {text!r} must not have a ?query or #fragment "
+                           f"{hint}")
+    return text.rstrip("/")
+
+
+_EXAMPLE_URL = "http://127.0.0.1:5000"
+
+
+def _looks_like_html(resp):
+    ctype = (resp.headers.get("Content-Type") or "").lower()
+    text = getattr(resp, "text", "") or ""
+    return "html" in ctype or text[:200].lstrip().lower().startswith(("<!doctype", "<html"))
+
+
+def _not_pbem(base_url, resp, path):
+    """The NotPbemServer for an answer that did not come from a pbem API, or None.
+
+    A 5xx is not judged: a proxy's error page in front of a real pbem server
+    means that server failed (ServerError), not that it is something else.
+    """
+    if resp.status_code >= 500:
+        return None
+    where = f"the server at {base_url}"
+    fix = (f"--server should be the address pbem-server prints, like {_EXAMPLE_URL}, "
+           "with no /api or other path")
+    status = f"HTTP {resp.status_code}"
+    try:
+        body = resp.json()
+    except ValueError:
+        body = None
+    err = body.get("error") if isinstance(body, dict) else None
+    if isinstance(err, dict):
+        if resp.status_code == 404 and err.get("code") == "not_found":
+            # pbem's own 404s name what is missing (unknown_game, ...); "not_found" is a route
+            return NotPbemServer(f"{where} has no pbem API at {path.split('?')[0]} ({status}): "
+                                 + fix, resp.status_code, "not_pbem")
+        return None
+    html = _looks_like_html(resp)
+    if resp.status_code == 404 and html:
+        # a pbem server serves web pages too: a page's 404 under the API path means the
+        # address has a path in front of /api
+        return NotPbemServer(f"{where} has no pbem API at {path.split('?')[0]} ({status}): "
+                             + fix, resp.status_code, "not_pbem")
+    kind = "a web page (HTML)" if html else "text that is not JSON"
+    return NotPbemServer(f"{where} answered {status} with {kind} where the pbem API answers "
+                         "JSON: " + fix, resp.status_code, "not_pbem")
+
+
+def error_from_response(resp, base_url=None, path=""):
+    """The ApiError for a non-2xx ``requests.Response`` (of a request to ``base_url + path``)."""
+    if base_url is not None:
+        foreign = _not_pbem(base_url, resp, path)
+        if foreign is not None:
+            return foreign
     code, details, message = None, {}, None
     try:
         body = resp.json()
@@ -109,7 +203,7 @@ class Api:
     """
 
     def __init__(self, base_url, identity=None, session=None, timeout=DEFAULT_TIMEOUT):
-        self.base_url = base_url.rstrip("/")
+        self.base_url = check_server_url(base_url)
         self.identity = identity
         self.timeout = timeout
         if session is None:
@@ -137,6 +231,11 @@ class Api:
             import requests
             resp = self.session.request(method, self.base_url + full_path, data=data or None,
                                         headers=headers, timeout=self.timeout)
+        except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
+                requests.exceptions.InvalidSchema) as exc:
+            raise BadServerUrl(f"the server URL {self.base_url!r} is not a valid URL "
+                               f"({exc.__class__.__name__}); write it like {_EXAMPLE_URL}") \
+                from None
         except requests.exceptions.Timeout:
             raise ServerUnreachable(f"the server at {self.base_url} did not answer within "
                                     f"{self.timeout} seconds") from None
@@ -144,13 +243,16 @@ class Api:
             raise ServerUnreachable(f"cannot reach the server at {self.base_url} (is it "
                                     "running? see --server or PBEM_SERVER)") from None
         if not 200 <= resp.status_code < 300:
-            raise error_from_response(resp)
+            raise error_from_response(resp, self.base_url, full_path)
         try:
-            return resp.json()
+            body = resp.json()
         except ValueError:
-            raise ServerError(f"the server at {self.base_url} answered with something that is "
-                              "not JSON (is --server pointing at a pbem server?)",
-                              resp.status_code) from None
+            body = None
+        if not isinstance(body, dict):
+            raise _not_pbem(self.base_url, resp, full_path) or NotPbemServer(
+                f"the server at {self.base_url} answered with JSON that no pbem server sends: "
+                f"is --server ({self.base_url}) a pbem server?", resp.status_code, "not_pbem")
+        return body
 
     @staticmethod
     def _g(game_id):

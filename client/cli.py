@@ -52,13 +52,63 @@ class LazyPbemGroup(PbemGroup):
         if name not in COMMANDS:
             return None
         module = importlib.import_module(f"{__package__}.{COMMANDS[name][0]}")
-        return next(c for c in vars(module).values()
-                    if isinstance(c, click.Command) and c.name == name)
+        command = next(c for c in vars(module).values()
+                       if isinstance(c, click.Command) and c.name == name)
+        return with_global_options(command)
 
     def format_commands(self, ctx, formatter):
         rows = [(name, help_) for name, (_, help_) in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+# --- global options, before or after the command ----------------------------------------------
+
+def _set_global(ctx, param, value):
+    """Store a global option given after the command in the Context the group made."""
+    from .context import Context
+    obj = ctx.find_object(Context)
+    if obj is None or value is None or value is False:
+        return
+    if param.name == "as_json":
+        obj.json = True
+    elif param.name == "debug":
+        obj.debug = True
+    elif param.name == "server":
+        obj.set_server(value)
+    elif param.name == "home":
+        obj.home_path = value
+        obj._home = obj._api = obj._heads = None
+
+
+# (flags, attribute, is_flag, metavar, help); the same options as on the group
+GLOBAL_OPTIONS = (
+    (("--server",), "server", False, "URL", "The pbem server (also before the command)."),
+    (("--home",), "home", False, "DIR", "Your home folder (also before the command)."),
+    (("--json",), "as_json", True, None, "Machine-readable JSON on stdout (also before "
+                                          "the command)."),
+    (("--debug",), "debug", True, None, "Show tracebacks on errors (also before the command)."),
+)
+
+
+def with_global_options(command):
+    """``command`` accepting the group's --server, --home, --json and --debug after its name.
+
+    ``pbem games --json`` then means ``pbem --json games``.  The options only set the
+    Context the group built; a command's own option of the same name would win (none has one).
+    """
+    if getattr(command, "_pbem_globals", False):
+        return command
+    taken = {opt for p in command.params for opt in getattr(p, "opts", [])}
+    for flags, name, is_flag, metavar, help_ in GLOBAL_OPTIONS:
+        if taken & set(flags):
+            continue
+        command.params.append(click.Option(
+            (*flags, name), is_flag=is_flag, default=False if is_flag else None, metavar=metavar,
+            expose_value=False, callback=_set_global, help=help_,
+            hidden=name != "as_json"))
+    command._pbem_globals = True
+    return command
+
 
 # --- the group ------------------------------------------------------------------------------
 
@@ -72,7 +122,8 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
               type=click.Path(file_okay=False),
               help="Where your key and config live (env PBEM_HOME; default: a per-user "
                    "data directory).")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON on stdout.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine-readable JSON on stdout (also after the command).")
 @click.option("--debug", is_flag=True, help="Show tracebacks on errors.")
 @click.version_option("0.1.0", prog_name="pbem")
 @click.pass_context
@@ -82,13 +133,16 @@ def cli(ctx, server, home, as_json, debug):
     \b
     Example, a whole session:
       pbem register ann --tz Europe/Paris
-      pbem new zarahemla --seats 3         # prints the game id
-      pbem show GAME                       # the board and whose move it is
-      pbem moves GAME                      # your legal moves
-      pbem play GAME "road 14-22"          # sign and send a move
-      pbem wait GAME && pbem show GAME     # block until it is your move
+      pbem new zarahemla --seats 3             # prints the game id
+      pbem show GAME                           # the board and whose move it is
+      pbem moves GAME                          # your legal moves
+      pbem play GAME "settle 14" "road 14-19"  # sign and send moves, each quoted
+      pbem wait GAME && pbem show GAME         # block until it is your move
 
-    Exit codes: 0 ok, 1 refused or failed, 2 usage, 3 wait timed out.
+    Global options may also follow the command (pbem games --json).
+    Exit codes: 0 ok, 1 refused or failed (pbem wait: the game is over),
+    2 usage, 3 pbem wait timed out, 4 the server cannot be reached,
+    5 pbem verify: a verified prefix of a game, not a whole one.
     """
     # a caller (a test, an embedding program) may inject a requests.Session-like object:
     # cli.main(obj={"session": session})

@@ -4,7 +4,9 @@ import json
 
 import click
 
-from .context import PbemError, color_wanted, load_game, pass_ctx
+from .completion import complete_game
+from .context import (EXIT_PREFIX, GAME_ID, PbemError, color_wanted, load_game, pass_ctx, terminal_width,
+                      wrap_lines)
 
 # --- log, export, verify ----------------------------------------------------------------------
 
@@ -25,7 +27,7 @@ def _check_log(game_id, entries, head):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @pass_ctx
 def log(c, game_id):
     """The moves of GAME so far, with what they caused as you may see it.
@@ -47,11 +49,11 @@ def log(c, game_id):
                      + (f"  -- {events}" if events else ""))
     if not entries and not c.json:
         c.note(f"no moves yet in game {game_id}")
-    c.emit(entries, lines)
+    c.emit(entries, wrap_lines(lines, terminal_width(), hang=" " * 17))
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("-o", "--output", required=True, metavar="FILE", type=click.Path(dir_okay=False),
               help="Where to write the archive ('-' for stdout).")
 @pass_ctx
@@ -92,8 +94,6 @@ def export(c, game_id, output):
                    f"{'finished' if finished else 'running'} game {game_id} to {output}")
 
 
-#: ``pbem verify``: every check holds but the archive is a prefix, not a whole game.
-EXIT_PREFIX = 4
 
 
 def _printable(text):
@@ -115,7 +115,7 @@ def verify(c, file, server_key, no_color):
     Needs no server.  Says exactly one of three things: the archive is
     complete and verified (exit 0, the final board printed); it is a
     verified prefix of a running game, or an old-format archive that cannot
-    show it is complete (exit 4: its length and the signed head it ends at);
+    show it is complete (exit 5: its length and the signed head it ends at);
     or it is refused (exit 1, naming the fault and the entry).
 
     \b

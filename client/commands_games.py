@@ -3,12 +3,14 @@
 
 import click
 
-from .context import PbemError, color_wanted, known_types, load_game, pass_ctx
+from .completion import complete_game, complete_type
+from .context import (GAME_ID, PLAYER_NAME, PbemError, color_wanted, known_types, load_game,
+                      pass_ctx, terminal_width, wrap_lines)
 
 # --- register -------------------------------------------------------------------------------
 
 @click.command()
-@click.argument("name")
+@click.argument("name", type=PLAYER_NAME)
 @click.option("--email", metavar="E", help="Where to mail you when it is your move.")
 @click.option("--tz", metavar="ZONE", help="Your time zone, e.g. Europe/Paris (default UTC).")
 @pass_ctx
@@ -30,7 +32,7 @@ def register(c, name, email, tz):
     public = public_key_hex(key)
     if created:
         c.note(f"created a new key in {home.path}")
-    api = Api(c.server, session=c.session)
+    api = Api(c.raw_server, session=c.session)
     c._api = api
     c.heads.server_key()  # pin the server's key on first use
     try:
@@ -74,7 +76,7 @@ def _seat_summary(game):
 
 
 @click.command()
-@click.argument("game_type", metavar="TYPE")
+@click.argument("game_type", metavar="TYPE", shell_complete=complete_type)
 @click.option("--seats", "-n", type=click.IntRange(1, 8), required=True, help="Number of seats.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option (repeatable); see pbem rules TYPE.")
@@ -94,6 +96,7 @@ def new(c, game_type, seats, options, seat, move_hours):
     """
     opts = _parse_options(options)
     game = c.signed_api().create_game(game_type, seats, opts, seat, move_hours)
+    c.home.remember_games(c.server, [game])
     if not c.json:
         free = sum(1 for s in game["seats"] if not s["player"])
         c.note(f"created {game['type']} game {game['id']}; you hold {', '.join(game['you'])}; "
@@ -103,7 +106,7 @@ def new(c, game_type, seats, options, seat, move_hours):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--seat", metavar="S", help="Take this seat (default: the first free one).")
 @pass_ctx
 def join(c, game_id, seat):
@@ -114,6 +117,7 @@ def join(c, game_id, seat):
       pbem join k7m2q9xa3b --seat east
     """
     game = c.signed_api().join(game_id, seat)
+    c.home.remember_games(c.server, [game])
     if game["status"] == "open":
         free = sum(1 for s in game["seats"] if not s["player"])
         text = f"joined game {game['id']} as {', '.join(game['you'])}; waiting for {free} more " \
@@ -165,11 +169,13 @@ def games(c, status):
       pbem games --status playing
     """
     items = c.signed_api().games(status)
+    c.home.remember_games(c.server, items)
     tz = _tzinfo(c)
     rows = []
     for g in items:
         due = _deadline(c, g)
-        g = dict(g, my_move=bool(set(g.get("you") or []) & set(g.get("to_act") or [])),
+        you, to_act = g.get("you") or [], g.get("to_act") or []
+        g = dict(g, my_move=bool(set(you) & set(to_act)),
                  deadline=due.isoformat() if due else g.get("deadline"))
         g["deadline_local"] = due.astimezone(tz).strftime("%a %d %b %H:%M %Z") if due else None
         rows.append(g)
@@ -178,7 +184,7 @@ def games(c, status):
         lines.append(f"{'GAME':<12} {'TYPE':<16} {'STATUS':<8} {'YOU':<8} {'TO ACT':<18} DUE")
     for g in rows:
         if g["status"] == "playing":
-            to_act = ("YOU: " if g["my_move"] else "") + ", ".join(g["to_act"])
+            to_act = to_act_text(g.get("you") or [], g.get("to_act") or [])
         elif g["status"] == "over":
             winners = (g.get("result") or {}).get("winners") or []
             to_act = "won by " + ", ".join(winners) if winners else "over"
@@ -191,6 +197,24 @@ def games(c, status):
     if not rows and not c.json:
         c.note("you have no games yet: pbem new TYPE --seats N, or pbem join GAME")
     c.emit(rows, lines)
+
+
+def to_act_text(you, to_act):
+    """Who owes a move, as the viewer reads it: "YOU" for the viewer's own seats (named when
+    the viewer holds several), then the other seats that owe one.
+
+    >>> to_act_text(["red"], ["red", "blue"]), to_act_text(["blue"], ["red", "blue"])
+    ('YOU, blue', 'YOU, red')
+    >>> to_act_text(["red", "blue"], ["blue", "white"]), to_act_text(["red"], ["white"])
+    ('YOU (blue), white', 'white')
+    """
+    mine = [s for s in to_act if s in you]
+    others = [s for s in to_act if s not in you]
+    parts = []
+    if mine:
+        parts.append("YOU" + (f" ({', '.join(mine)})" if len(you) > 1 else ""))
+    parts.extend(others)
+    return ", ".join(parts) or "nobody"
 
 
 # --- show, moves ------------------------------------------------------------------------------
@@ -237,7 +261,7 @@ def _panel(resp, seat):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--seat", metavar="S", help="Which of your seats to look from.")
 @click.option("--no-color", is_flag=True, help="Plain text even on a terminal.")
 @pass_ctx
@@ -251,7 +275,7 @@ def show(c, game_id, seat, no_color):
       pbem show k7m2q9xa3b
       pbem --json show k7m2q9xa3b | jq .to_act
     """
-    resp = c.fetch_view(game_id, seat)
+    resp = c.fetch_view(game_id, seat, legal=True)
     game, view = resp["game"], resp["view"]
     if view is None:
         free = [s["seat"] for s in game["seats"] if not s["player"]]
@@ -276,7 +300,7 @@ def show(c, game_id, seat, no_color):
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--seat", metavar="S", help="Which of your seats.")
 @pass_ctx
 def moves(c, game_id, seat):
@@ -289,14 +313,27 @@ def moves(c, game_id, seat):
     """
     resp = c.signed_api().legal(game_id, seat)
     legal = resp["moves"]
+    _keep_legal(c, game_id, resp)
     if not legal and not c.json:
         c.note(f"{resp['seat']} owes no move now in game {game_id} (pbem wait {game_id})")
     c.emit(legal, legal)
 
+def _keep_legal(c, game_id, resp):
+    """Keep a legal-move list with the cached view of the same state (for --offline checks
+    and completion)."""
+    cached = c.home.cached_view(c.server, game_id)
+    if cached and cached.get("next_seq") == resp.get("next_seq") == \
+            cached.get("view_next_seq", cached.get("next_seq")) and \
+            cached.get("seat") == resp.get("seat"):
+        cached["legal"] = {"seat": resp["seat"], "next_seq": resp["next_seq"],
+                           "moves": list(resp.get("moves") or [])}
+        c.home.cache_view(c.server, game_id, cached)
+
+
 # --- rules ------------------------------------------------------------------------------------
 
 @click.command()
-@click.argument("game_type", metavar="TYPE", required=False)
+@click.argument("game_type", metavar="TYPE", required=False, shell_complete=complete_type)
 @pass_ctx
 def rules(c, game_type):
     """A short help for TYPE's move notation, with examples (no TYPE: list the games).
@@ -322,5 +359,5 @@ def rules(c, game_type):
     for key, spec in (game.options_schema or {}).items():
         lines.append(f"  --option {key}=...  {spec.get('help', '')} "
                      f"(default {spec.get('default')!r})")
-    lines += ["", game.rules_help().strip()]
-    c.emit(data, lines)
+    lines += [""] + game.rules_help().strip().splitlines()
+    c.emit(data, wrap_lines(lines, terminal_width(), indent="    "))

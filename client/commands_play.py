@@ -6,7 +6,8 @@ import time
 
 import click
 
-from .context import PbemError, WaitTimeout, pass_ctx
+from .completion import complete_game, complete_move
+from .context import GAME_ID, PbemError, UsageProblem, WaitTimeout, pass_ctx
 from .commands_games import pick_seat
 
 # --- play, sync ------------------------------------------------------------------------------
@@ -56,29 +57,141 @@ def _sign_chain(c, game_id, seat, move_list, seq, prev):
     return out, seq, prev
 
 
+def _check_texts(move_list):
+    """Refuse texts no envelope can carry, before anything is fetched or signed."""
+    from shared.envelope import MAX_MOVE_LENGTH
+    for i, move in enumerate(move_list, 1):
+        which = f"move {i}" if len(move_list) > 1 else "the move"
+        if not move.strip():
+            raise PbemError(f"{which} is empty: give a move in the game's notation "
+                            "(pbem moves GAME lists them)")
+        if len(move) > MAX_MOVE_LENGTH:
+            raise PbemError(f"{which} is {len(move)} characters long; a move is at most "
+                            f"{MAX_MOVE_LENGTH}")
+
+
+def _rules_for(c, resp, required):
+    """The rules-library game of ``resp``'s game, or None when this client cannot play it.
+
+    With ``required`` (a move is about to be signed unchecked otherwise), an unknown game
+    or rules version is refused with a hint at --force.
+    """
+    from .context import load_game
+    game = resp.get("game") or {}
+    try:
+        rules = load_game(game.get("type"))
+    except (KeyError, TypeError):
+        if required:
+            raise PbemError(f"this client does not know the rules of {game.get('type')!r}, so "
+                            "it cannot check the move before signing it; --force signs it "
+                            "unchecked") from None
+        return None
+    version = str(game.get("rules_version") or "1")
+    if version not in tuple(str(v) for v in rules.rules_versions):
+        if required:
+            raise PbemError(f"game {game.get('id')} is played under {rules.name} rules version "
+                            f"{version}, which this client's rules library does not have "
+                            f"(it has {', '.join(rules.rules_versions)}): update pbem, or "
+                            "--force signs the move unchecked")
+        return None
+    return rules
+
+
+def _quoting_hint(c, rules, game_id, move_list):
+    """Refuse arguments that only make moves when joined: the player forgot the quotes."""
+    from .precheck import split_hint
+    groups = split_hint(rules, move_list)
+    if not groups:
+        return
+    from .precheck import parse
+    from shared import IllegalMove
+    joined = next(g for g in groups if len(g) > 1)
+    alone = joined[0]
+    for arg in joined:
+        try:
+            parse(rules, arg)
+        except IllegalMove:
+            alone = arg
+            break
+    quoted = " ".join(_shell_quote(" ".join(g)) for g in groups)
+    raise UsageProblem(f"{alone!r} is not a move on its own, but {' '.join(joined)!r} is: a "
+                       f"move with spaces must be quoted, as in: pbem play {game_id} {quoted}")
+
+
+def _shell_quote(text):
+    return f'"{text}"' if any(ch.isspace() or ch in "'$`\\!*?;&|<>()[]{}#~" for ch in text) \
+        else text
+
+
+def _precheck(c, rules, resp, me, move_list):
+    """Check the moves before signing them offline or as armour (client/precheck.py).
+
+    Raises PbemError with the rules' reason; notes on stderr what could not be checked.
+    """
+    from shared import IllegalMove
+    from .precheck import check_first, parse
+    fresh = resp.get("view_next_seq", resp.get("next_seq")) == resp.get("next_seq")
+    legal = resp.get("legal")
+    if isinstance(legal, dict) and legal.get("seat") == me and \
+            legal.get("next_seq") == resp.get("next_seq") and \
+            isinstance(legal.get("moves"), list) and \
+            all(isinstance(m, str) for m in legal["moves"]):
+        legal = legal["moves"]
+    else:
+        legal = None
+    notes = []
+    for i, move in enumerate(move_list):
+        try:
+            if i == 0 and fresh:
+                note = check_first(rules, move, me, resp.get("view"), legal)
+                if note:
+                    notes.append(note)
+            else:
+                parse(rules, move)
+        except IllegalMove as exc:
+            raise PbemError(f"{move!r} refused: {exc.message} (nothing was signed; --force "
+                            "signs it anyway)") from None
+    if not fresh:
+        notes.append(f"checked for notation only: moves were queued or played since the state "
+                     f"was last fetched (pbem show {resp['game']['id']} fetches it again)")
+    elif len(move_list) > 1:
+        notes.append("the moves after the first were checked for notation only: what the first "
+                     "one leads to is not known here")
+    for note in notes:
+        c.note(f"note: {note}")
+
+
 @click.command()
-@click.argument("game_id", metavar="GAME")
-@click.argument("move_list", metavar="MOVE...", nargs=-1, required=True)
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@click.argument("move_list", metavar="MOVE...", nargs=-1, required=True,
+                shell_complete=complete_move)
 @click.option("--seat", metavar="S", help="Play for this seat (if you hold several).")
 @click.option("--offline", is_flag=True,
               help="Sign against the last fetched state and queue in the outbox (pbem sync).")
 @click.option("--armor", is_flag=True,
               help="Print the signed move(s) as armoured text for an email; do not submit.")
+@click.option("--force", is_flag=True,
+              help="With --offline or --armor: sign even a move the client's own check "
+                   "refuses or cannot make (the server still judges it).")
 @pass_ctx
-def play(c, game_id, move_list, seat, offline, armor):
+def play(c, game_id, move_list, seat, offline, armor, force):
     """Sign and submit one or several moves in GAME, in order.
 
     Each MOVE is one argument: quote moves that contain spaces.  A refused
     move prints the rules' reason and exits 1; moves after it are not sent.
+    With --offline or --armor nothing reaches the server now, so pbem first
+    checks the moves against the state it fetched last (notation, whose turn,
+    the legal-move list: see docs/CLI.md) and refuses what the rules refuse.
 
     \b
     Examples:
       pbem play k7m2q9xa3b roll roll hold
-      pbem play k7m2q9xa3b "road 14-22"
+      pbem play k7m2q9xa3b "settle 14" "road 14-19"
       pbem play --offline k7m2q9xa3b hold     # queue now, pbem sync later
       pbem play --armor k7m2q9xa3b hold       # print a block to paste into an email
     """
     from .armor import encode_block
+    _check_texts(move_list)
     c.identity()  # only a registered player signs moves
     if offline:
         resp = c.home.cached_view(c.server, game_id)
@@ -86,7 +199,7 @@ def play(c, game_id, move_list, seat, offline, armor):
             raise PbemError(f"no fetched state of game {game_id} in this home: run pbem show "
                             f"{game_id} once while online")
     else:
-        resp = c.fetch_view(game_id, seat)
+        resp = c.fetch_view(game_id, seat, legal=armor)
     if resp.get("view") is None:
         raise PbemError(f"game {game_id} has not started yet: seats are still free")
     if (resp.get("view") or {}).get("status") == "over" and not offline:
@@ -94,6 +207,15 @@ def play(c, game_id, move_list, seat, offline, armor):
     me = pick_seat(resp["game"], resp["view"], seat)
     if me is None:
         raise PbemError(f"you hold no seat in game {game_id}")
+    checking = (offline or armor) and not force
+    rules = _rules_for(c, resp, required=checking)
+    if rules is not None and not force:
+        _quoting_hint(c, rules, game_id, move_list)
+    if checking:
+        _precheck(c, rules, resp, me, move_list)
+    elif (offline or armor) and me not in ((resp.get("view") or {}).get("to_act") or []):
+        c.note(f"note: when last fetched, {me} owed no move in game {game_id}; the server "
+               "will judge")
     if armor:
         signed, _, _ = _sign_chain(c, game_id, me, move_list, resp["next_seq"], resp["prev"])
         blocks = [encode_block(s["game"], s["envelope"], s["signature"]) for s in signed]
@@ -101,15 +223,12 @@ def play(c, game_id, move_list, seat, offline, armor):
                 for s in signed], "".join(blocks).rstrip("\n"))
         return
     if offline:
-        if me not in ((resp.get("view") or {}).get("to_act") or []):
-            c.note(f"note: when last fetched, {me} owed no move in game {game_id}; the server "
-                   "will judge when you sync")
         signed, seq, prev = _sign_chain(c, game_id, me, move_list, resp["next_seq"],
                                         resp["prev"])
         outbox = c.home.outbox()
         outbox.extend(dict(s, server=c.server) for s in signed)
         c.home.save_outbox(outbox)
-        c.home.cache_view(c.server, game_id, dict(resp, next_seq=seq, prev=prev))
+        _advance_cache(c, game_id, resp, seq, prev)
         if not c.json:
             c.note(f"queued {len(signed)} move(s) for game {game_id} as {me}; "
                    "send them with pbem sync")
@@ -127,9 +246,19 @@ def play(c, game_id, move_list, seat, offline, armor):
                 click.echo(_entry_line(entry))
             seq, prev = entry["seq"] + 1, entry["hash"]
     finally:
+        if played:
+            _advance_cache(c, game_id, resp, seq, prev)
         if c.json:
             c.emit([{k: e.get(k) for k in ("seq", "seat", "move", "events", "hash")}
                     for e in played])
+
+
+def _advance_cache(c, game_id, resp, seq, prev):
+    """Sign the next offline move after the ones just queued or played: the cached view is
+    kept (it is now older than the chain: ``view_next_seq`` says so)."""
+    c.home.cache_view(c.server, game_id, dict(
+        resp, next_seq=seq, prev=prev, view_next_seq=resp.get("view_next_seq",
+                                                              resp["next_seq"])))
 
 
 @click.command()
@@ -240,7 +369,7 @@ class _Spinner:
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--timeout", type=click.FloatRange(0), metavar="SECONDS",
               help="Give up after this long (exit 3).  Default: wait for ever.")
 @click.option("--interval", type=click.FloatRange(0.05), default=2.0, show_default=True,
@@ -252,7 +381,10 @@ def wait(c, game_id, timeout, interval, seat):
     """Block until you must act in GAME (exit 0); exit 1 if the game ends, 3 on timeout.
 
     Polls politely (backing off while nothing changes) and shows a spinner on
-    a terminal.
+    a terminal.  Once the server has answered, an outage is waited out (with
+    back-off, noted once on stderr); if the server cannot be reached at the
+    start, pbem wait exits 4 at once.  Other failures (no such game, no seat
+    in it) exit 1 like the end of the game, with a sentence on stderr.
 
     \b
     Example:
@@ -280,7 +412,7 @@ def wait(c, game_id, timeout, interval, seat):
             due = [s for s in mine if s in (game.get("to_act") or [])]
             if game["status"] == "playing" and due:
                 spinner.clear()
-                resp = c.fetch_view(game_id, due[0])
+                resp = c.fetch_view(game_id, due[0], legal=True)
                 c.emit({"game": game_id, "seat": due[0], "to_act": resp["view"]["to_act"],
                         "next_seq": resp["next_seq"]},
                        f"your move in game {game_id} ({due[0]})")
@@ -307,6 +439,10 @@ def wait(c, game_id, timeout, interval, seat):
                 retry = getattr(exc, "retry_after", None)
                 delay = min(60.0, max(delay * 2, retry or 0))
                 continue
+            if warned:
+                spinner.clear()
+                c.note("pbem: the server answers again")
+                warned = False
             if game.get("seq") != last_seq:
                 last_seq, delay = game.get("seq"), interval
             else:

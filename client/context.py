@@ -1,20 +1,27 @@
 """What every ``pbem`` command shares: errors, the context object, game loading, colour.
 
-Exit codes: 0 success, 1 refused or invalid (or the server unreachable),
-2 usage, 3 ``pbem wait`` timed out.  Errors are one sentence on stderr;
+Exit codes: 0 success, 1 refused or invalid, 2 usage (a wrong option,
+argument or server URL), 3 ``pbem wait`` timed out, 4 the server could not
+be reached (nothing was sent), 5 ``pbem verify``: a verified prefix of a game,
+not a whole one.  Errors are one sentence on stderr;
 ``--debug`` shows tracebacks.  Heavy modules (requests, cryptography, the
 game engines) are imported only by the commands that need them.
 """
 
 import json
 import os
+import re
 import sys
 
 import click
 
 DEFAULT_SERVER = "http://127.0.0.1:5000"
 EXIT_REFUSED = 1
+EXIT_USAGE = 2
 EXIT_TIMEOUT = 3
+EXIT_UNREACHABLE = 4
+#: ``pbem verify``: every check holds, but the archive is a prefix of a game, not a whole one
+EXIT_PREFIX = 5
 
 
 # --- errors -----------------------------------------------------------------------------
@@ -32,17 +39,61 @@ class WaitTimeout(PbemError):
     exit_code = EXIT_TIMEOUT
 
 
+class UsageProblem(PbemError):
+    """Wrong usage explained in one sentence (no usage block); exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+
+class Unreachable(PbemError):
+    exit_code = EXIT_UNREACHABLE
+
+
 def _as_pbem_error(exc):
     """The PbemError for a known exception, or None."""
-    from .api import ApiError
+    from shared import IllegalMove
+    from shared.envelope import EnvelopeError
+    from .api import ApiError, BadServerUrl, ServerUnreachable
     from .armor import ArmorError
     from .heads import HistoryError
     from .home import HomeError
+    if isinstance(exc, ServerUnreachable):
+        return Unreachable(exc.message)
+    if isinstance(exc, BadServerUrl):
+        return UsageProblem(exc.message)
     if isinstance(exc, ApiError):
+        return PbemError(exc.message)
+    if isinstance(exc, (EnvelopeError, IllegalMove)):
         return PbemError(exc.message)
     if isinstance(exc, (HomeError, HistoryError, ArmorError)):
         return PbemError(str(exc))
     return None
+
+
+def terminal_width():
+    """The width to wrap text to: the terminal's on a terminal, else 80 (at least 40)."""
+    if not _stdout_is_tty():
+        return 80
+    import shutil
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def wrap_lines(lines, width, indent="  ", hang=None):
+    """Each line of ``lines`` wrapped to ``width``; continuation lines start with ``hang``
+    if given, else with the line's own indentation plus ``indent``.  Words are never split
+    (a word longer than the width stays whole on its own line)."""
+    import textwrap
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        more = hang if hang is not None else lead + indent
+        out.extend(textwrap.wrap(line, width, initial_indent="", subsequent_indent=more,
+                                 break_long_words=False, break_on_hyphens=False,
+                                 drop_whitespace=True) or [line])
+    return out
 
 
 class PbemGroup(click.Group):
@@ -66,18 +117,62 @@ class PbemGroup(click.Group):
                             "(run with --debug to see the traceback)") from None
 
 
+# --- argument types ----------------------------------------------------------------------
+
+class GameId(click.ParamType):
+    """A game id as servers make them (letters, digits, '_' or '-'); anything else is a usage
+    error here rather than a request the server could only misread."""
+
+    name = "GAME"
+    PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and self.PATTERN.fullmatch(value):
+            return value
+        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:40]) + "..."
+        self.fail(f"{shown} is not a game id: ids are letters and digits like k7m2q9xa3b "
+                  "(pbem games lists yours)", param, ctx)
+
+
+class PlayerName(click.ParamType):
+    """A player name as the server takes it (it travels in a request header)."""
+
+    name = "NAME"
+    PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and self.PATTERN.fullmatch(value):
+            return value
+        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:40]) + "..."
+        self.fail(f"{shown} is not a player name: a name is 2 to 32 letters, digits, '.', '_' "
+                  "or '-', starting with a letter or digit", param, ctx)
+
+
+GAME_ID = GameId()
+PLAYER_NAME = PlayerName()
+
+
 # --- the context object -------------------------------------------------------------------
 
 class Context:
     """Global options and lazily built helpers, shared by every command."""
 
     def __init__(self, server, home, as_json, debug, session=None):
-        self.server = server.rstrip("/")
+        self.set_server(server)
         self.session = session
         self.home_path = home
         self.json = as_json
         self.debug = debug
         self._home = self._api = self._heads = None
+
+    def set_server(self, server):
+        """Use ``server`` (checked when the API is first used: see ``api.check_server_url``).
+
+        ``self.server`` (without a trailing slash) names the server in the home's files.
+        """
+        self.raw_server = str(server).strip()
+        self.server = self.raw_server.rstrip("/")
+        self._api = self._heads = None
 
     @property
     def home(self):
@@ -97,7 +192,7 @@ class Context:
             identity = None
             if self.home.has_key() and self.home.config().get("name"):
                 identity = self.identity()
-            self._api = Api(self.server, identity=identity, session=self.session)
+            self._api = Api(self.raw_server, identity=identity, session=self.session)
         return self._api
 
     def signed_api(self):
@@ -125,14 +220,33 @@ class Context:
         """A diagnostic to stderr (never mixed with data)."""
         click.echo(text, err=True)
 
-    def fetch_view(self, game_id, seat=None):
+    def fetch_view(self, game_id, seat=None, legal=False):
         """The view response, its head checked and remembered, cached for --offline.
 
         Signed when this home holds a registered player, else a spectator's view.
+        With ``legal``, when the viewer's seat owes a move, the legal moves the
+        server lists for it are fetched too and kept with the cached view as
+        ``resp["legal"] = {"seat", "next_seq", "moves"}`` (what ``play --offline``
+        and ``play --armor`` check a move against, and what completion offers).
+        ``resp["view_next_seq"]`` is the ``next_seq`` the view was fetched at.
         """
         resp = self.api.view(game_id, seat)
         self.heads.check(game_id, resp.get("head"))
+        resp["view_next_seq"] = resp.get("next_seq")
+        me = resp.get("seat")
+        view = resp.get("view") or {}
+        if legal and me and self.api.identity is not None and me in (view.get("to_act") or []):
+            from .api import ApiError
+            try:
+                got = self.api.legal(game_id, me)
+            except ApiError:  # the list only helps later checks: the view is what was asked
+                got = {}
+            if got.get("next_seq") == resp.get("next_seq") and got.get("seat") == me:
+                resp["legal"] = {"seat": me, "next_seq": got["next_seq"],
+                                 "moves": list(got.get("moves") or [])}
         self.home.cache_view(self.server, game_id, resp)
+        game = resp.get("game") or {}
+        self.home.remember_games(self.server, [game])
         return resp
 
 

@@ -7,6 +7,7 @@ Layout (every file written atomically, mode 0600; the directory 0700)::
     HOME/servers.json    {server url: {"public_key": hex, "heads": {game: {length, hash}}}}
     HOME/cache/<server>/<game>.json   the last view response fetched (for --offline)
     HOME/outbox.json     [{"server", "game", "seat", "move", "envelope", "signature"}]
+    HOME/games.json      {server url: {game id: {"type", "status"}}}: the games seen (completion)
 """
 
 import json
@@ -62,14 +63,25 @@ class Home:
     def file(self, *parts):
         return os.path.join(self.path, *parts)
 
-    def _read_json(self, name, default):
+    def _read_json(self, name, default, kind=None):
+        """The JSON in ``name`` (``default`` when there is none); HomeError when it cannot be
+        read or is not a ``kind`` (default: the type of ``default``)."""
         try:
             with open(self.file(name), encoding="utf-8") as fh:
-                return json.load(fh)
+                obj = json.load(fh)
         except FileNotFoundError:
             return default
         except (OSError, ValueError) as exc:
             raise HomeError(f"cannot read {self.file(name)}: {exc}") from None
+        kind = kind or (type(default) if default is not None else None)
+        if kind is not None and not isinstance(obj, kind):
+            words = {dict: "an object", list: "a list"}
+            self._damaged(name, f"it holds {words.get(type(obj), 'a ' + type(obj).__name__)} "
+                                f"where {words.get(kind, 'a ' + kind.__name__)} belongs")
+        return obj
+
+    def _damaged(self, name, why):
+        raise HomeError(f"{self.file(name)} is damaged ({why}); move it away and try again")
 
     def _write_json(self, name, obj):
         try:
@@ -122,6 +134,8 @@ class Home:
 
     def name(self):
         name = self.config().get("name")
+        if name is not None and not isinstance(name, str):
+            self._damaged("config.json", "the name is not a text")
         if not name:
             raise HomeError(f"no player is registered in {self.path}: run pbem register NAME "
                             "first")
@@ -130,7 +144,11 @@ class Home:
     # --- servers: pinned key and last seen heads --------------------------------------
 
     def _servers(self):
-        return self._read_json("servers.json", {})
+        servers = self._read_json("servers.json", {})
+        for url, entry in servers.items():
+            if not isinstance(entry, dict) or not isinstance(entry.get("heads", {}), dict):
+                self._damaged("servers.json", f"the entry of {url} is not an object")
+        return servers
 
     def pinned_key(self, server):
         return self._servers().get(server.rstrip("/"), {}).get("public_key")
@@ -156,15 +174,57 @@ class Home:
                             + ".json")
 
     def cached_view(self, server, game):
-        return self._read_json(self._cache_name(server, game), None)
+        """The view response fetched last for ``game`` (None when there is none)."""
+        name = self._cache_name(server, game)
+        resp = self._read_json(name, None, kind=dict)
+        if resp is not None and not (isinstance(resp.get("game"), dict)
+                                     and isinstance(resp.get("next_seq"), int)
+                                     and isinstance(resp.get("prev"), str)
+                                     and isinstance(resp.get("view"), (dict, type(None)))):
+            self._damaged(name, "it is not a view the server sent")
+        return resp
 
     def cache_view(self, server, game, response):
         self._write_json(self._cache_name(server, game), response)
 
+    # --- games seen (for shell completion) ---------------------------------------------
+
+    def known_games(self, server):
+        """{game id: {"type", "status"}} of the games this home has seen on ``server``."""
+        games = self._read_json("games.json", {})
+        mine = games.get(server.rstrip("/"), {}) if isinstance(games, dict) else {}
+        return mine if isinstance(mine, dict) else {}
+
+    def remember_games(self, server, games):
+        """Remember the ids, types and states of ``games`` (dicts as the server sends them)."""
+        seen = {g["id"]: {"type": g.get("type"), "status": g.get("status")}
+                for g in games if isinstance(g, dict) and isinstance(g.get("id"), str)}
+        if not seen:
+            return
+        try:
+            everything = self._read_json("games.json", {})
+        except HomeError:
+            everything = {}
+        if not isinstance(everything, dict):
+            everything = {}
+        mine = everything.setdefault(server.rstrip("/"), {})
+        if all(mine.get(k) == v for k, v in seen.items()):
+            return
+        mine.update(seen)
+        self._write_json("games.json", everything)
+
     # --- outbox ----------------------------------------------------------------------
 
+    OUTBOX_FIELDS = ("game", "seat", "move", "envelope", "signature")
+
     def outbox(self):
-        return self._read_json("outbox.json", [])
+        """The queued moves, oldest first (HomeError when the file is damaged)."""
+        items = self._read_json("outbox.json", [])
+        for i, item in enumerate(items, 1):
+            if not isinstance(item, dict) or not all(isinstance(item.get(k), str)
+                                                     for k in self.OUTBOX_FIELDS):
+                self._damaged("outbox.json", f"queued move {i} is not a signed move")
+        return items
 
     def save_outbox(self, items):
         self._write_json("outbox.json", items)

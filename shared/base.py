@@ -66,6 +66,10 @@ class Game:
     max_seats = 1
     #: {option name: {"type": "int"|"bool"|"str", "default": v, "choices": [...], "help": str}}
     options_schema = {}
+    #: kinds of move (the first word of the notation, or "play CARD") that
+    #: :meth:`legal_moves` lists only by representative examples (trade offers, paths):
+    #: a move of such a kind may be legal although the list does not show it
+    open_ended_kinds = frozenset()
 
     # --- set-up -----------------------------------------------------------
 

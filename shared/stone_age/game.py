@@ -29,6 +29,7 @@ class StoneAgeGame(Game):
     title = "The Settlers of the Stone Age"
     rules_version = "2"
     rules_versions = ("1", "2")
+    open_ended_kinds = frozenset({"move", "offer", "counter"})
     min_seats = 3
     max_seats = 4
     options_schema = {

@@ -128,8 +128,8 @@ def legal(state, seat):
             # one representative offer: a card of the kind I hold most for one
             # of the kind I hold least, to everyone
             i = max(range(4), key=lambda k: hand[k])
-            j = min(range(4), key=lambda k: hand[k])
-            if hand[i] and i != j:
+            j = min((k for k in range(4) if k != i), key=lambda k: hand[k])
+            if hand[i]:
                 give = tuple(1 if k == i else 0 for k in range(4))
                 get = tuple(1 if k == j else 0 for k in range(4))
                 out.append(Move("offer", (give, get, ())))

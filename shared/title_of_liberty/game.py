@@ -50,6 +50,7 @@ class TitleOfLiberty(Game):
     title = "Title of Liberty"
     rules_version = "2"
     rules_versions = ("1", "2")
+    open_ended_kinds = frozenset({"move"})
     min_seats = 1
     max_seats = 5
     #: the options of rules version 2 (new games)

@@ -60,6 +60,7 @@ class Zarahemla(Game):
     #: they were recorded, without facts
     rules_version = "2"
     rules_versions = ("1", "2")
+    open_ended_kinds = frozenset({"offer", "counter", "bank", "discard"})
     min_seats = 2
     max_seats = 4
     options_schema = {

@@ -6,8 +6,9 @@ import secrets
 import pytest
 import requests
 
-from client.api import (Api, ApiError, BadRequest, Conflict, NotFound, RateLimited, Refused,
-                        ServerError, ServerUnreachable, Unauthorized)
+from client.api import (Api, ApiError, BadRequest, BadServerUrl, Conflict, NotFound,
+                        NotPbemServer, RateLimited, Refused, ServerError, ServerUnreachable,
+                        Unauthorized, check_server_url)
 from shared.envelope import public_key_hex, request_message, verify
 
 
@@ -16,6 +17,7 @@ class FakeResponse:
         self.status_code = status
         self.reason = {200: "OK", 422: "UNPROCESSABLE ENTITY"}.get(status, "")
         self._body, self._text = body, text
+        self.text = text if text is not None else json.dumps(body)
         self.headers = headers or {}
 
     def json(self):
@@ -81,7 +83,7 @@ def test_unreachable(exc, words):
 
 def test_not_json_success():
     api = Api("http://x", session=FakeSession(FakeResponse(200, text="<html>")))
-    with pytest.raises(ServerError, match="not JSON"):
+    with pytest.raises(NotPbemServer, match="with a web page .HTML. where the pbem API answers JSON"):
         api.health()
 
 

@@ -46,8 +46,9 @@ def test_two_players_whole_flow(make_player, tmp_path):
     # games: whose move it is
     mine = ann.json("games")
     assert [g["id"] for g in mine] == [game] and mine[0]["my_move"] is True
-    assert "YOU: north" in ann.run("games").stdout
+    assert ann.run("games").stdout.splitlines()[1].split()[3:] == ["north", "YOU"]
     assert bob.json("games")[0]["my_move"] is False
+    assert bob.run("games").stdout.splitlines()[1].split()[3:] == ["east", "north"]
 
     # moves: a list of strings; nothing for the seat that does not owe a move
     assert ann.json("moves", game) == ["roll", "hold", "peek"]
@@ -110,7 +111,7 @@ def test_two_players_whole_flow(make_player, tmp_path):
     # export and verify a running game: links and signatures hold, replay waits
     archive = tmp_path / "running.json"
     ann.run("export", game, "-o", archive)
-    verdict = ann.run("verify", archive, ok=4)  # needs no server; 4: a verified prefix
+    verdict = ann.run("verify", archive, ok=5)  # needs no server; 5: a verified prefix
     assert "still running" in verdict.stdout and "replay waits for the end" in verdict.stdout
     data = json.loads(archive.read_text())
     sig = data["entries"][1]["signature"]
@@ -257,7 +258,7 @@ def test_real_console_script(make_player, server, tmp_path):
     assert unknown.stderr == "pbem: there is no game 'nosuchgame'\n"
     game = ann.proc("new", "pig", "--seats", "2").stdout.strip()
     unreachable = ann.proc("--server", "http://127.0.0.1:9", "show", game)
-    assert unreachable.returncode == 1
+    assert unreachable.returncode == 4
     assert unreachable.stderr.count("\n") == 1 and "cannot reach the server" in \
         unreachable.stderr
     bad_type = ann.proc("new", "chess", "--seats", "2")
@@ -310,10 +311,20 @@ def test_colour_only_on_a_terminal(make_player, monkeypatch):
     assert seen[-1] is False  # piped
 
 
-def test_offline_and_armor_refuse_nothing_locally_but_note_it(make_player):
+def test_offline_and_armor_refuse_what_the_rules_refuse_unless_forced(make_player):
+    """#13.4: a move that cannot be played now is not signed (the rules' reason, exit 1)."""
     game, (ann, bob) = start(make_player)
     bob.run("show", game)
-    queued = bob.run("play", "--offline", game, "hold")
+    for mode in ("--offline", "--armor"):
+        refused = bob.run("play", mode, game, "hold", ok=1)
+        assert refused.stderr == "pbem: 'hold' refused: east owes no move now (nothing was " \
+                                 "signed; --force signs it anyway)\n"
+        assert refused.stdout == ""
+    assert not (bob.home / "outbox.json").exists()
+    bad = ann.run("play", "--armor", game, "jump", ok=1)
+    assert "'jump' is not a move: say roll, hold or peek" in bad.stderr
+    # --force signs it anyway and says the server will judge
+    queued = bob.run("play", "--offline", "--force", game, "hold")
     assert "east owed no move" in queued.stderr
     report = bob.json("sync", ok=1)
     assert report["refused"][0]["reason"] == "east owes no move now"
@@ -362,7 +373,7 @@ def test_offline_outbox_survives_an_unreachable_server(make_player):
     # on the train: armour works from the fetched state too, and sending fails cleanly
     block = ann.run("play", "--offline", "--armor", game, "hold").stdout
     assert json.loads(extract_blocks(block)[0]["envelope"])["seq"] == 1
-    down = ann.run("sync", ok=1, obj={"session": Down()})
+    down = ann.run("sync", ok=4, obj={"session": Down()})
     assert "cannot reach the server" in down.stderr
     assert len(json.loads((ann.home / "outbox.json").read_text())) == 1
     assert [a["move"] for a in ann.json("sync")["accepted"]] == ["peek"]

@@ -1,7 +1,9 @@
 """The walk-throughs run as written, on a free port: README.md's and docs/CLI.md's."""
 
+import os
 import re
 import subprocess
+import sys
 
 from tests.client.conftest import ROOT, child_env, free_port
 
@@ -59,3 +61,23 @@ def test_readme_walk_through_runs_against_the_first_set_up_command(tmp_path):
     ])
     result = _run(script, tmp_path)
     assert "settle" in result.stdout and "hash" in result.stdout
+    # what the server prints at start: the database in the instance folder it was given
+    started = (tmp_path / "demo" / "server.log").read_text()
+    assert f"(database sqlite:///{demo}/instance/pbem.sqlite)" in started
+
+
+def test_readme_names_the_instance_folder_the_server_uses(monkeypatch):
+    """The default instance folder is Flask's, and it depends on how pbem was installed."""
+    from flask import Flask
+    row = next(line for line in README.read_text().splitlines()
+               if line.startswith("| `PBEM_INSTANCE_PATH`"))
+    assert "`<virtual environment>/var/server-instance` after `pip install .`" in row
+    assert "`instance/` at the top of the checkout with `pip install -e .`" in row
+    assert "prints the database path" in row
+    monkeypatch.delenv("PBEM_INSTANCE_PATH", raising=False)
+    # run from this checkout (an editable install): instance/ at its top
+    assert Flask("server").instance_path == str(ROOT / "instance")
+    # installed into an environment (the package under sys.prefix): PREFIX/var/server-instance
+    monkeypatch.setattr(sys, "prefix", str(ROOT.parent))
+    assert Flask("server").instance_path == os.path.join(str(ROOT.parent), "var",
+                                                          "server-instance")

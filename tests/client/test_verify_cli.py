@@ -41,7 +41,7 @@ def test_a_finished_archive_is_complete_and_verified(tmp_path):
 def test_a_running_prefix_exits_4_with_its_length_and_head(tmp_path):
     cut = prefix(V["archive"], 4, running_heads())
     result = run(tmp_path, cut)
-    assert result.exit_code == EXIT_PREFIX == 4
+    assert result.exit_code == EXIT_PREFIX == 5
     assert "a verified prefix, not a whole game: the signatures and hash links of 4 " \
         "move(s) of pig game vectorarchive hold" in result.stdout
     assert f"length 4, hash {cut['head']['hash'][:16]}" in result.stdout
@@ -61,7 +61,7 @@ def test_an_old_format_archive_is_at_most_a_prefix(tmp_path):
                  "signature": sign(bytes.fromhex(V["keys"]["server"]),
                                    head_message("vectorarchive", n, last))}
     result = run(tmp_path, a)
-    assert result.exit_code == 4
+    assert result.exit_code == 5
     assert "old format pbem-archive-v1" in result.stdout
     assert "cannot show that the game is complete" in result.stdout
     assert "The seed matches its commitment and the moves replay" in result.stdout
@@ -130,7 +130,7 @@ def test_a_forged_archive_cannot_drive_the_terminal(tmp_path):
                        bytes(32), {"target": 3})
     b.move("north", "peek")
     result = run(tmp_path, b.archive())
-    assert result.exit_code == 4 and "\x1b" not in result.stdout and "\r" not in result.stdout
+    assert result.exit_code == 5 and "\x1b" not in result.stdout and "\r" not in result.stdout
     assert "game g\\x1b[2J\\r" in result.stdout
     b = ArchiveBuilder("pig", "g2", {"\x1b]0;owned\x07": FORGER, "east": FORGER}, FORGER,
                        bytes(32), {"target": 3})
