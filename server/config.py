@@ -27,7 +27,8 @@ def from_env(instance_path):
         "PBEM_SERVER_KEY": os.environ.get("PBEM_SERVER_KEY"),
         "PBEM_EXTRA_GAMES": os.environ.get("PBEM_EXTRA_GAMES", ""),
         "PBEM_BASE_URL": os.environ.get("PBEM_BASE_URL", ""),
-        "RATELIMIT_STORAGE_URI": os.environ.get("PBEM_RATELIMIT_STORAGE", "memory://"),
+        # unset: the service's database (server/ratelimit_storage.py), shared by all workers
+        "RATELIMIT_STORAGE_URI": os.environ.get("PBEM_RATELIMIT_STORAGE") or None,
         "PBEM_INBOUND_TOKEN": os.environ.get("PBEM_INBOUND_TOKEN"),
         "PBEM_VACATION_DAYS": int(os.environ.get("PBEM_VACATION_DAYS", 21)),
         "PBEM_NOTIFY_INTERVAL": int(os.environ.get("PBEM_NOTIFY_INTERVAL", 5)),

@@ -17,7 +17,7 @@ try:
 except ImportError:  # Windows has no flock: threads still queue on the thread lock
     fcntl = None
 
-from flask import current_app
+from flask import current_app, g
 from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 
@@ -30,7 +30,7 @@ from shared.games import get_game
 
 from . import duties
 from .clock import now
-from .errors import fail
+from .errors import ApiError, fail
 from .extensions import db
 from .models import Game, Move, Seat, ServerKey, Snapshot
 
@@ -297,15 +297,45 @@ def seat_owners(game_id):
     if owners is None:
         t = Seat.__table__
         owners = {r.seat: r.player_id for r in db.session.execute(
-            db.select(t.c.seat, t.c.player_id).where(t.c.game_id == game_id))}
+            db.select(t.c.seat, t.c.player_id).where(t.c.game_id == game_id)
+            .order_by(t.c.index))}
         if len(cache) > 10000:
             cache.clear()
         cache[game_id] = owners
     return owners
 
 
-def append_move(game_id, envelope_text, signature, forced=False):
+MOVER = object()  # ``reader`` of append_move: render the entry for the seat that moved
+
+
+def _reader_seat(game_id, env_seat, reader):
+    """The seat whose eyes an answer about ``env_seat``'s move is rendered for.
+
+    ``reader`` is MOVER (the server's own callers), a player id (a signed request) or None
+    (anyone else: a spectator).  A player reads as the moving seat if they hold it, else as
+    their own seat in the game, else as a spectator.
+    """
+    if reader is MOVER:
+        return env_seat
+    if reader is None:
+        return None
+    mine = [seat for seat, pid in seat_owners(game_id).items() if pid == reader]
+    return env_seat if env_seat in mine else (mine[0] if mine else None)
+
+
+def _has_nul(value):
+    return isinstance(value, str) and "\x00" in value
+
+
+def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     """Verify and append one signed move to game ``game_id``.  Returns (entry dict, created).
+
+    The entry (new, or the existing one for a repeat) is rendered for ``reader`` (see
+    :func:`_reader_seat`): a copy of a public envelope and signature is not a key, so an
+    unsigned repeat reads what a spectator reads.  A rules refusal's reason is the mover's
+    own (it may name their hand): others get a generic sentence.
+
+    Every ApiError raised once the move's signature verified carries ``verified_seat``.
 
     The hot path of the service: Core statements only (one read of the game row, then the
     conditional head update, the entry, the snapshot and the duties in one transaction).
@@ -314,6 +344,10 @@ def append_move(game_id, envelope_text, signature, forced=False):
         env = validate_envelope(parse_canonical(envelope_text))
     except EnvelopeError as exc:
         fail(400, exc.code, exc.message)
+    except RecursionError:  # "[[[[..." 1,000 deep fits in 2,048 characters
+        fail(400, "not_canonical", "the envelope is nested too deeply to be an envelope")
+    if any(_has_nul(v) for v in env.values()):
+        fail(400, "bad_characters", "the envelope holds a NUL character")
     game = _game_row(game_id)
     if env["game"] != game.id:
         fail(400, "wrong_game", f"this envelope is for game {env['game']}, not {game.id}")
@@ -328,12 +362,22 @@ def append_move(game_id, envelope_text, signature, forced=False):
     raw = envelope_text.encode("utf-8")
     if not verify(key, envelope_message(raw, forced), signature):
         fail(403, "bad_signature", f"the move is not signed by the key of seat {env['seat']}")
+    g.pbem_verified_seat = f"{game.id}:{env['seat']}"
+    try:
+        return _append_verified(game, env, envelope_text, raw, signature, forced, reader)
+    except ApiError as exc:
+        exc.verified_seat = env["seat"]
+        raise
+
+
+def _append_verified(game, env, envelope_text, raw, signature, forced, reader):
     digest = entry_hash(raw, signature)
     if env["seq"] <= game.head_seq:
         existing = db.session.execute(db.select(Move).filter_by(game_id=game.id,
                                                                 seq=env["seq"])).scalar_one()
         if existing.hash == digest:
-            return _entry_json(existing, get_game(game.type), env["seat"]), False
+            viewer = _reader_seat(game.id, env["seat"], reader)
+            return _entry_json(existing, get_game(game.type), viewer), False
     if game.status == "over":
         fail(409, "game_over", f"game {game.id} is over")
     if env["seq"] != game.head_seq + 1 or env["prev"] != game.head_hash:
@@ -347,15 +391,22 @@ def append_move(game_id, envelope_text, signature, forced=False):
         state = game_def.play(state, env["seat"], env["move"],
                               move_entropy(game.id, env["seq"], env["prev"]))
     except IllegalMove as exc:
-        fail(422, exc.code, exc.message)
+        if _reader_seat(game.id, env["seat"], reader) != env["seat"]:
+            fail(422, "illegal_move", "the rules refused this move; its reason is for the "
+                 f"player of seat {env['seat']} only: send the move in a request signed by "
+                 "that player to read it")
+        error = ApiError(422, exc.code, exc.message)
+        error.private = True  # the reason may name the mover's hidden hand
+        raise error from None
     result = game_def.result(state)
     received = now()
     values = {"head_seq": env["seq"], "head_hash": digest, "to_act": game_def.to_act(state)}
     if result is not None:
         values.update(status="over", result=result, finished_at=received)
+    viewer = _reader_seat(game.id, env["seat"], reader)
     with _write_lock():
         return _write_move(game, game_def, env, values, result, state, forced, envelope_text,
-                           signature, digest, received)
+                           signature, digest, received, viewer)
 
 
 _SQLITE_WRITES = threading.Lock()
@@ -403,7 +454,7 @@ def _write_lock():
 
 
 def _write_move(game, game_def, env, values, result, state, forced, envelope_text, signature,
-                digest, received):
+                digest, received, viewer):
     text = json.dumps(state, separators=(",", ":"))
     events = state.get("events") or []
     moved = db.session.execute(_MOVE_HEAD.values(**values) if result is not None else
@@ -419,7 +470,7 @@ def _write_move(game, game_def, env, values, result, state, forced, envelope_tex
     _store_snapshot(game.id, env["seq"], text)
     duties.refresh(game, seat_owners(game.id), values["to_act"], env["seat"], env["seq"],
                    over=result is not None)
-    answer = _entry_json(SimpleNamespace(**entry), game_def, env["seat"])
+    answer = _entry_json(SimpleNamespace(**entry), game_def, viewer)
     try:
         db.session.commit()
     except IntegrityError:

@@ -169,14 +169,24 @@ class Moves(MethodView):
     @blp.response(201, EntrySchema)
     @blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "
                       "appended: the existing entry")
+    @blp.doc(security=OPTIONAL)
     @blp.alt_response(400, schema=ErrorSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
     @blp.alt_response(403, schema=ErrorSchema)
     @blp.alt_response(404, schema=ErrorSchema)
     @blp.alt_response(409, schema=ErrorSchema)
     @blp.alt_response(422, schema=ErrorSchema)
     def post(self, data, game_id):
-        """Append a signed move.  The envelope is canonical JSON, signed with the seat's key."""
-        entry, created = services.append_move(game_id, data["envelope"], data["signature"])
+        """Append a signed move.  The envelope is canonical JSON, signed with the seat's key.
+
+        The answer (the new entry, or the existing one when the same envelope was already
+        appended) is rendered for the caller: sign the request as the seat's player to read
+        the entry as that seat (its private events and facts) and a refusal's reason;
+        unsigned, it reads as a spectator's.
+        """
+        player = current_player(required=False)
+        entry, created = services.append_move(game_id, data["envelope"], data["signature"],
+                                              reader=player.id if player else None)
         return entry, 201 if created else 200
 
 
