@@ -1,0 +1,194 @@
+"""Issue 12 items 2 and 6, issue 13 item 1: rate limits nobody can spend for someone else, that
+hold across workers, and that say what they are.
+
+Each test runs on SQLite, and on PostgreSQL when PBEM_TEST_DATABASE_URL is set.
+"""
+
+import concurrent.futures
+import json
+
+import pytest
+import requests
+
+from client.signing import request_headers, signed_move
+from shared.envelope import public_key_hex
+from tests.conftest import Player, database_url
+
+
+@pytest.fixture
+def limited(tmp_path, clock, monkeypatch):
+    """make(**limits) -> an app with rate limits on (the default storage) and its cleanup."""
+    from flask_migrate import upgrade
+    from server import create_app
+    from server.extensions import db
+    made = []
+
+    def make(url=None, **limits):
+        for name, value in limits.items():
+            monkeypatch.setenv(f"PBEM_LIMIT_{name}", value)
+        if url is None:
+            url, cleanup = database_url(tmp_path)
+            made.append(cleanup)
+        app = create_app({"TESTING": True, "PBEM_CLOCK": clock, "SQLALCHEMY_DATABASE_URI": url,
+                          "RATELIMIT_STORAGE_URI": None})
+        with app.app_context():
+            upgrade()
+        made.append(lambda: _dispose(app, db))
+        return app
+
+    yield make
+    for cleanup in reversed(made):
+        cleanup()
+
+
+def _dispose(app, db):
+    with app.app_context():
+        db.engine.dispose()
+    from server.limits import limiter
+    storage = getattr(limiter, "_storage", None)
+    if hasattr(storage, "dispose"):
+        storage.dispose()
+
+
+def client_from(app, address):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def start_pig_on(client, clock):
+    ann, bob = Player(client, clock, "ann"), Player(client, clock, "bob")
+    assert ann.register().status_code == 201 and bob.register().status_code == 201
+    game_id = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
+    return game_id, ann, bob
+
+
+def test_forged_moves_never_spend_the_seats_allowance(limited, clock):
+    """Item 2, as reported: 400 well-formed envelopes for a seat with a bogus signature (403
+    each) spent the seat's move allowance and the real player got 429.  Now they count
+    against the sender's address, which is refused once it passes PBEM_LIMIT_UNVERIFIED."""
+    app = limited(MOVES="3/minute", UNVERIFIED="40/minute", REGISTER="100/hour")
+    game_id, ann, bob = start_pig_on(client_from(app, "10.0.0.1"), clock)
+    attacker = client_from(app, "10.6.6.6")
+    eve_key = bytes(range(32))
+    info = ann.get(f"/api/games/{game_id}/view").get_json()
+    seat = info["view"]["to_act"][0]
+    codes = []
+    for i in range(60):
+        forged = signed_move(eve_key, game_id, info["next_seq"], info["prev"], seat, "roll",
+                             ts=clock(), nonce=f"forged{i:04d}")
+        codes.append(attacker.post(f"/api/games/{game_id}/moves", json=forged).status_code)
+    assert set(codes[:40]) == {403} and set(codes[40:]) == {429}, codes
+    refusal = attacker.post(f"/api/games/{game_id}/moves", json=forged).get_json()["error"]
+    assert refusal["details"]["setting"] == "PBEM_LIMIT_UNVERIFIED"
+    # the same with forged signed requests in the players' names (401 each)
+    forger = client_from(app, "10.6.6.7")
+    for i in range(45):
+        headers = request_headers(eve_key, "ann", "GET", "/api/players/me", ts=clock())
+        assert forger.get("/api/players/me", headers=headers).status_code in (401, 429)
+    player = {"north": ann, "east": bob}[seat]
+    assert player.play(game_id, seat, "roll").status_code == 201
+    assert ann.get("/api/players/me").status_code == 200
+    # and the seat's own allowance still holds for its own verified moves
+    results = []
+    for _ in range(8):
+        info = ann.get(f"/api/games/{game_id}/view").get_json()
+        seat = info["view"]["to_act"][0]
+        results.append({"north": ann, "east": bob}[seat].play(game_id, seat, "roll")
+                       .status_code)
+    assert 429 in results
+
+
+def test_registration_limit_holds_across_two_app_instances_sharing_a_database(tmp_path):
+    """Item 6: with the Procfile's two workers the registration limit measured 40 an hour
+    instead of 20 (in-memory counters per worker).  Two separate server processes on one
+    database (no Redis configured) now count against one allowance."""
+    from tests.liveserver import LiveServer
+    url, cleanup = database_url(tmp_path)
+    env = {"PBEM_RATELIMIT": "on", "PBEM_LIMIT_REGISTER": "6/hour"}
+    servers = []
+    try:
+        for i in range(2):
+            instance = tmp_path / f"instance{i}"
+            servers.append(LiveServer(url, instance, workers=1, threads=2,
+                                      extra_env=env).start())
+        codes = []
+        for i in range(12):
+            key = bytes([i + 1]) * 32
+            name = f"p{i:02d}"
+            data = json.dumps({"name": name, "public_key": public_key_hex(key)}).encode()
+            headers = request_headers(key, name, "POST", "/api/players", data)
+            headers["Content-Type"] = "application/json"
+            r = requests.post(servers[i % 2].url + "/api/players", data=data, headers=headers,
+                              timeout=30)
+            codes.append(r.status_code)
+            if r.status_code == 429:
+                assert r.json()["error"]["details"] == {
+                    "limit": "6 per 1 hour", "setting": "PBEM_LIMIT_REGISTER",
+                    "counts": "registrations from one address"}
+        assert codes.count(201) == 6 and codes.count(429) == 6, codes
+    finally:
+        for server in servers:
+            server.stop()
+        cleanup()
+
+
+def test_a_refusal_names_the_limit_and_the_setting_that_raises_it(limited, clock):
+    """Issue 13 item 1: "too many requests: 20 per 1 hour" did not say what to change."""
+    app = limited(REGISTER="2/hour")
+    client = client_from(app, "10.0.0.9")
+    for name in ("ann", "bob"):
+        assert Player(client, clock, name).register().status_code == 201
+    r = Player(client, clock, "cyd").register()
+    assert r.status_code == 429
+    error = r.get_json()["error"]
+    assert error["details"] == {"limit": "2 per 1 hour", "setting": "PBEM_LIMIT_REGISTER",
+                                "counts": "registrations from one address"}
+    assert "PBEM_LIMIT_REGISTER" in error["message"] and "2 per 1 hour" in error["message"]
+
+
+def test_the_development_server_on_loopback_spares_local_sign_ups(limited, clock):
+    """Issue 13 item 1: around the 20th `pbem register` on a fresh local server the sign-up
+    limit refused, and a four-player game could not start.  `pbem-server run` on a loopback
+    address spares loopback callers; other addresses, and every other way to run it, keep
+    the limits."""
+    app = limited(REGISTER="2/hour")
+    app.config["PBEM_LIMIT_LOOPBACK_SPARED"] = True  # what `pbem-server run` sets on loopback
+    local = client_from(app, "127.0.0.1")
+    for i in range(25):
+        assert Player(local, clock, f"local{i}").register().status_code == 201
+    remote = client_from(app, "192.0.2.10")
+    codes = [Player(remote, clock, f"far{i}").register().status_code for i in range(3)]
+    assert codes == [201, 201, 429]
+
+
+def test_run_spares_loopback_only_when_bound_to_loopback(monkeypatch):
+    from server.cli import spare_loopback_default
+    monkeypatch.delenv("PBEM_LIMIT_LOOPBACK", raising=False)
+    assert spare_loopback_default("127.0.0.1") and spare_loopback_default("localhost")
+    assert spare_loopback_default("::1")
+    assert not spare_loopback_default("0.0.0.0") and not spare_loopback_default("192.0.2.1")
+    monkeypatch.setenv("PBEM_LIMIT_LOOPBACK", "limit")
+    assert not spare_loopback_default("127.0.0.1")
+
+
+def test_wsgi_app_never_spares_loopback():
+    """Behind a proxy every caller is loopback: the production entry point keeps the limits."""
+    import wsgi
+    assert not wsgi.app.config.get("PBEM_LIMIT_LOOPBACK_SPARED")
+
+
+def test_parallel_counting_is_exact(limited):
+    """The database storage counts each hit once under concurrent writers."""
+    from server.ratelimit_storage import DatabaseStorage, storage_url
+    app = limited()
+    storage = DatabaseStorage("pbemdb://", url=storage_url(app.config["SQLALCHEMY_DATABASE_URI"]))
+    try:
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda _: storage.incr("k", 60), range(200)))
+        assert storage.get("k") == 200
+        storage.clear("k")
+        assert storage.get("k") == 0
+    finally:
+        storage.dispose()
