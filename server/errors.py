@@ -96,6 +96,8 @@ class PbemApi(Api):
 
 
 MAX_JSON_DEPTH = 32
+# webargs reads a JSONDecodeError whose doc is "" as "no body at all" (and loads {}): never ""
+_DOC = "<request body>"
 
 
 def _check_json(obj):
@@ -128,17 +130,17 @@ def loads_request_json(text):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise json.JSONDecodeError(f"the body is not UTF-8 ({exc.reason})", "", 0) \
+            raise json.JSONDecodeError(f"the body is not UTF-8 ({exc.reason})", _DOC, 0) \
                 from None
     try:
         return _check_json(json.loads(text))
     except RecursionError:
         raise json.JSONDecodeError(f"the JSON is nested more than {MAX_JSON_DEPTH} deep",
-                                   "", 0) from None
+                                   _DOC, 0) from None
     except json.JSONDecodeError:
         raise
     except ValueError as exc:
-        raise json.JSONDecodeError(str(exc), "", 0) from None
+        raise json.JSONDecodeError(str(exc), _DOC, 0) from None
 
 
 class JSONProvider(DefaultJSONProvider):
