@@ -88,6 +88,10 @@ def create_app(config=None):
 
     if not app.debug and not app.testing:
         logging.basicConfig(level=logging.INFO)
+    if app.config.get("PBEM_INBOUND_OPEN") and not app.config.get("PBEM_INBOUND_TOKEN"):
+        logging.getLogger("pbem.server").warning(
+            "PBEM_INBOUND_OPEN is set and no PBEM_INBOUND_TOKEN: anyone may post mail to "
+            "/api/mail/inbound (replies still go only to the players whose keys signed)")
     return app
 
 
