@@ -156,10 +156,17 @@ class SeatQuerySchema(Strict):
 
 class GamesQuerySchema(Strict):
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "playing", "over"]))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200),
+                           metadata={"description": "games per page (newest first)"})
+    cursor = fields.String(load_default=None, validate=validate.Length(max=200),
+                           metadata={"description": "the `next` of the previous page"})
 
 
 class GameListSchema(Strict):
     games = fields.List(fields.Nested(GameSchema), dump_only=True)
+    next = fields.String(dump_only=True, allow_none=True,
+                         metadata={"description": "pass as `cursor` for the next page; null "
+                                   "on the last page"})
 
 
 class GameTypeSchema(Strict):

@@ -32,7 +32,7 @@ from . import duties
 from .clock import now
 from .errors import ApiError, fail
 from .extensions import db
-from .models import Game, Move, Seat, ServerKey, Snapshot
+from .models import Game, Move, Player, Seat, ServerKey, Snapshot
 
 _ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
@@ -161,21 +161,43 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None):
     if seat is not None and seat not in names:
         fail(422, "bad_seat", f"there is no seat {seat!r}; the seats are {', '.join(names)}")
     seed = secrets.token_bytes(32)
-    game = Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
-                options=options, n_seats=n_seats, status="open", seed=seed.hex(),
-                seed_commitment=seed_commitment(seed), created_by=player.id, created_at=now(),
-                move_hours=move_hours)
-    db.session.add(game)
-    for i, name in enumerate(names):
-        db.session.add(Seat(game_id=game.id, index=i, seat=name))
-    db.session.flush()
-    taken = seat or names[0]
-    db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == taken)
-                       .values(player_id=player.id, joined_at=now()))
-    db.session.commit()
+    with _write_lock():  # SQLite: creations queue, so the cap below is counted exactly
+        _check_open_games_cap(player)
+        game = Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
+                    options=options, n_seats=n_seats, status="open", seed=seed.hex(),
+                    seed_commitment=seed_commitment(seed), created_by=player.id,
+                    created_at=now(), move_hours=move_hours)
+        db.session.add(game)
+        for i, name in enumerate(names):
+            db.session.add(Seat(game_id=game.id, index=i, seat=name))
+        db.session.flush()
+        taken = seat or names[0]
+        db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == taken)
+                           .values(player_id=player.id, joined_at=now()))
+        db.session.commit()
     db.session.refresh(game)
     maybe_start(game)
     return game
+
+
+def _check_open_games_cap(player):
+    """Refuse a new game while ``player`` has PBEM_MAX_OPEN_GAMES games waiting for players.
+
+    One key once created 1,200 games in 33 s and filled the open-games list.  On PostgreSQL
+    the player's row is locked for the count and the insert (concurrent creations by one
+    player queue); on SQLite the write lock around them does the same.
+    """
+    cap = current_app.config.get("PBEM_MAX_OPEN_GAMES") or 0
+    if cap <= 0:
+        return
+    db.session.execute(db.select(Player.id).where(Player.id == player.id).with_for_update())
+    waiting = db.session.execute(db.select(db.func.count()).select_from(Game).where(
+        Game.created_by == player.id, Game.status == "open")).scalar_one()
+    if waiting >= cap:
+        db.session.rollback()
+        fail(409, "too_many_open_games", f"you already have {waiting} games waiting for "
+             f"players (at most {cap}); wait for them to fill, or ask the server's operator "
+             "(setting PBEM_MAX_OPEN_GAMES)", {"limit": cap, "setting": "PBEM_MAX_OPEN_GAMES"})
 
 
 def _known_types():

@@ -192,3 +192,63 @@ def test_parallel_counting_is_exact(limited):
         assert storage.get("k") == 0
     finally:
         storage.dispose()
+
+
+# --- open games: a cap per player, and a list in pages ---------------------------------------
+
+def test_one_player_may_keep_only_so_many_open_games(app, make_player):
+    """Item 6, as reported: one key created 1,200 games in 33 s and filled the open-games list
+    (200 of 200).  PBEM_MAX_OPEN_GAMES caps the games one player has waiting."""
+    app.config["PBEM_MAX_OPEN_GAMES"] = 3
+    ann, bob = make_player("ann"), make_player("bob")
+    codes = [ann.post("/api/games", {"type": "pig", "seats": 2}).status_code for _ in range(5)]
+    assert codes == [201, 201, 201, 409, 409]
+    error = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["error"]
+    assert error["code"] == "too_many_open_games"
+    assert error["details"] == {"limit": 3, "setting": "PBEM_MAX_OPEN_GAMES"}
+    # once one fills, another may be opened; other players are not affected
+    game_id = ann.get("/api/games?status=open").get_json()["games"][0]["id"]
+    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
+    assert ann.post("/api/games", {"type": "pig", "seats": 2}).status_code == 201
+    assert bob.post("/api/games", {"type": "pig", "seats": 2}).status_code == 201
+
+
+def test_concurrent_creations_respect_the_cap(app, make_player):
+    app.config["PBEM_MAX_OPEN_GAMES"] = 4
+    ann = make_player("ann")
+    bodies = []
+    for _ in range(12):
+        data = json.dumps({"type": "pig", "seats": 2}).encode()
+        bodies.append((data, ann.headers("POST", "/api/games", data)))
+
+    def create(item):
+        data, headers = item
+        return app.test_client().post("/api/games", data=data, headers=headers,
+                                      content_type="application/json").status_code
+    with concurrent.futures.ThreadPoolExecutor(6) as pool:
+        codes = list(pool.map(create, bodies))
+    assert codes.count(201) == 4 and codes.count(409) == 8, codes
+
+
+def test_the_open_games_list_comes_in_pages(app, make_player, clock):
+    app.config["PBEM_MAX_OPEN_GAMES"] = 0  # no cap: this test is about the pages
+    ann = make_player("ann")
+    made = []
+    for i in range(7):
+        made.append(ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"])
+        if i % 2:
+            clock.advance(1)  # some share a creation second, some do not
+    seen, cursor, pages = [], None, 0
+    while True:
+        url = "/api/games?limit=3" + (f"&cursor={cursor}" if cursor else "")
+        page = ann.get(url, signed=False).get_json()
+        seen += [g["id"] for g in page["games"]]
+        pages += 1
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert pages == 3 and sorted(seen) == sorted(made) and len(set(seen)) == 7
+    assert ann.get("/api/games?limit=201", signed=False).status_code == 400
+    for bad in ("x", "AAAA", "OTk5OTk5OTk5OTk5OTk5OTk5OTk6YWJj", "%00"):
+        r = ann.get(f"/api/games?cursor={bad}", signed=False)
+        assert r.status_code == 400 and set(r.get_json()) == {"error"}
