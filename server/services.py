@@ -384,12 +384,17 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     raw = envelope_text.encode("utf-8")
     if not verify(key, envelope_message(raw, forced), signature):
         fail(403, "bad_signature", f"the move is not signed by the key of seat {env['seat']}")
-    g.pbem_verified_seat = f"{game.id}:{env['seat']}"
     try:
-        return _append_verified(game, env, envelope_text, raw, signature, forced, reader)
+        entry, created = _append_verified(game, env, envelope_text, raw, signature, forced,
+                                          reader)
     except ApiError as exc:
         exc.verified_seat = env["seat"]
         raise
+    if created:
+        # the seat's move allowance pays for its appended moves only: anyone can post a
+        # copy of a public (or captured) envelope again, and that must not lock it out
+        g.pbem_verified_seat = f"{game.id}:{env['seat']}"
+    return entry, created
 
 
 def _append_verified(game, env, envelope_text, raw, signature, forced, reader):

@@ -252,3 +252,20 @@ def test_the_open_games_list_comes_in_pages(app, make_player, clock):
     for bad in ("x", "AAAA", "OTk5OTk5OTk5OTk5OTk5OTk5OTk6YWJj", "%00"):
         r = ann.get(f"/api/games?cursor={bad}", signed=False)
         assert r.status_code == 400 and set(r.get_json()) == {"error"}
+
+
+def test_copies_of_a_seats_public_envelopes_never_spend_its_allowance(limited, clock):
+    """Item 2, the other way round: an envelope and its signature are public (the log serves
+    them) and verify, but posting a copy again is not the seat's doing.  Only moves actually
+    appended count against the seat; repeats count against the sender's address."""
+    app = limited(MOVES="3/minute", UNVERIFIED="30/minute", REGISTER="100/hour")
+    game_id, ann, bob = start_pig_on(client_from(app, "10.0.0.1"), clock)
+    assert ann.play(game_id, "north", "peek").status_code == 201
+    entry = ann.get(f"/api/games/{game_id}/log", signed=False).get_json()["entries"][0]
+    copy = {"envelope": entry["envelope"], "signature": entry["signature"]}
+    copier = client_from(app, "10.6.6.8")
+    codes = [copier.post(f"/api/games/{game_id}/moves", json=copy).status_code
+             for _ in range(40)]
+    assert set(codes[:30]) == {200} and set(codes[30:]) == {429}, codes
+    assert ann.play(game_id, "north", "peek").status_code == 201
+    assert ann.play(game_id, "north", "peek").status_code == 201
