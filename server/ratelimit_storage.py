@@ -17,6 +17,7 @@ Each count is one atomic ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING`` (Pos
 URL comes in the storage option ``url``.
 """
 
+import hashlib
 import os
 import random
 import threading
@@ -43,6 +44,12 @@ _INCR = text(
     f"expires_at = CASE WHEN {TABLE}.expires_at <= :now THEN :new_expiry "
     f"ELSE {TABLE}.expires_at END "
     f"RETURNING count")
+
+
+def _safe(key):
+    """Keys hold names a request claims: no NUL (PostgreSQL text refuses it), bounded."""
+    key = key.replace("\x00", "\\x00")
+    return key if len(key) <= 400 else key[:340] + ":" + hashlib.sha256(key.encode()).hexdigest()
 
 
 def storage_url(database_url):
@@ -132,6 +139,7 @@ class DatabaseStorage(Storage):
     # --- the Storage interface -----------------------------------------------------------
 
     def incr(self, key, expiry, amount=1):
+        key = _safe(key)
         now = time.time()
         with self._writing() as conn:
             count = conn.execute(_INCR, {"key": key, "amount": amount, "now": now,
@@ -142,6 +150,7 @@ class DatabaseStorage(Storage):
         return int(count)
 
     def get(self, key):
+        key = _safe(key)
         with self.engine.connect() as conn:
             count = conn.execute(text(f"SELECT count FROM {TABLE} WHERE key = :key AND "
                                       "expires_at > :now"),
@@ -149,6 +158,7 @@ class DatabaseStorage(Storage):
         return int(count or 0)
 
     def get_expiry(self, key):
+        key = _safe(key)
         with self.engine.connect() as conn:
             expiry = conn.execute(text(f"SELECT expires_at FROM {TABLE} WHERE key = :key"),
                                   {"key": key}).scalar_one_or_none()
@@ -167,6 +177,7 @@ class DatabaseStorage(Storage):
             return conn.execute(text(f"DELETE FROM {TABLE}")).rowcount
 
     def clear(self, key):
+        key = _safe(key)
         with self._writing() as conn:
             conn.execute(text(f"DELETE FROM {TABLE} WHERE key = :key"), {"key": key})
 

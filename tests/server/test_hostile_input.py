@@ -129,15 +129,6 @@ def test_idempotent_registration_with_an_overlong_key_is_400(client):
     assert_json_4xx(r, 400)
 
 
-def test_a_deep_body_to_the_rate_limiter_key_is_not_a_500(app, make_player):
-    """The move limit reads the envelope's seat before the view runs (server/limits.py)."""
-    game_id, (ann, bob) = start_pig(make_player)
-    app.config["RATELIMIT_ENABLED"] = True
-    r = ann.client.post(f"/api/games/{game_id}/moves", data=deep(3000),
-                        content_type="application/json")
-    assert_json_4xx(r)
-
-
 # --- the games' parsers: a superscript digit is not a number ---------------------------------
 
 GAMES = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}

@@ -269,3 +269,18 @@ def test_copies_of_a_seats_public_envelopes_never_spend_its_allowance(limited, c
     assert set(codes[:30]) == {200} and set(codes[30:]) == {429}, codes
     assert ann.play(game_id, "north", "peek").status_code == 201
     assert ann.play(game_id, "north", "peek").status_code == 201
+
+
+def test_what_the_limiter_reads_from_a_body_is_never_a_500(limited, clock):
+    """The move limits read the seat an envelope names before the view runs: a body nested
+    thousands deep, or a seat holding NUL (a counter key PostgreSQL cannot store)."""
+    app = limited()
+    game_id, ann, bob = start_pig_on(client_from(app, "10.0.0.1"), clock)
+    client = client_from(app, "10.0.0.2")
+    r = client.post(f"/api/games/{game_id}/moves", data="[" * 3000 + "]" * 3000,
+                    content_type="application/json")
+    assert r.status_code == 400 and set(r.get_json()) == {"error"}
+    for seat in ("north\x00", "x" * 5000):
+        body = signed_move(ann.key, game_id, 0, "0" * 64, seat, "roll")
+        r = client.post(f"/api/games/{game_id}/moves", json=body)
+        assert 400 <= r.status_code < 500 and set(r.get_json()) == {"error"}, r.get_json()
