@@ -284,3 +284,28 @@ def test_what_the_limiter_reads_from_a_body_is_never_a_500(limited, clock):
         body = signed_move(ann.key, game_id, 0, "0" * 64, seat, "roll")
         r = client.post(f"/api/games/{game_id}/moves", json=body)
         assert 400 <= r.status_code < 500 and set(r.get_json()) == {"error"}, r.get_json()
+
+
+def test_twenty_local_sign_ups_on_pbem_server_run(tmp_path):
+    """Issue 13 item 1, as reported: around the 20th `pbem register` on a fresh local server
+    (`pbem-server run`, loopback) the sign-up limit refused.  The same server process, limits
+    on, takes 25 registrations from loopback."""
+    from tests.liveserver import LiveServer
+    url, cleanup = database_url(tmp_path)
+    server = LiveServer(url, tmp_path / "instance", kind="run",
+                        extra_env={"PBEM_RATELIMIT": "on", "PBEM_LIMIT_REGISTER": "3/hour",
+                                   "PBEM_NOTIFY_INTERVAL": "0"})
+    try:
+        server.start()
+        codes = []
+        for i in range(25):
+            key = bytes([i + 1]) * 32
+            data = json.dumps({"name": f"p{i:02d}", "public_key": public_key_hex(key)}).encode()
+            headers = request_headers(key, f"p{i:02d}", "POST", "/api/players", data)
+            headers["Content-Type"] = "application/json"
+            codes.append(requests.post(server.url + "/api/players", data=data, headers=headers,
+                                       timeout=30).status_code)
+        assert codes == [201] * 25
+    finally:
+        server.stop()
+        cleanup()
