@@ -153,3 +153,17 @@ def test_every_game_refuses_moves_with_odd_digits_as_4xx(make_player, type_):
         seat = info["view"]["to_act"][0]
         r = by_seat[seat].play(game_id, seat, move)
         assert_json_4xx(r, 400, 422)
+
+
+def test_an_archive_with_a_deeply_nested_envelope_is_refused_not_a_crash():
+    """shared.envelope.parse_canonical raised RecursionError on "[[[..." 1,000 deep: the
+    server answered 500 and `pbem verify` of such an archive crashed."""
+    from shared.archive import ArchiveError, verify_archive
+    from shared.envelope import EnvelopeError, parse_canonical
+    with pytest.raises(EnvelopeError):
+        parse_canonical(deep(1000))
+    archive = {"format": "pbem-archive-1", "header": {}, "genesis": "0" * 64,
+               "entries": [{"seq": 0, "envelope": deep(1000), "signature": "0" * 128,
+                            "hash": "0" * 64}], "head": {}, "seed": None, "result": None}
+    with pytest.raises(ArchiveError):
+        verify_archive(archive)
