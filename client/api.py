@@ -285,7 +285,16 @@ class Api:
         return self.request("GET", "/api/players/" + quote(name, safe=""), signed=False)
 
     def games(self, status=None):
-        return self.request("GET", "/api/games", params={"status": status})["games"]
+        """Every game of the listing, following the server's pages (``next``)."""
+        games, cursor = [], None
+        for _ in range(1000):
+            page = self.request("GET", "/api/games", params={"status": status, "limit": 200,
+                                                             "cursor": cursor})
+            games += page["games"]
+            cursor = page.get("next")
+            if not cursor:
+                break
+        return games
 
     def game(self, game_id):
         return self.request("GET", f"/api/games/{self._g(game_id)}")
@@ -313,8 +322,11 @@ class Api:
                             params={"since": since, "limit": limit})
 
     def post_move(self, game_id, envelope, signature):
+        """Signed when the client has an identity: the server renders the entry (private
+        events, facts) and a refusal's reason only for the seat's own signed request."""
         return self.request("POST", f"/api/games/{self._g(game_id)}/moves",
-                            {"envelope": envelope, "signature": signature}, signed=False)
+                            {"envelope": envelope, "signature": signature},
+                            signed=self.identity is not None)
 
     def archive(self, game_id):
         return self.request("GET", f"/api/games/{self._g(game_id)}/archive", signed=False)

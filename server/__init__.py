@@ -42,6 +42,13 @@ def create_app(config=None):
     for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
         register_path(path)
 
+    from .errors import JSONProvider, install_input_guards
+    app.json = JSONProvider(app)
+    if app.config.get("PBEM_PROXY_HOPS"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        hops = int(app.config["PBEM_PROXY_HOPS"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+
     from .extensions import api, db
     db.init_app(app)
     if app.config.get("PBEM_WITH_MIGRATIONS", True):
@@ -58,8 +65,10 @@ def create_app(config=None):
             "type": "apiKey", "in": "header", "name": "X-Pbem-Signature",
             "description": "Ed25519 signature (hex) of the request, with X-Pbem-Player, "
                            "X-Pbem-Timestamp and X-Pbem-Nonce; see server/auth.py"})
-    from .limits import limiter
+    install_input_guards(app)
+    from .limits import configure_storage, limiter
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    configure_storage(app)
     limiter.init_app(app)
     from .api import games, links, mail, players
     api.register_blueprint(players.blp)
@@ -82,6 +91,10 @@ def create_app(config=None):
 
     if not app.debug and not app.testing:
         logging.basicConfig(level=logging.INFO)
+    if app.config.get("PBEM_INBOUND_OPEN") and not app.config.get("PBEM_INBOUND_TOKEN"):
+        logging.getLogger("pbem.server").warning(
+            "PBEM_INBOUND_OPEN is set and no PBEM_INBOUND_TOKEN: anyone may post mail to "
+            "/api/mail/inbound (replies still go only to the players whose keys signed)")
     return app
 
 

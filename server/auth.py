@@ -13,6 +13,7 @@ another path or body, or an unknown player each get 401.
 """
 
 import random
+import re
 
 from flask import g, request
 from sqlalchemy.exc import IntegrityError
@@ -25,6 +26,10 @@ from .extensions import db
 from .models import Player, RequestNonce
 
 HEADERS = ("X-Pbem-Player", "X-Pbem-Timestamp", "X-Pbem-Nonce", "X-Pbem-Signature")
+# ASCII digits only: str.isdigit() also accepts "²", which int() then refuses (a 500 before)
+_TIMESTAMP = re.compile(r"[0-9]{1,12}")
+_NONCE = re.compile(r"[\x21-\x7e]{8,64}")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}")
 
 
 def signed_path():
@@ -37,15 +42,15 @@ def _check_signature(public_key, name):
     ts_text = request.headers.get("X-Pbem-Timestamp", "")
     nonce = request.headers.get("X-Pbem-Nonce", "")
     sig = request.headers.get("X-Pbem-Signature", "")
-    if not ts_text.isdigit() or len(ts_text) > 12:
+    if not _TIMESTAMP.fullmatch(ts_text):
         fail(401, "bad_timestamp", "X-Pbem-Timestamp must be seconds since the epoch")
     window = current_app.config["PBEM_AUTH_WINDOW"]
     now = now_ts()
     if abs(now - int(ts_text)) > window:
         fail(401, "stale_request", f"the request's timestamp is more than {window} seconds "
              "away from the server's clock; check your clock and retry")
-    if not 8 <= len(nonce) <= 64 or not nonce.isascii():
-        fail(401, "bad_nonce", "X-Pbem-Nonce must be 8 to 64 ASCII characters")
+    if not _NONCE.fullmatch(nonce):
+        fail(401, "bad_nonce", "X-Pbem-Nonce must be 8 to 64 printable ASCII characters")
     message = request_message(request.method, signed_path(), ts_text, nonce,
                               request.get_data(cache=True))
     if not verify(public_key, message, sig):
@@ -86,12 +91,15 @@ def current_player(required=True):
         missing = ", ".join(h for h in HEADERS if h not in request.headers)
         fail(401, "unauthenticated", f"the request's signature headers are incomplete: {missing}")
     name = request.headers["X-Pbem-Player"]
+    if not _NAME.fullmatch(name):
+        fail(401, "unknown_player", f"no player is registered as {name[:40]!r}")
     player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
     if player is None:
         fail(401, "unknown_player", f"no player is registered as {name!r}")
     ts, nonce = _check_signature(player.public_key, name)
     _use_nonce(player.id, nonce, ts)
     g.player = player
+    g.pbem_verified_player = player.name
     return player
 
 
@@ -100,4 +108,6 @@ def check_self_signed(name, public_key):
     if request.headers.get("X-Pbem-Player") != name:
         fail(401, "unauthenticated", "a registration must be signed by the key it registers, "
              "with X-Pbem-Player set to the new name")
-    return _check_signature(public_key, name)
+    checked = _check_signature(public_key, name)
+    g.pbem_verified_player = name
+    return checked

@@ -4,6 +4,8 @@
     pbem-server db upgrade                              # Flask-Migrate (Alembic) migrations
 """
 
+import ipaddress
+import os
 import sys
 
 import click
@@ -35,6 +37,10 @@ def run(host, port):
     from flask_migrate import upgrade
     from werkzeug.serving import run_simple
     app = current_app._get_current_object()
+    if spare_loopback_default(host):
+        app.config["PBEM_LIMIT_LOOPBACK_SPARED"] = True
+        click.echo("rate limits spare callers on loopback (a development server; "
+                   "PBEM_LIMIT_LOOPBACK=limit keeps them)", err=True)
     upgrade()
     if app.config["PBEM_NOTIFY_INTERVAL"] > 0:
         from .notify import start_background
@@ -42,6 +48,26 @@ def run(host, port):
     click.echo(f"pbem server on http://{host}:{port}/ "
                f"(database {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]})", err=True)
     run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+def spare_loopback_default(host):
+    """Whether ``pbem-server run --host HOST`` spares loopback callers from the rate limits.
+
+    Bound to a loopback address, the server is one person's development server: twenty
+    ``pbem register`` for a local four-player test must not hit the sign-up limit.
+    ``PBEM_LIMIT_LOOPBACK=limit`` keeps the limits; ``spare`` spares loopback on any host.
+    """
+    setting = os.environ.get("PBEM_LIMIT_LOOPBACK", "").strip().lower()
+    if setting == "limit":
+        return False
+    if setting == "spare":
+        return True
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @main.command("notify")

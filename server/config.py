@@ -16,6 +16,10 @@ def normalize_database_url(url):
     return url
 
 
+def _flag(name):
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
 def from_env(instance_path):
     url = os.environ.get("PBEM_DATABASE_URL") or os.environ.get("DATABASE_URL")
     if not url:
@@ -27,8 +31,17 @@ def from_env(instance_path):
         "PBEM_SERVER_KEY": os.environ.get("PBEM_SERVER_KEY"),
         "PBEM_EXTRA_GAMES": os.environ.get("PBEM_EXTRA_GAMES", ""),
         "PBEM_BASE_URL": os.environ.get("PBEM_BASE_URL", ""),
-        "RATELIMIT_STORAGE_URI": os.environ.get("PBEM_RATELIMIT_STORAGE", "memory://"),
+        # unset: the service's database (server/ratelimit_storage.py), shared by all workers
+        "RATELIMIT_STORAGE_URI": os.environ.get("PBEM_RATELIMIT_STORAGE") or None,
         "PBEM_INBOUND_TOKEN": os.environ.get("PBEM_INBOUND_TOKEN"),
+        # without a token, inbound mail is refused unless the operator opens it explicitly
+        "PBEM_INBOUND_OPEN": _flag("PBEM_INBOUND_OPEN"),
+        # webhooks to loopback, private, link-local, multicast addresses: refused unless set
+        "PBEM_WEBHOOK_ALLOW_PRIVATE": _flag("PBEM_WEBHOOK_ALLOW_PRIVATE"),
+        # open games one player may have waiting for players (0: no cap)
+        "PBEM_MAX_OPEN_GAMES": int(os.environ.get("PBEM_MAX_OPEN_GAMES", 10)),
+        # trusted proxies in front (X-Forwarded-For hops): the limits count real addresses
+        "PBEM_PROXY_HOPS": int(os.environ.get("PBEM_PROXY_HOPS", 0)),
         "PBEM_VACATION_DAYS": int(os.environ.get("PBEM_VACATION_DAYS", 21)),
         "PBEM_NOTIFY_INTERVAL": int(os.environ.get("PBEM_NOTIFY_INTERVAL", 5)),
         "RATELIMIT_ENABLED": os.environ.get("PBEM_RATELIMIT", "on") != "off",

@@ -1,8 +1,10 @@
 """One JSON error shape everywhere: {"error": {"code", "message", "details"}}."""
 
+import json
 import logging
 
 import marshmallow as ma
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api, Blueprint as _Blueprint
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -81,6 +83,11 @@ class PbemApi(Api):
                 body["message"] = "the request body is too large"
             if status == 429:
                 body["message"] = f"too many requests: {error.description}"
+                body["details"] = _limit_details(error)
+                if body["details"]:
+                    d = body["details"]
+                    body["message"] = (f"too many requests: {d['limit']} {d['counts']}; "
+                                       f"the server's setting {d['setting']} raises it")
         if isinstance(error, InternalServerError):
             original = getattr(error, "original_exception", None)
             if original is not None:
@@ -88,10 +95,120 @@ class PbemApi(Api):
         return {"error": body}, status, headers
 
 
+MAX_JSON_DEPTH = 32
+# webargs reads a JSONDecodeError whose doc is "" as "no body at all" (and loads {}): never ""
+_DOC = "<request body>"
+
+
+def _check_json(obj):
+    """Refuse what no request needs and the database cannot store: deep nesting, NUL."""
+    stack = [(obj, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"the JSON is nested more than {MAX_JSON_DEPTH} deep")
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ValueError("the JSON holds a NUL character")
+        elif isinstance(item, dict):
+            for key, value in item.items():
+                if "\x00" in key:
+                    raise ValueError("the JSON holds a NUL character")
+                stack.append((value, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((value, depth + 1) for value in item)
+    return obj
+
+
+def loads_request_json(text):
+    """``json.loads`` for request bodies: a ValueError (JSONDecodeError) for anything refused.
+
+    1,000 levels of nesting make ``json.loads`` raise RecursionError (a 500 before): it is a
+    decoding error here, as are NUL characters and nesting deeper than MAX_JSON_DEPTH.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise json.JSONDecodeError(f"the body is not UTF-8 ({exc.reason})", _DOC, 0) \
+                from None
+    try:
+        return _check_json(json.loads(text))
+    except RecursionError:
+        raise json.JSONDecodeError(f"the JSON is nested more than {MAX_JSON_DEPTH} deep",
+                                   _DOC, 0) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:
+        raise json.JSONDecodeError(str(exc), _DOC, 0) from None
+
+
+class JSONProvider(DefaultJSONProvider):
+    """``request.get_json`` goes through :func:`loads_request_json`."""
+
+    def loads(self, s, **kwargs):
+        return loads_request_json(s)
+
+
+def _has_nul(text):
+    return "\x00" in text
+
+
+def install_input_guards(app):
+    """NUL characters in the path, the query or a header are a 400 before any view runs.
+
+    PostgreSQL cannot store NUL in a text column (psycopg refuses it: a 500 before), and no
+    name, id or move needs one.  A value the database still refuses (a number out of a
+    column's range, say) is a 400 too, never a 500.
+    """
+    from flask import request
+    from sqlalchemy.exc import DataError
+
+    @app.before_request
+    def _refuse_nul():
+        if _has_nul(request.path) or any(_has_nul(k) or _has_nul(v)
+                                         for k, v in request.args.items(multi=True)) \
+                or any(_has_nul(v) for _, v in request.headers.items()):
+            fail(400, "bad_characters", "the request's path, query or headers hold a NUL "
+                 "character")
+
+    @app.errorhandler(DataError)
+    def _data_error(exc):
+        from .extensions import db
+        db.session.rollback()
+        log.warning("the database refused a value: %s", str(exc.orig).splitlines()[0]
+                    if exc.orig else exc)
+        return {"error": {"code": "bad_value", "message": "a value in the request is out of "
+                          "range or holds characters the database cannot store",
+                          "details": {}}}, 400
+
+
+def _limit_details(error):
+    """{limit, setting, counts} of a Flask-Limiter refusal (its error_message is the setting)."""
+    lim = getattr(error, "limit", None)
+    setting = getattr(lim, "error_message", None)
+    if lim is None or not isinstance(setting, str) or not setting.startswith("PBEM_"):
+        return {}
+    from .limits import describe
+    return {"limit": str(lim.limit), "setting": setting, "counts": describe(setting)}
+
+
 class Parser(FlaskParser):
     """Malformed request bodies are 400s (422 is kept for illegal moves)."""
 
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req):
+        from webargs import core
+        from webargs.flaskparser import is_json_request
+        if not is_json_request(req):
+            return core.missing
+        return loads_request_json(req.get_data(cache=True))
+
+    def _handle_invalid_json_error(self, error, req, *args, **kwargs):
+        reason = getattr(error, "msg", None) or str(error)
+        fail(400, "malformed", f"the request body is not valid JSON: {reason}",
+             {"fields": {"json": reason}})
 
 
 class Blueprint(_Blueprint):

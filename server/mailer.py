@@ -71,10 +71,84 @@ def send_email(config, to, subject, body, reply_to=None):
     return "sent"
 
 
-def post_webhook(url, payload):
-    import requests
+class PrivateDestination(Exception):
+    """A webhook's address is loopback, private, link-local, multicast or otherwise not global."""
+
+
+def destination_refused(ip):
+    """True for an address a webhook may not reach (unless the operator allows it)."""
+    import ipaddress
     try:
-        r = requests.post(url, json=payload, timeout=5)
+        addr = ipaddress.ip_address(ip.split("%", 1)[0])
+    except ValueError:
+        return True
+    if addr.version == 6 and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    return not addr.is_global or addr.is_multicast
+
+
+def _checked_session():
+    """A requests session whose every connection checks the address it actually reached.
+
+    The check runs on the connected socket's peer, after DNS and connect: a name that
+    resolves to a public address when the webhook is set and to 127.0.0.1 when it is sent
+    (DNS rebinding) is still refused.  No proxies from the environment, no redirects.
+    """
+    import requests
+    from requests.adapters import HTTPAdapter
+    from urllib3.connection import HTTPConnection, HTTPSConnection
+    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+    class Checked:
+        def _new_conn(self):
+            sock = super()._new_conn()
+            try:
+                peer = sock.getpeername()[0]
+            except OSError:
+                peer = "?"
+            if destination_refused(peer):
+                sock.close()
+                raise PrivateDestination(peer)
+            return sock
+
+    class CheckedHTTP(Checked, HTTPConnection):
+        pass
+
+    class CheckedHTTPS(Checked, HTTPSConnection):
+        pass
+
+    class HTTPPool(HTTPConnectionPool):
+        ConnectionCls = CheckedHTTP
+
+    class HTTPSPool(HTTPSConnectionPool):
+        ConnectionCls = CheckedHTTPS
+
+    class Adapter(HTTPAdapter):
+        def init_poolmanager(self, *args, **kwargs):
+            super().init_poolmanager(*args, **kwargs)
+            self.poolmanager.pool_classes_by_scheme = {"http": HTTPPool, "https": HTTPSPool}
+
+    session = requests.Session()
+    session.trust_env = False
+    session.mount("http://", Adapter())
+    session.mount("https://", Adapter())
+    return session
+
+
+def post_webhook(url, payload, allow_private=False):
+    """POST ``payload`` as JSON to ``url``.  Raises SendError (retried later) on failure.
+
+    Loopback, private, link-local and multicast destinations are refused, checked on the
+    address connected to, unless ``allow_private`` (PBEM_WEBHOOK_ALLOW_PRIVATE).
+    """
+    import requests
+    session = requests.Session() if allow_private else _checked_session()
+    try:
+        with session:
+            r = session.post(url, json=payload, timeout=5, allow_redirects=False)
+    except PrivateDestination as exc:
+        raise SendError(f"webhook: refused destination {exc} (loopback, private, link-local "
+                        "or multicast; PBEM_WEBHOOK_ALLOW_PRIVATE=1 allows it)") from None
     except requests.RequestException as exc:
         raise SendError(f"webhook: {exc.__class__.__name__}") from None
     if r.status_code >= 300:

@@ -1,9 +1,10 @@
 """Moves by mail: extract every armoured block from a raw RFC 822 message and append it.
 
 Each block is verified and appended exactly like a POSTed move; a block
-already in the log is a no-op.  The sender is answered by email with the
-result of every block (to the From address when it is a registered
-player's, else to the registered addresses of the seats that moved).
+already in the log is a no-op.  The result of each block is mailed to the
+registered address of the player whose key signed it; the From header,
+which anyone can write, is never an address the server mails (20 forged
+posts once queued 20 replies to an address the messages only claimed).
 """
 
 import email
@@ -40,7 +41,13 @@ def message_texts(raw):
 
 
 def process(raw):
-    """Append every block in ``raw``; return a list of per-block results and the reply."""
+    """Append every block in ``raw``; return the per-block results (the reply goes by mail).
+
+    Each block's result is mailed to the registered address of the player whose key signed
+    it (the seat's player; the rules' reasons are theirs to read), never to the message's
+    From header, which anyone can write: a forged message gets no mail at all.  In the
+    returned results a rules refusal's reason is replaced by a generic sentence.
+    """
     if len(raw) > MAX_MESSAGE:
         return {"results": [], "error": "the message is too large"}
     msg, texts = message_texts(raw)
@@ -51,33 +58,59 @@ def process(raw):
             if key not in seen:
                 seen.add(key)
                 blocks.append(block)
-    results = []
-    owners = set()
+    results, replies = [], {}
     for block in blocks:
-        game = db.session.get(Game, block["game"]) if len(block["game"]) <= 16 else None
+        game = db.session.get(Game, block["game"]) \
+            if len(block["game"]) <= 16 and "\x00" not in block["game"] else None
         if game is None:
-            results.append({"game": block["game"], "status": "refused",
-                            "reason": f"there is no game {block['game']!r}"})
+            results.append({"game": block["game"][:32], "status": "refused",
+                            "reason": "there is no such game"})
             continue
         try:
             entry, created = services.append_move(game.id, block["envelope"], block["signature"])
         except ApiError as exc:
             db.session.rollback()
-            results.append({"game": game.id, "status": "refused", "code": exc.error_code,
-                            "reason": exc.message})
+            result = {"game": game.id, "status": "refused", "code": exc.error_code,
+                      "reason": exc.message}
+            signer = _owner(game, getattr(exc, "verified_seat", None))
+            if signer is not None:
+                replies.setdefault(signer, []).append(dict(result))
+            if getattr(exc, "private", False):
+                result.update(code="illegal_move", reason="the rules refused this move (the "
+                              "reason was mailed to the seat's player)")
+            results.append(result)
             continue
-        results.append({"game": game.id, "status": "accepted" if created else "already in log",
-                        "seq": entry["seq"], "seat": entry["seat"], "move": entry["move"]})
-        seat = next((s for s in game.seats if s.seat == entry["seat"]), None)
-        if seat is not None and seat.player_id:
-            owners.add(seat.player_id)
-    sender = parseaddr(msg.get("From", ""))[1].lower()
-    _reply(sender, owners, results, errors, msg.get("Subject", ""))
+        result = {"game": game.id, "status": "accepted" if created else "already in log",
+                  "seq": entry["seq"], "seat": entry["seat"], "move": entry["move"]}
+        results.append(result)
+        signer = _owner(game, entry["seat"])
+        if signer is not None:
+            replies.setdefault(signer, []).append(result)
+    sender = parseaddr(_clean(msg.get("From", "")))[1].lower()
+    subject = _clean(msg.get("Subject", ""))
+    for player_id, own in replies.items():
+        _reply(db.session.get(Player, player_id), own, subject)
+    if not replies:
+        log.info("mail-in from %r: no block signed by a seat's key (%d blocks, %d unreadable); "
+                 "no reply sent", sender[:254], len(results), len(errors))
     db.session.commit()
     return {"results": results, "undecodable": errors}
 
 
-def _reply(sender, owners, results, errors, subject):
+def _clean(text):
+    """A header as text without control characters (NUL cannot be stored or mailed)."""
+    return "".join(ch for ch in str(text) if ch >= " " or ch == "\t")[:998]
+
+
+def _owner(game, seat):
+    """The player id holding ``seat`` in ``game`` (None for no seat or a free one)."""
+    if seat is None:
+        return None
+    found = next((s for s in game.seats if s.seat == seat), None)
+    return found.player_id if found is not None else None
+
+
+def _reply(player, results, subject):
     lines = []
     for r in results:
         if r["status"] == "refused":
@@ -85,20 +118,7 @@ def _reply(sender, owners, results, errors, subject):
         else:
             lines.append(f"- game {r['game']} move {r['seq']} ({r['seat']}: {r['move']}): "
                          f"{r['status']}")
-    lines += [f"- {e} (the block could not be read)" for e in errors]
-    if not lines:
-        lines = ["No signed move was found in your message. Paste the whole block printed by",
-                 "  pbem play --armor GAME MOVE",
-                 "including its BEGIN and END lines."]
     body = "Your message was read by the pbem server:\n\n" + "\n".join(lines) + "\n"
     reply_subject = ("Re: " + subject if subject and not subject.lower().startswith("re:")
                      else subject or "[pbem] your moves")[:200]
-    player = db.session.execute(db.select(Player).filter(
-        db.func.lower(Player.email) == sender)).scalar_one_or_none() if sender else None
-    if player is not None:
-        enqueue(player, None, "mail-reply", reply_subject, body)
-        return
-    for pid in owners:
-        enqueue(db.session.get(Player, pid), None, "mail-reply", reply_subject, body)
-    if not owners:
-        log.info("mail-in from an unknown sender %r; answer not sent:\n%s", sender, body)
+    enqueue(player, None, "mail-reply", reply_subject, body)

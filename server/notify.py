@@ -291,7 +291,8 @@ def send_due(limit=50):
                 continue
         try:
             if notice.channel == "webhook":
-                post_webhook(player.webhook_url, notice.payload or {})
+                post_webhook(player.webhook_url, notice.payload or {},
+                             current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE", False))
             else:
                 send_email(current_app.config, notice.to_address, notice.subject, notice.body)
         except SendError as exc:

@@ -102,7 +102,8 @@ class ViewResponseSchema(Strict):
     prev = fields.String(dump_only=True, allow_none=True)
     view = fields.Dict(dump_only=True, allow_none=True)
     board = fields.String(dump_only=True, allow_none=True)
-    head = fields.Nested(HeadSchema, dump_only=True)
+    head = fields.Nested(HeadSchema, dump_only=True, allow_none=True,
+                         metadata={"description": "null while the game is open"})
 
 
 class LegalMovesSchema(Strict):
@@ -134,15 +135,19 @@ class EntrySchema(Strict):
     received_at = fields.String(dump_only=True, allow_none=True)
 
 
+MAX_SEQ = 2 ** 31 - 1  # the seq column is a 32-bit integer on PostgreSQL
+
+
 class LogQuerySchema(Strict):
-    since = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
     limit = fields.Integer(load_default=None, allow_none=True,
                            validate=validate.Range(min=1, max=10000))
 
 
 class LogSchema(Strict):
     entries = fields.List(fields.Nested(EntrySchema), dump_only=True)
-    head = fields.Nested(HeadSchema, dump_only=True)
+    head = fields.Nested(HeadSchema, dump_only=True, allow_none=True,
+                         metadata={"description": "null while the game is open"})
 
 
 class SeatQuerySchema(Strict):
@@ -151,10 +156,17 @@ class SeatQuerySchema(Strict):
 
 class GamesQuerySchema(Strict):
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "playing", "over"]))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200),
+                           metadata={"description": "games per page (newest first)"})
+    cursor = fields.String(load_default=None, validate=validate.Length(max=200),
+                           metadata={"description": "the `next` of the previous page"})
 
 
 class GameListSchema(Strict):
     games = fields.List(fields.Nested(GameSchema), dump_only=True)
+    next = fields.String(dump_only=True, allow_none=True,
+                         metadata={"description": "pass as `cursor` for the next page; null "
+                                   "on the last page"})
 
 
 class GameTypeSchema(Strict):

@@ -17,7 +17,7 @@ try:
 except ImportError:  # Windows has no flock: threads still queue on the thread lock
     fcntl = None
 
-from flask import current_app
+from flask import current_app, g
 from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 
@@ -31,9 +31,9 @@ from shared.games import get_game
 
 from . import duties
 from .clock import now
-from .errors import fail
+from .errors import ApiError, fail
 from .extensions import db
-from .models import Game, Move, Seat, ServerKey, Snapshot
+from .models import Game, Move, Player, Seat, ServerKey, Snapshot
 
 _ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
@@ -200,21 +200,43 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None):
     if seat is not None and seat not in names:
         fail(422, "bad_seat", f"there is no seat {seat!r}; the seats are {', '.join(names)}")
     seed = secrets.token_bytes(32)
-    game = Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
-                options=options, n_seats=n_seats, status="open", seed=seed.hex(),
-                seed_commitment=seed_commitment(seed), created_by=player.id, created_at=now(),
-                move_hours=move_hours)
-    db.session.add(game)
-    for i, name in enumerate(names):
-        db.session.add(Seat(game_id=game.id, index=i, seat=name))
-    db.session.flush()
-    taken = seat or names[0]
-    db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == taken)
-                       .values(player_id=player.id, joined_at=now()))
-    db.session.commit()
+    with _write_lock():  # SQLite: creations queue, so the cap below is counted exactly
+        _check_open_games_cap(player)
+        game = Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
+                    options=options, n_seats=n_seats, status="open", seed=seed.hex(),
+                    seed_commitment=seed_commitment(seed), created_by=player.id,
+                    created_at=now(), move_hours=move_hours)
+        db.session.add(game)
+        for i, name in enumerate(names):
+            db.session.add(Seat(game_id=game.id, index=i, seat=name))
+        db.session.flush()
+        taken = seat or names[0]
+        db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == taken)
+                           .values(player_id=player.id, joined_at=now()))
+        db.session.commit()
     db.session.refresh(game)
     maybe_start(game)
     return game
+
+
+def _check_open_games_cap(player):
+    """Refuse a new game while ``player`` has PBEM_MAX_OPEN_GAMES games waiting for players.
+
+    One key once created 1,200 games in 33 s and filled the open-games list.  On PostgreSQL
+    the player's row is locked for the count and the insert (concurrent creations by one
+    player queue); on SQLite the write lock around them does the same.
+    """
+    cap = current_app.config.get("PBEM_MAX_OPEN_GAMES") or 0
+    if cap <= 0:
+        return
+    db.session.execute(db.select(Player.id).where(Player.id == player.id).with_for_update())
+    waiting = db.session.execute(db.select(db.func.count()).select_from(Game).where(
+        Game.created_by == player.id, Game.status == "open")).scalar_one()
+    if waiting >= cap:
+        db.session.rollback()
+        fail(409, "too_many_open_games", f"you already have {waiting} games waiting for "
+             f"players (at most {cap}); wait for them to fill, or ask the server's operator "
+             "(setting PBEM_MAX_OPEN_GAMES)", {"limit": cap, "setting": "PBEM_MAX_OPEN_GAMES"})
 
 
 def _known_types():
@@ -336,15 +358,45 @@ def seat_owners(game_id):
     if owners is None:
         t = Seat.__table__
         owners = {r.seat: r.player_id for r in db.session.execute(
-            db.select(t.c.seat, t.c.player_id).where(t.c.game_id == game_id))}
+            db.select(t.c.seat, t.c.player_id).where(t.c.game_id == game_id)
+            .order_by(t.c.index))}
         if len(cache) > 10000:
             cache.clear()
         cache[game_id] = owners
     return owners
 
 
-def append_move(game_id, envelope_text, signature, forced=False):
+MOVER = object()  # ``reader`` of append_move: render the entry for the seat that moved
+
+
+def _reader_seat(game_id, env_seat, reader):
+    """The seat whose eyes an answer about ``env_seat``'s move is rendered for.
+
+    ``reader`` is MOVER (the server's own callers), a player id (a signed request) or None
+    (anyone else: a spectator).  A player reads as the moving seat if they hold it, else as
+    their own seat in the game, else as a spectator.
+    """
+    if reader is MOVER:
+        return env_seat
+    if reader is None:
+        return None
+    mine = [seat for seat, pid in seat_owners(game_id).items() if pid == reader]
+    return env_seat if env_seat in mine else (mine[0] if mine else None)
+
+
+def _has_nul(value):
+    return isinstance(value, str) and "\x00" in value
+
+
+def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     """Verify and append one signed move to game ``game_id``.  Returns (entry dict, created).
+
+    The entry (new, or the existing one for a repeat) is rendered for ``reader`` (see
+    :func:`_reader_seat`): a copy of a public envelope and signature is not a key, so an
+    unsigned repeat reads what a spectator reads.  A rules refusal's reason is the mover's
+    own (it may name their hand): others get a generic sentence.
+
+    Every ApiError raised once the move's signature verified carries ``verified_seat``.
 
     The hot path of the service: Core statements only (one read of the game row, then the
     conditional head update, the entry, the snapshot and the duties in one transaction).
@@ -353,6 +405,10 @@ def append_move(game_id, envelope_text, signature, forced=False):
         env = validate_envelope(parse_canonical(envelope_text))
     except EnvelopeError as exc:
         fail(400, exc.code, exc.message)
+    except RecursionError:  # "[[[[..." 1,000 deep fits in 2,048 characters
+        fail(400, "not_canonical", "the envelope is nested too deeply to be an envelope")
+    if any(_has_nul(v) for v in env.values()):
+        fail(400, "bad_characters", "the envelope holds a NUL character")
     game = _game_row(game_id)
     if env["game"] != game.id:
         fail(400, "wrong_game", f"this envelope is for game {env['game']}, not {game.id}")
@@ -367,12 +423,27 @@ def append_move(game_id, envelope_text, signature, forced=False):
     raw = envelope_text.encode("utf-8")
     if not verify(key, envelope_message(raw, forced), signature):
         fail(403, "bad_signature", f"the move is not signed by the key of seat {env['seat']}")
+    try:
+        entry, created = _append_verified(game, env, envelope_text, raw, signature, forced,
+                                          reader)
+    except ApiError as exc:
+        exc.verified_seat = env["seat"]
+        raise
+    if created:
+        # the seat's move allowance pays for its appended moves only: anyone can post a
+        # copy of a public (or captured) envelope again, and that must not lock it out
+        g.pbem_verified_seat = f"{game.id}:{env['seat']}"
+    return entry, created
+
+
+def _append_verified(game, env, envelope_text, raw, signature, forced, reader):
     digest = entry_hash(raw, signature)
     if env["seq"] <= game.head_seq:
         existing = db.session.execute(db.select(Move).filter_by(game_id=game.id,
                                                                 seq=env["seq"])).scalar_one()
         if existing.hash == digest:
-            return _entry_json(existing, get_game(game.type), env["seat"]), False
+            viewer = _reader_seat(game.id, env["seat"], reader)
+            return _entry_json(existing, get_game(game.type), viewer), False
     if game.status == "over":
         fail(409, "game_over", f"game {game.id} is over")
     if env["seq"] != game.head_seq + 1 or env["prev"] != game.head_hash:
@@ -386,15 +457,22 @@ def append_move(game_id, envelope_text, signature, forced=False):
         state = game_def.play(state, env["seat"], env["move"],
                               move_entropy(game.id, env["seq"], env["prev"]))
     except IllegalMove as exc:
-        fail(422, exc.code, exc.message)
+        if _reader_seat(game.id, env["seat"], reader) != env["seat"]:
+            fail(422, "illegal_move", "the rules refused this move; its reason is for the "
+                 f"player of seat {env['seat']} only: send the move in a request signed by "
+                 "that player to read it")
+        error = ApiError(422, exc.code, exc.message)
+        error.private = True  # the reason may name the mover's hidden hand
+        raise error from None
     result = game_def.result(state)
     received = now()
     values = {"head_seq": env["seq"], "head_hash": digest, "to_act": game_def.to_act(state)}
     if result is not None:
         values.update(status="over", result=result, finished_at=received)
+    viewer = _reader_seat(game.id, env["seat"], reader)
     with _write_lock():
         return _write_move(game, game_def, env, values, result, state, forced, envelope_text,
-                           signature, digest, received)
+                           signature, digest, received, viewer)
 
 
 _SQLITE_WRITES = threading.Lock()
@@ -442,7 +520,7 @@ def _write_lock():
 
 
 def _write_move(game, game_def, env, values, result, state, forced, envelope_text, signature,
-                digest, received):
+                digest, received, viewer):
     text = json.dumps(state, separators=(",", ":"))
     events = state.get("events") or []
     moved = db.session.execute(_MOVE_HEAD.values(**values) if result is not None else
@@ -458,7 +536,7 @@ def _write_move(game, game_def, env, values, result, state, forced, envelope_tex
     _store_snapshot(game.id, env["seq"], text)
     duties.refresh(game, seat_owners(game.id), values["to_act"], env["seat"], env["seq"],
                    over=result is not None)
-    answer = _entry_json(SimpleNamespace(**entry), game_def, env["seat"])
+    answer = _entry_json(SimpleNamespace(**entry), game_def, viewer)
     try:
         db.session.commit()
     except IntegrityError:

@@ -97,6 +97,8 @@ def parse_canonical(data):
         raise EnvelopeError("the envelope is not UTF-8", "not_canonical") from None
     except json.JSONDecodeError as exc:
         raise EnvelopeError(f"the envelope is not JSON ({exc.msg})", "not_canonical") from None
+    except RecursionError:  # "[[[[..." about 1,000 deep: no envelope is nested at all
+        raise EnvelopeError("the envelope is nested too deeply", "not_canonical") from None
     if canonical_json(obj) != raw:
         raise EnvelopeError("the envelope is not in canonical form (sorted keys, no spaces, "
                             "UTF-8)", "not_canonical")

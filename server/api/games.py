@@ -1,5 +1,8 @@
 """Games: create, join, view, legal moves, the log, posting moves, the archive."""
 
+import base64
+from datetime import datetime, timezone
+
 from flask.views import MethodView
 
 from shared.games import game_types, get_game
@@ -36,6 +39,28 @@ def game_json(game, player=None):
             "deadlines": due}
 
 
+def _cursor(game):
+    """An opaque page cursor: the last game's creation time (microseconds) and id."""
+    at = game.created_at.astimezone(timezone.utc)
+    stamp = int(at.timestamp()) * 1_000_000 + at.microsecond
+    return base64.urlsafe_b64encode(f"{stamp}:{game.id}".encode()).decode().rstrip("=")
+
+
+def _read_cursor(text):
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("ascii")
+        stamp, game_id = raw.split(":", 1)
+        if not game_id or len(game_id) > 16 or not game_id.isalnum() or not stamp.isdigit() \
+                or len(stamp) > 18:
+            raise ValueError(raw)
+        stamp = int(stamp)
+        at = datetime.fromtimestamp(stamp // 1_000_000, timezone.utc) \
+            .replace(microsecond=stamp % 1_000_000)
+    except (ValueError, UnicodeDecodeError, OverflowError, OSError):
+        fail(400, "bad_cursor", "cursor is not one this server gave (pass a page's `next`)")
+    return at, game_id
+
+
 def get_or_404(game_id):
     game = db.session.get(Game, game_id) if len(game_id) <= 16 else None
     if game is None:
@@ -62,11 +87,17 @@ class Games(MethodView):
     @blp.doc(security=OPTIONAL)
     @blp.arguments(GamesQuerySchema, location="query")
     @blp.response(200, GameListSchema)
+    @blp.alt_response(400, schema=ErrorSchema)
     @blp.alt_response(401, schema=ErrorSchema)
     def get(self, query):
-        """Signed: the caller's games.  Unsigned: games open for joining."""
+        """Signed: the caller's games.  Unsigned: games open for joining.
+
+        Newest first, ``limit`` a page (default 50, at most 200); when more follow, ``next``
+        is the ``cursor`` that fetches the next page.
+        """
         player = current_player(required=False)
-        stmt = db.select(Game).order_by(Game.created_at.desc()).limit(200)
+        stmt = db.select(Game).order_by(Game.created_at.desc(), Game.id.desc()) \
+            .limit(query["limit"] + 1)
         if player is not None:
             stmt = stmt.where(Game.id.in_(db.select(Seat.game_id)
                                           .where(Seat.player_id == player.id)))
@@ -74,8 +105,15 @@ class Games(MethodView):
                 stmt = stmt.where(Game.status == query["status"])
         else:
             stmt = stmt.where(Game.status == (query["status"] or "open"))
+        if query["cursor"]:
+            at, last_id = _read_cursor(query["cursor"])
+            stmt = stmt.where((Game.created_at < at) |
+                              ((Game.created_at == at) & (Game.id < last_id)))
         games = db.session.execute(stmt).scalars().all()
-        return {"games": [game_json(g, player) for g in games]}
+        more = len(games) > query["limit"]
+        games = games[:query["limit"]]
+        return {"games": [game_json(g, player) for g in games],
+                "next": _cursor(games[-1]) if more else None}
 
     @idempotent
     @blp.doc(security=SIGNED)
@@ -84,6 +122,7 @@ class Games(MethodView):
     @blp.alt_response(400, schema=ErrorSchema)
     @blp.alt_response(401, schema=ErrorSchema)
     @blp.alt_response(404, schema=ErrorSchema)
+    @blp.alt_response(409, schema=ErrorSchema)
     @blp.alt_response(422, schema=ErrorSchema)
     def post(self, data):
         """Create a game; the caller takes the first seat (or the one named)."""
@@ -169,14 +208,24 @@ class Moves(MethodView):
     @blp.response(201, EntrySchema)
     @blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "
                       "appended: the existing entry")
+    @blp.doc(security=OPTIONAL)
     @blp.alt_response(400, schema=ErrorSchema)
+    @blp.alt_response(401, schema=ErrorSchema)
     @blp.alt_response(403, schema=ErrorSchema)
     @blp.alt_response(404, schema=ErrorSchema)
     @blp.alt_response(409, schema=ErrorSchema)
     @blp.alt_response(422, schema=ErrorSchema)
     def post(self, data, game_id):
-        """Append a signed move.  The envelope is canonical JSON, signed with the seat's key."""
-        entry, created = services.append_move(game_id, data["envelope"], data["signature"])
+        """Append a signed move.  The envelope is canonical JSON, signed with the seat's key.
+
+        The answer (the new entry, or the existing one when the same envelope was already
+        appended) is rendered for the caller: sign the request as the seat's player to read
+        the entry as that seat (its private events and facts) and a refusal's reason;
+        unsigned, it reads as a spectator's.
+        """
+        player = current_player(required=False)
+        entry, created = services.append_move(game_id, data["envelope"], data["signature"],
+                                              reader=player.id if player else None)
         return entry, 201 if created else 200
 
 

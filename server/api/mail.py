@@ -33,19 +33,28 @@ class Inbound(MethodView):
     @blp.response(200, InboundResultSchema)
     @blp.alt_response(400, schema=ErrorSchema)
     @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(403, schema=ErrorSchema)
     @blp.alt_response(413, schema=ErrorSchema)
     def post(self):
         """Read a raw email, append every armoured signed move in it, answer the sender.
 
         Send the message as the body (Content-Type message/rfc822 or text/plain) or as
-        the form field body-mime / email.  When PBEM_INBOUND_TOKEN is set, the token
-        must come in the X-Pbem-Inbound-Token header or the token query parameter.
+        the form field body-mime / email.  The server's PBEM_INBOUND_TOKEN must come in
+        the X-Pbem-Inbound-Token header or the token query parameter.  With no token
+        configured inbound mail is refused (403), unless the operator opened it with
+        PBEM_INBOUND_OPEN=1.  Each block's result is mailed to the player whose key signed
+        it, never to the From header.
         """
         token = current_app.config.get("PBEM_INBOUND_TOKEN")
         if token:
             given = request.headers.get("X-Pbem-Inbound-Token") or request.args.get("token", "")
-            if not hmac.compare_digest(given.encode(), token.encode()):
+            if not hmac.compare_digest(given.encode("utf-8", "replace"),
+                                       token.encode("utf-8")):
                 fail(401, "bad_inbound_token", "the inbound token is missing or wrong")
+        elif not current_app.config.get("PBEM_INBOUND_OPEN"):
+            fail(403, "inbound_closed", "this server takes no inbound mail: its operator sets "
+                 "PBEM_INBOUND_TOKEN (and gives it to the mail provider), or PBEM_INBOUND_OPEN=1 "
+                 "to take unauthenticated posts")
         raw = _raw_message()
         if len(raw) > mailin.MAX_MESSAGE:
             fail(413, "too_large", "the message is too large")

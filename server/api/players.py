@@ -93,14 +93,43 @@ class Me(MethodView):
     @blp.response(200, MeSchema)
     @blp.alt_response(400, schema=ErrorSchema)
     @blp.alt_response(401, schema=ErrorSchema)
+    @blp.alt_response(422, schema=ErrorSchema)
     def patch(self, data):
         """Change email, time zone, notices (every, digest, none), quiet hours, webhook."""
         player = current_player()
+        if data.get("webhook_url") and not current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE"):
+            _refuse_private_webhook(data["webhook_url"])
         for field in ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url"):
             if field in data:
                 setattr(player, field, data[field])
         db.session.commit()
         return _me(player)
+
+
+def _refuse_private_webhook(url):
+    """An early, clear refusal for a webhook URL naming a local address outright.
+
+    Names are checked where it counts, on the address connected to when sending
+    (server/mailer.py): a name may resolve elsewhere by then.
+    """
+    from urllib.parse import urlsplit
+    from ..mailer import destination_refused
+    host = (urlsplit(url).hostname or "").strip("[]").lower()
+    import ipaddress
+    import socket
+    address = None
+    try:
+        address = str(ipaddress.ip_address(host.split("%", 1)[0]))
+    except ValueError:
+        try:  # the legacy IPv4 spellings a resolver accepts: 2130706433, 127.1, 0x7f.1
+            address = socket.inet_ntoa(socket.inet_aton(host))
+        except (OSError, ValueError):
+            address = None
+    if host in ("localhost", "") or host.endswith(".localhost") or \
+            (address is not None and destination_refused(address)):
+        fail(422, "webhook_refused", f"a webhook may not point at {host or 'that host'}: "
+             "loopback, private, link-local and multicast addresses are refused (the "
+             "server's operator may allow them with PBEM_WEBHOOK_ALLOW_PRIVATE)")
 
 
 @blp.route("/me/vacation")

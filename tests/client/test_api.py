@@ -109,9 +109,13 @@ def test_signed_request_signs_path_query_and_body():
         h["X-Pbem-Signature"])
 
 
-def test_moves_and_archives_are_not_signed_requests():
-    session = FakeSession(FakeResponse(201, {"seq": 0}), FakeResponse(200, {}))
+def test_moves_are_signed_requests_and_archives_are_not():
+    """The server renders a move's answer for the seat only on the seat's signed request
+    (issue 12 item 1); an archive is public."""
+    session = FakeSession(FakeResponse(201, {"seq": 0}), FakeResponse(200, {}),
+                          FakeResponse(201, {"seq": 1}))
     api = Api("http://x", identity=("ann", secrets.token_bytes(32)), session=session)
     api.post_move("g1", "{}", "ab")
     api.archive("g1")
-    assert all("X-Pbem-Signature" not in s["headers"] for s in session.sent)
+    Api("http://x", session=session).post_move("g1", "{}", "ab")
+    assert ["X-Pbem-Signature" in s["headers"] for s in session.sent] == [True, False, False]

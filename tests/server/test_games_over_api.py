@@ -88,8 +88,43 @@ def test_random_game_over_the_api_keeps_the_seed_secret(make_player, app, type_)
         assert served == json.loads(json.dumps(dict(game.view(state, seat), you=seat)))
 
 
+def post_everything(game_id, by_seat, anyone, outsider):
+    """Every POST answer and error body each seat, an outsider and an anonymous caller get.
+
+    Repeats of every entry copied from the public log (an envelope and signature are public:
+    they prove nothing about the caller), a move refused by the rules, a stale move, a join
+    to a full game, a malformed move: signed by each seat, by a player with no seat, unsigned.
+    """
+    public_log = anyone.get(f"/api/games/{game_id}/log", signed=False).get_json()["entries"]
+    seat, mover = next(iter(by_seat.items()))
+    info = mover.get(f"/api/games/{game_id}/view").get_json()
+    bodies = {
+        "illegal": mover.move_body(game_id, seat, "jump", seq=info["next_seq"],
+                                   prev=info["prev"]),
+        "stale": mover.move_body(game_id, seat, "roll", seq=0, prev=info["prev"]),
+        "malformed": {"envelope": "{}", "signature": "0" * 128},
+    }
+    for entry in public_log:
+        bodies[f"repeat of seq {entry['seq']}"] = {"envelope": entry["envelope"],
+                                                    "signature": entry["signature"]}
+    out = []
+    callers = [(p.name, p, True) for p in by_seat.values()] + \
+        [(outsider.name, outsider, True), (None, anyone, False)]
+    for who, player, signed in callers:
+        for what, body in bodies.items():
+            r = player.post(f"/api/games/{game_id}/moves", body, signed=signed)
+            out.append((who, f"POST moves ({what}) -> {r.status_code}",
+                        r.get_data(as_text=True)))
+        r = player.post(f"/api/games/{game_id}/join", {}, signed=signed)
+        out.append((who, f"POST join -> {r.status_code}", r.get_data(as_text=True)))
+    return out
+
+
 def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
+    """Issue 12 item 1: every answer with game text, GET or POST, repeat or error, and the log's
+    facts, is rendered for the caller: a seated player only through a signed request."""
     game_id, (ann, bob) = start_pig(make_player)
+    eve = make_player("eve")
     by_seat = {"north": ann, "east": bob}
     for seat, player in by_seat.items():
         # make it seat's turn and peek: the Pig fixture's secret is private to its seat
@@ -104,7 +139,62 @@ def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
         game = db.session.get(Game, game_id)
         state = services.load_state(game)
     secrets_by_seat = {s: f"peeked at {state['secret'][s]}" for s in by_seat}
-    for who, path, body in read_everything(game_id, by_seat, ann):
+    # the secret does travel where it may: the seat's own log, events and facts both
+    own = ann.get(f"/api/games/{game_id}/log").get_json()["entries"]
+    peek = next(e for e in own if e["move"] == "peek" and e["seat"] == "north")
+    assert peek["facts"][0]["data"]["note"] == "fact: " + secrets_by_seat["north"]
+    assert secrets_by_seat["north"] in peek["events"][0]
+    everything = read_everything(game_id, by_seat, ann) + \
+        post_everything(game_id, by_seat, ann, eve)
+    seen_own = set()
+    for who, path, body in everything:
         for seat, sentinel in secrets_by_seat.items():
             if who != by_seat[seat].name:
                 assert sentinel not in body, f"{seat}'s secret reached {who} via {path}"
+            elif sentinel in body and path.startswith("POST"):
+                seen_own.add(seat)
+    # a signed repeat by the seat's own player does read as that seat (so the checks above
+    # are not passing on answers that carry nothing)
+    assert seen_own == set(by_seat)
+
+
+def test_a_public_envelope_posted_again_reads_as_a_spectator(make_player):
+    """Issue 12 item 1, as reported: the envelope and signature of a move are public (the log
+    serves them); posting them again answered 200 with the entry as its seat sees it."""
+    game_id, (ann, bob) = start_pig(make_player)
+    assert ann.play(game_id, "north", "peek").status_code == 201
+    entry = ann.get(f"/api/games/{game_id}/log", signed=False).get_json()["entries"][0]
+    copy = {"envelope": entry["envelope"], "signature": entry["signature"]}
+    stranger = ann.post(f"/api/games/{game_id}/moves", copy, signed=False)
+    assert stranger.status_code == 200
+    assert stranger.get_json()["events"] == ["north peeked"]
+    assert stranger.get_json()["facts"] == [{"kind": "peek", "data": {"seat": "north"}}]
+    assert "peeked at" not in stranger.get_data(as_text=True)
+    other_seat = bob.post(f"/api/games/{game_id}/moves", copy)
+    assert "peeked at" not in other_seat.get_data(as_text=True)
+    mine = ann.post(f"/api/games/{game_id}/moves", copy)
+    assert mine.get_json()["events"][0].startswith("north peeked at ")
+
+
+def test_a_fresh_move_posted_unsigned_reads_as_a_spectator(make_player):
+    """A move's signature proves who made it, not who posts it (a relay, a mail provider)."""
+    game_id, (ann, bob) = start_pig(make_player)
+    r = ann.post(f"/api/games/{game_id}/moves", ann.move_body(game_id, "north", "peek"),
+                 signed=False)
+    assert r.status_code == 201 and r.get_json()["events"] == ["north peeked"]
+    assert "note" not in r.get_json()["facts"][0]["data"]
+
+
+def test_the_rules_reason_goes_only_to_the_movers_signed_request(make_player):
+    """IllegalMove's message is 'safe to show to the player who sent the move' (shared/__init__):
+    to no one else."""
+    game_id, (ann, bob) = start_pig(make_player)
+    body = ann.move_body(game_id, "north", "jump")
+    anonymous = ann.post(f"/api/games/{game_id}/moves", body, signed=False)
+    assert anonymous.status_code == 422
+    assert anonymous.get_json()["error"]["code"] == "illegal_move"
+    assert "jump" not in anonymous.get_json()["error"]["message"]
+    signed = ann.post(f"/api/games/{game_id}/moves", body)
+    assert signed.status_code == 422
+    assert signed.get_json()["error"]["code"] == "bad_notation"
+    assert "'jump' is not a move" in signed.get_json()["error"]["message"]
