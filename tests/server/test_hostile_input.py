@@ -9,7 +9,7 @@ import json
 import pytest
 
 from client.signing import request_headers, signed_move
-from shared.games import game_types
+from shared.games import game_types, get_game
 from tests.server.test_platform import start_pig
 
 
@@ -148,10 +148,18 @@ def test_every_game_refuses_moves_with_odd_digits_as_4xx(make_player, type_):
     from tests.server.test_games_over_api import start
     game_id, by_seat = start(make_player, type_, GAMES[type_])
     any_player = next(iter(by_seat.values()))
+    game = get_game(type_)
     for move in ODD_MOVES:
         info = any_player.get(f"/api/games/{game_id}/view").get_json()
         seat = info["view"]["to_act"][0]
         r = by_seat[seat].play(game_id, seat, move)
+        if r.status_code == 201:
+            # a game may read other scripts' decimal digits as numbers (Zarahemla does, so
+            # that logs recorded before the parser was hardened keep replaying: its RULES.md,
+            # Notation); then the text is a move like any other, never a 5xx
+            game.parse_move(move)
+            assert move.split()[-1].isdecimal(), move
+            continue
         assert_json_4xx(r, 400, 422)
 
 
