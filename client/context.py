@@ -119,33 +119,35 @@ class PbemGroup(click.Group):
 
 # --- argument types ----------------------------------------------------------------------
 
-class GameId(click.ParamType):
+class _Pattern(click.ParamType):
+    """A text argument that must match ``PATTERN``; ``WHAT`` ends the usage error."""
+
+    PATTERN = WHAT = None
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and self.PATTERN.fullmatch(value):
+            return value
+        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:40]) + "..."
+        self.fail(f"{shown} {self.WHAT}", param, ctx)
+
+
+class GameId(_Pattern):
     """A game id as servers make them (letters, digits, '_' or '-'); anything else is a usage
     error here rather than a request the server could only misread."""
 
     name = "GAME"
     PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str) and self.PATTERN.fullmatch(value):
-            return value
-        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:40]) + "..."
-        self.fail(f"{shown} is not a game id: ids are letters and digits like k7m2q9xa3b "
-                  "(pbem games lists yours)", param, ctx)
+    WHAT = ("is not a game id: ids are letters and digits like k7m2q9xa3b (pbem games lists "
+            "yours)")
 
 
-class PlayerName(click.ParamType):
+class PlayerName(_Pattern):
     """A player name as the server takes it (it travels in a request header)."""
 
     name = "NAME"
     PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}")
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str) and self.PATTERN.fullmatch(value):
-            return value
-        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:40]) + "..."
-        self.fail(f"{shown} is not a player name: a name is 2 to 32 letters, digits, '.', '_' "
-                  "or '-', starting with a letter or digit", param, ctx)
+    WHAT = ("is not a player name: a name is 2 to 32 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit")
 
 
 GAME_ID = GameId()
