@@ -3,7 +3,6 @@ every piece named and titled, face-down chips never revealed, everything escaped
 
 import json
 
-import pytest
 
 from shared.rng import Rng
 from shared.stone_age import GAME, board

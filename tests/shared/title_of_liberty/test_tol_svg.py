@@ -4,9 +4,7 @@ view only, every space and piece named and titled, the battle inset, everything 
 import copy
 import json
 
-import pytest
 
-from shared.rng import Rng
 from shared.title_of_liberty import GAME
 from shared.title_of_liberty.board import CITIES, FOOD_SPACES, SPACES
 

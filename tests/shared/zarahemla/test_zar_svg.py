@@ -3,7 +3,6 @@ every piece named and titled, everything escaped, no hidden card ever drawn."""
 
 import json
 
-import pytest
 
 from shared.rng import Rng
 from shared.zarahemla import GAME
