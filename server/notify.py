@@ -26,12 +26,14 @@ from sqlalchemy import or_, update
 from shared.envelope import make_envelope, sign_envelope
 from shared.games import get_game
 
-from . import services
+from .append import append_move
 from .clock import now, now_ts
-from .errors import ApiError
+from .domain import DomainError
 from .extensions import db
+from .keys import server_key
 from .mailer import SendError, post_webhook, send_email
 from .models import Duty, Game, Notice, Player
+from .state_cache import load_state
 
 log = logging.getLogger("pbem.notices")
 MAX_ATTEMPTS = 10
@@ -54,7 +56,7 @@ def local(dt, player):
 
 def _turn_text(game, seat, player, kind):
     game_def = get_game(game.type)
-    state = services.load_state(game)
+    state = load_state(game)
     view = game_def.view(state, seat)
     view["you"] = seat
     board = game_def.render(view)
@@ -164,10 +166,10 @@ def _append_forced(game, seat, move):
     """Append ``move`` for ``seat`` as a server-signed forced entry; False if it lost a race."""
     env = make_envelope(game.id, game.head_seq + 1, game.head_hash, seat, move,
                         secrets.token_hex(12), now_ts(), forced=True)
-    text, sig = sign_envelope(services.server_key()[0], env)
+    text, sig = sign_envelope(server_key()[0], env)
     try:
-        services.append_move(game.id, text, sig, forced=True)
-    except ApiError as exc:  # another worker or a player got there first
+        append_move(game.id, text, sig, forced=True)
+    except DomainError as exc:  # another worker or a player got there first
         db.session.rollback()
         log.info("forced move for %s in %s not appended: %s", seat, game.id, exc.message)
         return False
@@ -182,7 +184,7 @@ def sweep_time_limits():
                                                       Game.ends_at <= now())).scalars().all()
     for game in games:
         game_def = get_game(game.type)
-        state = services.load_state(game)
+        state = load_state(game)
         to_act = game_def.to_act(state)
         if to_act and _append_forced(game, to_act[0], game_def.time_up_move(state)):
             db.session.commit()
@@ -193,7 +195,7 @@ def sweep_time_limits():
 def _force(game, duty):
     """Append the game's timeout move for the late seat, signed by the server."""
     game_def = get_game(game.type)
-    state = services.load_state(game)
+    state = load_state(game)
     if duty.seat not in game_def.to_act(state):
         return 0
     move = game_def.timeout_move(state, duty.seat)

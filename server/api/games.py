@@ -3,21 +3,27 @@
 import base64
 from datetime import datetime, timezone
 
+from flask import g
 from flask.views import MethodView
 
 from shared.games import game_types, get_game
 
-from .. import duties, services
-from ..idempotency import idempotent
-from ..limits import move_limit
+from .. import duties
+from ..append import append_move
+from ..archives import archive_for
 from ..auth import current_player
 from ..errors import Blueprint, ErrorSchema, fail
 from ..extensions import db
+from ..idempotency import idempotent
+from ..lifecycle import create_game, join_game
+from ..limits import move_limit
 from ..models import Game, Seat
+from ..state_cache import load_state
 from ..schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema, GameSchema,
                        GamesQuerySchema, GameTypeListSchema, JoinSchema, LegalMovesSchema,
                        LogQuerySchema, LogSchema, MoveSubmitSchema, SeatQuerySchema,
                        ViewResponseSchema)
+from ..views import log_entries, seat_of, signed_head, view_for
 
 blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
 SIGNED = [{"pbemSignature": []}]
@@ -127,7 +133,7 @@ class Games(MethodView):
     def post(self, data):
         """Create a game; the caller takes the first seat (or the one named)."""
         player = current_player()
-        game = services.create_game(player, data["type"], data["seats"], data["options"],
+        game = create_game(player, data["type"], data["seats"], data["options"],
                                     data["seat"], data["move_hours"])
         return game_json(game, player)
 
@@ -154,7 +160,7 @@ class Join(MethodView):
     def post(self, data, game_id):
         """Take a free seat; the game starts when every seat is filled."""
         player = current_player()
-        game = services.join_game(get_or_404(game_id), player, data["seat"])
+        game = join_game(get_or_404(game_id), player, data["seat"])
         return game_json(game, player)
 
 
@@ -170,12 +176,12 @@ class View(MethodView):
         """The board as the caller may see it (unsigned: a spectator's view)."""
         player = current_player(required=False)
         game = get_or_404(game_id)
-        seat = services.seat_of(game, player, query["seat"])
-        view = services.view_for(game, seat)
+        seat = seat_of(game, player, query["seat"])
+        view = view_for(game, seat)
         board = get_game(game.type).render(view) if view is not None else None
         return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
                 "prev": game.head_hash, "view": view, "board": board,
-                "head": services.signed_head(game) if game.genesis else None}
+                "head": signed_head(game) if game.genesis else None}
 
 
 @blp.route("/games/<game_id>/legal")
@@ -190,12 +196,12 @@ class Legal(MethodView):
         """The caller's legal moves now, in the game's notation (signed)."""
         player = current_player()
         game = get_or_404(game_id)
-        seat = services.seat_of(game, player, query["seat"])
+        seat = seat_of(game, player, query["seat"])
         if seat is None:
             fail(403, "not_seated", f"you hold no seat in game {game.id}")
         moves = []
         if game.status == "playing":
-            moves = get_game(game.type).legal_moves(services.load_state(game), seat)
+            moves = get_game(game.type).legal_moves(load_state(game), seat)
         return {"seat": seat, "next_seq": game.head_seq + 1, "prev": game.head_hash,
                 "moves": moves}
 
@@ -224,8 +230,12 @@ class Moves(MethodView):
         unsigned, it reads as a spectator's.
         """
         player = current_player(required=False)
-        entry, created = services.append_move(game_id, data["envelope"], data["signature"],
-                                              reader=player.id if player else None)
+        entry, created = append_move(game_id, data["envelope"], data["signature"],
+                                     reader=player.id if player else None)
+        if created:
+            # the seat's move allowance pays for its appended moves only: anyone can post a
+            # copy of a public (or captured) envelope again, and that must not lock it out
+            g.pbem_verified_seat = f"{game_id}:{entry['seat']}"
         return entry, 201 if created else 200
 
 
@@ -240,9 +250,9 @@ class Log(MethodView):
         """The log, redacted for the caller (unsigned: for a spectator)."""
         player = current_player(required=False)
         game = get_or_404(game_id)
-        seat = services.seat_of(game, player)
-        return {"entries": services.log_entries(game, seat, query["since"], query["limit"]),
-                "head": services.signed_head(game) if game.genesis else None}
+        seat = seat_of(game, player)
+        return {"entries": log_entries(game, seat, query["since"], query["limit"]),
+                "head": signed_head(game) if game.genesis else None}
 
 
 @blp.route("/games/<game_id>/archive")
@@ -252,4 +262,4 @@ class Archive(MethodView):
     @blp.alt_response(409, schema=ErrorSchema)
     def get(self, game_id):
         """The archive: header, every signed entry, the signed head; seed and result once over."""
-        return services.archive_for(get_or_404(game_id))
+        return archive_for(get_or_404(game_id))

@@ -4,7 +4,7 @@ import marshmallow as ma
 from flask import current_app, request
 from flask.views import MethodView
 
-from .. import services
+from ..views import seat_of
 from ..auth import current_player
 from ..errors import Blueprint, ErrorSchema, fail
 from ..web.signin import issue_link
@@ -39,7 +39,7 @@ class Link(MethodView):
         """
         player = current_player()
         game = get_or_404(game_id)
-        seat = services.seat_of(game, player)
+        seat = seat_of(game, player)
         if seat is None:
             fail(403, "not_seated", f"you hold no seat in game {game.id}; its page is public "
                  "to spectators without a link")

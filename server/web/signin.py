@@ -105,7 +105,7 @@ def redeem_link(token):
 def _serializer():
     cached = current_app.extensions.get("pbem_web_serializer")
     if cached is None:
-        from ..services import server_key
+        from ..keys import server_key
         secret = current_app.config.get("SECRET_KEY") or hmac.new(
             server_key()[0], b"pbem web session v1", hashlib.sha256).digest()
         cached = current_app.extensions["pbem_web_serializer"] = URLSafeTimedSerializer(
