@@ -16,10 +16,9 @@ MIGRATIONS = os.path.join(os.path.dirname(__file__), "migrations")
 
 
 def create_app(config=None):
-    app = Flask(__name__, instance_relative_config=True,
-                instance_path=os.environ.get("PBEM_INSTANCE_PATH") or None)
+    from .config import from_env, instance_path
+    app = Flask(__name__, instance_relative_config=True, instance_path=instance_path())
     os.makedirs(app.instance_path, exist_ok=True)
-    from .config import from_env
     app.config.update(from_env(app.instance_path))
     app.config.update(
         API_TITLE="pbem", API_VERSION="1", OPENAPI_VERSION="3.0.3",

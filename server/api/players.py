@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from flask import current_app
 from flask.views import MethodView
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
 from ..idempotency import idempotent
@@ -14,6 +15,9 @@ from ..errors import Blueprint, ErrorSchema, fail
 from ..extensions import db
 from ..models import Duty, Player, RequestNonce
 from ..schemas import MeSchema, PlayerCreateSchema, PlayerSchema, SettingsSchema, VacationSchema
+
+#: what PATCH /api/players/me may change (SettingsSchema's fields)
+SETTINGS_FIELDS = ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url")
 
 blp = Blueprint("players", __name__, url_prefix="/api/players",
                 description="Players and their public keys")
@@ -99,10 +103,10 @@ class Me(MethodView):
         player = current_player()
         if data.get("webhook_url") and not current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE"):
             _refuse_private_webhook(data["webhook_url"])
-        for field in ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url"):
-            if field in data:
-                setattr(player, field, data[field])
-        db.session.commit()
+        changes = {field: data[field] for field in SETTINGS_FIELDS if field in data}
+        if changes:
+            db.session.execute(update(Player).where(Player.id == player.id).values(**changes))
+        db.session.commit()  # expires ``player``: _me reads the stored settings back
         return _me(player)
 
 

@@ -15,7 +15,6 @@ longer exists reads as "nobody" (the spectator view), never as an error.
 
 import hashlib
 import hmac
-import os
 import secrets
 from datetime import timedelta
 
@@ -48,8 +47,7 @@ def _token_hash(token):
 
 
 def _setting(name, default):
-    value = current_app.config.get(name) or os.environ.get(name)
-    return int(value) if value else default
+    return int(current_app.config.get(name) or default)
 
 
 def link_minutes():
