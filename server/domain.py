@@ -13,8 +13,6 @@ class DomainError(Exception):
     the refusal (a refused move's sender, when known); ``private`` marks a reason only that
     seat's player may read (a rules refusal may name their hidden hand)."""
 
-    kind = "refused"
-
     def __init__(self, code, message, details=None, *, seat=None, private=False):
         super().__init__(message)
         self.code = code
@@ -26,29 +24,23 @@ class DomainError(Exception):
 
 class Malformed(DomainError):
     """The input cannot be read (a broken envelope, a wrong game id inside it)."""
-    kind = "malformed"
 
 
 class Unauthenticated(DomainError):
     """The caller must prove who they are first."""
-    kind = "unauthenticated"
 
 
 class Forbidden(DomainError):
     """The caller is known, and may not do this (another seat's move or view)."""
-    kind = "forbidden"
 
 
 class NotFound(DomainError):
     """There is no such game (or game type)."""
-    kind = "not_found"
 
 
 class Conflict(DomainError):
     """Not possible in the game's present state (started, full, over, moved on)."""
-    kind = "conflict"
 
 
 class Refused(DomainError):
     """Well formed, and refused: by the rules, or by a setting."""
-    kind = "refused"

@@ -236,3 +236,11 @@ class Parser(FlaskParser):
 
 class Blueprint(_Blueprint):
     ARGUMENTS_PARSER = Parser()
+
+    def refusals(self, *statuses):
+        """Document the JSON errors (ErrorSchema) a view may answer, one status each."""
+        def document(view):
+            for status in reversed(statuses):
+                view = self.alt_response(status, schema=ErrorSchema)(view)
+            return view
+        return document

@@ -114,19 +114,29 @@ def compose_turn_notices():
     duties = db.session.execute(db.select(Duty).filter_by(notified=False).limit(200)) \
         .scalars().all()
     for duty in duties:
-        claimed = db.session.execute(update(Duty).where(Duty.id == duty.id,
-                                                        Duty.notified.is_(False))
-                                     .values(notified=True))
-        if claimed.rowcount != 1:
-            db.session.rollback()
-            continue
-        game = db.session.get(Game, duty.game_id)
-        player = db.session.get(Player, duty.player_id)
-        subject, body, payload = _turn_text(game, duty.seat, player, "turn")
-        enqueue(player, game.id, "turn", subject, body, payload)
-        db.session.commit()
-        count += 1
+        if _claim(duty, Duty.notified):
+            _announce(db.session.get(Game, duty.game_id), duty, "turn")
+            count += 1
     return count
+
+
+def _claim(duty, flag):
+    """Set ``duty``'s ``flag`` (notified, reminded) unless another worker did: True when this
+    worker claimed it (and so sends its notice)."""
+    claimed = db.session.execute(update(Duty).where(Duty.id == duty.id, flag.is_(False))
+                                 .values({flag: True}))
+    if claimed.rowcount != 1:
+        db.session.rollback()
+        return False
+    return True
+
+
+def _announce(game, duty, kind):
+    """Queue the duty's turn notice (``kind`` "turn" or "reminder") and commit."""
+    player = db.session.get(Player, duty.player_id)
+    subject, body, payload = _turn_text(game, duty.seat, player, kind)
+    enqueue(player, game.id, kind, subject, body, payload)
+    db.session.commit()
 
 
 # --- deadlines ---------------------------------------------------------------------
@@ -148,17 +158,9 @@ def sweep_deadlines():
         if duty.due_at <= current:
             forced += _force(game, duty)
         elif not duty.reminded and duty.due_at - _reminder_window(game) <= current:
-            claimed = db.session.execute(update(Duty).where(Duty.id == duty.id,
-                                                            Duty.reminded.is_(False))
-                                         .values(reminded=True))
-            if claimed.rowcount != 1:
-                db.session.rollback()
-                continue
-            player = db.session.get(Player, duty.player_id)
-            subject, body, payload = _turn_text(game, duty.seat, player, "reminder")
-            enqueue(player, game.id, "reminder", subject, body, payload)
-            db.session.commit()
-            reminded += 1
+            if _claim(duty, Duty.reminded):
+                _announce(game, duty, "reminder")
+                reminded += 1
     return forced, reminded
 
 

@@ -12,7 +12,7 @@ from .. import duties
 from ..append import append_move
 from ..archives import archive_for
 from ..auth import current_player
-from ..errors import Blueprint, ErrorSchema, fail
+from ..errors import Blueprint, fail
 from ..extensions import db
 from ..idempotency import idempotent
 from ..lifecycle import create_game, join_game
@@ -74,6 +74,15 @@ def get_or_404(game_id):
     return game
 
 
+def _looking(game_id, wanted, required=True):
+    """(player, game, seat) of a request about ``game_id``: the signed caller (None when
+    unsigned and not ``required``), and the seat they look through (``wanted``, or their
+    own; None: a spectator's eyes)."""
+    player = current_player(required=required)
+    game = get_or_404(game_id)
+    return player, game, seat_of(game, player, wanted)
+
+
 @blp.route("/types")
 class Types(MethodView):
     @blp.response(200, GameTypeListSchema)
@@ -93,8 +102,7 @@ class Games(MethodView):
     @blp.doc(security=OPTIONAL)
     @blp.arguments(GamesQuerySchema, location="query")
     @blp.response(200, GameListSchema)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.refusals(400, 401)
     def get(self, query):
         """Signed: the caller's games.  Unsigned: games open for joining.
 
@@ -125,11 +133,7 @@ class Games(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSchema)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
-    @blp.alt_response(422, schema=ErrorSchema)
+    @blp.refusals(400, 401, 404, 409, 422)
     def post(self, data):
         """Create a game; the caller takes the first seat (or the one named)."""
         player = current_player()
@@ -141,7 +145,7 @@ class Games(MethodView):
 @blp.route("/games/<game_id>")
 class OneGame(MethodView):
     @blp.response(200, GameSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(404)
     def get(self, game_id):
         """A game's public summary."""
         player = current_player(required=False)
@@ -154,9 +158,7 @@ class Join(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
+    @blp.refusals(401, 404, 409)
     def post(self, data, game_id):
         """Take a free seat; the game starts when every seat is filled."""
         player = current_player()
@@ -169,14 +171,10 @@ class View(MethodView):
     @blp.doc(security=OPTIONAL)
     @blp.arguments(SeatQuerySchema, location="query")
     @blp.response(200, ViewResponseSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(403, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(401, 403, 404)
     def get(self, query, game_id):
         """The board as the caller may see it (unsigned: a spectator's view)."""
-        player = current_player(required=False)
-        game = get_or_404(game_id)
-        seat = seat_of(game, player, query["seat"])
+        player, game, seat = _looking(game_id, query["seat"], required=False)
         view = view_for(game, seat)
         board = get_game(game.type).render(view) if view is not None else None
         return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
@@ -189,14 +187,10 @@ class Legal(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(SeatQuerySchema, location="query")
     @blp.response(200, LegalMovesSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(403, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(401, 403, 404)
     def get(self, query, game_id):
         """The caller's legal moves now, in the game's notation (signed)."""
-        player = current_player()
-        game = get_or_404(game_id)
-        seat = seat_of(game, player, query["seat"])
+        _, game, seat = _looking(game_id, query["seat"])
         if seat is None:
             fail(403, "not_seated", f"you hold no seat in game {game.id}")
         moves = []
@@ -215,12 +209,7 @@ class Moves(MethodView):
     @blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "
                       "appended: the existing entry")
     @blp.doc(security=OPTIONAL)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(403, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
-    @blp.alt_response(422, schema=ErrorSchema)
+    @blp.refusals(400, 401, 403, 404, 409, 422)
     def post(self, data, game_id):
         """Append a signed move.  The envelope is canonical JSON, signed with the seat's key.
 
@@ -244,13 +233,10 @@ class Log(MethodView):
     @blp.doc(security=OPTIONAL)
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(401, 404)
     def get(self, query, game_id):
         """The log, redacted for the caller (unsigned: for a spectator)."""
-        player = current_player(required=False)
-        game = get_or_404(game_id)
-        seat = seat_of(game, player)
+        _, game, seat = _looking(game_id, None, required=False)
         return {"entries": log_entries(game, seat, query["since"], query["limit"]),
                 "head": signed_head(game) if game.genesis else None}
 
@@ -258,8 +244,7 @@ class Log(MethodView):
 @blp.route("/games/<game_id>/archive")
 class Archive(MethodView):
     @blp.response(200, ArchiveSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
+    @blp.refusals(404, 409)
     def get(self, game_id):
         """The archive: header, every signed entry, the signed head; seed and result once over."""
         return archive_for(get_or_404(game_id))
