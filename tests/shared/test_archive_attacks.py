@@ -491,7 +491,7 @@ def _random_finished(game_type, n_seats, options, seed, max_moves=8000):
 @pytest.mark.slow
 @pytest.mark.parametrize("game_type,seats,options", [
     ("zarahemla", 3, {"board": "beginner"}), ("stone_age", 3, {}),
-    ("title_of_liberty", 2, {"short_game": True})])
+    ("title_of_liberty", 2, {"cities": "book"})])
 def test_real_finished_games_refuse_flips_renames_and_truncations(game_type, seats, options):
     b = _random_finished(game_type, seats, options, seed=4)
     archive = b.archive()
