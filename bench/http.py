@@ -360,9 +360,9 @@ def _profile_moves(run, section, server, games, keys, move_cap, seconds, label):
 
 
 _INTEREST = [
-    ("append_move (services.py)", ("append_move (server/services.py",)),
+    ("append_move (append.py)", ("append_move (server/append.py",)),
     ("  envelope parse + Ed25519 verify", ("verify (shared/envelope.py", "parse_canonical (")),
-    ("  load_state (cache / snapshot)", ("load_state (server/services.py",)),
+    ("  load_state (cache / snapshot)", ("load_state (server/state_cache.py",)),
     ("  rules engine play()", ("play (tests/fixtures/pig.py", "play (shared/")),
     ("  duties.refresh", ("refresh (server/duties.py",)),
     ("  session.commit (incl. SQLite/PG write + lock waits)", ("commit (sqlalchemy/orm/session.py",)),
@@ -455,7 +455,7 @@ def _views_in_process(run, section, server, short_g, long_g, long_n):
     code = f"""
 import json, time, os
 from server import create_app
-from server import services
+from server.state_cache import load_state, rebuild_state
 from server.extensions import db
 from server.models import Game
 app = create_app({{"SQLALCHEMY_DATABASE_URI": os.environ["PBEM_DATABASE_URL"]}})
@@ -466,8 +466,8 @@ with app.app_context():
         ts = []
         for _ in range(20):
             app.extensions.pop("pbem_state_cache", None)
-            t = time.perf_counter(); services.load_state(game); ts.append(time.perf_counter() - t)
-        t = time.perf_counter(); services.rebuild_state(game); rb = time.perf_counter() - t
+            t = time.perf_counter(); load_state(game); ts.append(time.perf_counter() - t)
+        t = time.perf_counter(); rebuild_state(game); rb = time.perf_counter() - t
         out[n] = (sorted(ts)[len(ts) // 2], rb)
 print(json.dumps(out))
 """

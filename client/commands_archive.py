@@ -11,15 +11,20 @@ from .context import (EXIT_PREFIX, GAME_ID, PbemError, color_wanted, load_game, 
 # --- log, export, verify ----------------------------------------------------------------------
 
 def _check_log(game_id, entries, head):
-    """The log's own links and hashes agree with each other and with the signed head."""
-    from shared.envelope import entry_hash
+    """The log's own links and hashes agree with each other and with the signed head: each
+    entry's envelope is for this game, carries its seq, links to the entry before it (the
+    first one shown: to the prev it states) and hashes to its stated hash."""
+    from shared.envelope import EnvelopeError, verify_entry
     from .heads import HistoryError
     prev = None
     for e in entries:
-        if entry_hash(e["envelope"].encode("utf-8"), e["signature"]) != e["hash"] or \
-                (prev is not None and e["prev"] != prev):
-            raise HistoryError(f"the log of game {game_id} is inconsistent at move {e['seq']}: "
-                               "its hash chain is broken")
+        try:
+            verify_entry(e["envelope"], e["signature"], game_id=game_id, seq=e["seq"],
+                         prev=e["prev"] if prev is None else prev, expected_hash=e["hash"])
+        except (EnvelopeError, KeyError, TypeError):
+            raise HistoryError(f"the log of game {game_id} is inconsistent at move "
+                               f"{e.get('seq') if isinstance(e, dict) else '?'}: its hash "
+                               "chain is broken") from None
         prev = e["hash"]
     if head is not None and entries and (head["length"] != entries[-1]["seq"] + 1
                                          or head["hash"] != prev):

@@ -8,7 +8,7 @@ at the old ``length - 1`` must still have the remembered hash (for an old
 length of 0, entry 0 must link to the remembered genesis hash).
 """
 
-from shared.envelope import entry_hash, head_message, verify
+from shared.envelope import EnvelopeError, head_message, verify, verify_entry
 
 
 class HistoryError(Exception):
@@ -92,20 +92,24 @@ class HeadKeeper:
             return
         if old["length"] == 0:
             entries = self.api.log(game_id, since=0, limit=1)["entries"]
-            if not entries or entries[0].get("prev") != old["hash"]:
+            if not entries or not _entry_holds(entries[0], game_id, 0, prev=old["hash"]):
                 raise HistoryError(told + "the first move no longer links to the game's "
                                    "original header")
             return
         entries = self.api.log(game_id, since=old["length"] - 1, limit=1)["entries"]
-        if not entries or entries[0].get("seq") != old["length"] - 1 \
-                or entries[0].get("hash") != old["hash"] or not _hash_holds(entries[0]):
+        if not entries or not _entry_holds(entries[0], game_id, old["length"] - 1,
+                                           expected_hash=old["hash"]):
             raise HistoryError(told + f"move {old['length'] - 1} now has another hash than the "
                                "one seen before")
 
 
-def _hash_holds(entry):
-    """True when the entry's hash is really the hash of its envelope and signature."""
+def _entry_holds(entry, game_id, seq, prev=None, expected_hash=None):
+    """True when the log entry's envelope is move ``seq`` of ``game_id`` (linking to ``prev``
+    when given), and its hash is the hash of its envelope and signature, ``expected_hash``
+    when given and the hash the entry states."""
     try:
-        return entry_hash(entry["envelope"].encode("utf-8"), entry["signature"]) == entry["hash"]
-    except (KeyError, AttributeError, TypeError):
+        _, digest = verify_entry(entry["envelope"], entry["signature"], game_id=game_id,
+                                 seq=seq, prev=prev, expected_hash=expected_hash)
+        return digest == entry["hash"]
+    except (EnvelopeError, KeyError, TypeError):
         return False

@@ -16,10 +16,9 @@ MIGRATIONS = os.path.join(os.path.dirname(__file__), "migrations")
 
 
 def create_app(config=None):
-    app = Flask(__name__, instance_relative_config=True,
-                instance_path=os.environ.get("PBEM_INSTANCE_PATH") or None)
+    from .config import from_env, instance_path
+    app = Flask(__name__, instance_relative_config=True, instance_path=instance_path())
     os.makedirs(app.instance_path, exist_ok=True)
-    from .config import from_env
     app.config.update(from_env(app.instance_path))
     app.config.update(
         API_TITLE="pbem", API_VERSION="1", OPENAPI_VERSION="3.0.3",
@@ -42,7 +41,7 @@ def create_app(config=None):
     for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
         register_path(path)
 
-    from .errors import JSONProvider, install_input_guards
+    from .errors import JSONProvider, install_domain_errors, install_input_guards
     app.json = JSONProvider(app)
     if app.config.get("PBEM_PROXY_HOPS"):
         from werkzeug.middleware.proxy_fix import ProxyFix
@@ -66,6 +65,7 @@ def create_app(config=None):
             "description": "Ed25519 signature (hex) of the request, with X-Pbem-Player, "
                            "X-Pbem-Timestamp and X-Pbem-Nonce; see server/auth.py"})
     install_input_guards(app)
+    install_domain_errors(app)
     from .limits import configure_storage, limiter
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     configure_storage(app)
@@ -86,7 +86,7 @@ def create_app(config=None):
     def server_info():
         """The server's public key (it signs log heads and forced moves) and its clock."""
         from .clock import now_ts
-        from .services import server_key
+        from .keys import server_key
         return {"public_key": server_key()[1], "time": now_ts(), "version": "1"}
 
     if not app.debug and not app.testing:

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from shared.envelope import request_message, verify
 
 from .clock import now_ts
-from .errors import fail
+from .domain import Unauthenticated
 from .extensions import db
 from .models import Player, RequestNonce
 
@@ -43,18 +43,20 @@ def _check_signature(public_key, name):
     nonce = request.headers.get("X-Pbem-Nonce", "")
     sig = request.headers.get("X-Pbem-Signature", "")
     if not _TIMESTAMP.fullmatch(ts_text):
-        fail(401, "bad_timestamp", "X-Pbem-Timestamp must be seconds since the epoch")
+        raise Unauthenticated("bad_timestamp", "X-Pbem-Timestamp must be seconds since the epoch")
     window = current_app.config["PBEM_AUTH_WINDOW"]
     now = now_ts()
     if abs(now - int(ts_text)) > window:
-        fail(401, "stale_request", f"the request's timestamp is more than {window} seconds "
-             "away from the server's clock; check your clock and retry")
+        raise Unauthenticated("stale_request", f"the request's timestamp is more than {window} "
+                              "seconds away from the server's clock; check your clock and retry")
     if not _NONCE.fullmatch(nonce):
-        fail(401, "bad_nonce", "X-Pbem-Nonce must be 8 to 64 printable ASCII characters")
+        raise Unauthenticated("bad_nonce",
+                              "X-Pbem-Nonce must be 8 to 64 printable ASCII characters")
     message = request_message(request.method, signed_path(), ts_text, nonce,
                               request.get_data(cache=True))
     if not verify(public_key, message, sig):
-        fail(401, "bad_signature", f"the request's signature does not match {name}'s key")
+        raise Unauthenticated("bad_signature",
+                              f"the request's signature does not match {name}'s key")
     return int(ts_text), nonce
 
 
@@ -65,7 +67,8 @@ def _use_nonce(player_id, nonce, ts):
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        fail(401, "replayed_request", "this request was already used (its nonce is spent)")
+        raise Unauthenticated("replayed_request",
+                              "this request was already used (its nonce is spent)")
     if random.random() < 0.01:  # prune spent nonces now and then; outside the window they are dead
         cutoff = now_ts() - 2 * current_app.config["PBEM_AUTH_WINDOW"]
         RequestNonce.query.filter(RequestNonce.ts < cutoff).delete()
@@ -83,19 +86,21 @@ def current_player(required=True):
     present = [h for h in HEADERS if h in request.headers]
     if not present:
         if required:
-            fail(401, "unauthenticated", "this request must be signed by a player's key "
-                 "(X-Pbem-Player, X-Pbem-Timestamp, X-Pbem-Nonce, X-Pbem-Signature)")
+            raise Unauthenticated("unauthenticated", "this request must be signed by a player's "
+                                  "key (X-Pbem-Player, X-Pbem-Timestamp, X-Pbem-Nonce, "
+                                  "X-Pbem-Signature)")
         g.player = None
         return None
     if len(present) != len(HEADERS):
         missing = ", ".join(h for h in HEADERS if h not in request.headers)
-        fail(401, "unauthenticated", f"the request's signature headers are incomplete: {missing}")
+        raise Unauthenticated("unauthenticated",
+                              f"the request's signature headers are incomplete: {missing}")
     name = request.headers["X-Pbem-Player"]
     if not _NAME.fullmatch(name):
-        fail(401, "unknown_player", f"no player is registered as {name[:40]!r}")
+        raise Unauthenticated("unknown_player", f"no player is registered as {name[:40]!r}")
     player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
     if player is None:
-        fail(401, "unknown_player", f"no player is registered as {name!r}")
+        raise Unauthenticated("unknown_player", f"no player is registered as {name!r}")
     ts, nonce = _check_signature(player.public_key, name)
     _use_nonce(player.id, nonce, ts)
     g.player = player
@@ -106,8 +111,8 @@ def current_player(required=True):
 def check_self_signed(name, public_key):
     """For registration: the request must be signed by the key being registered."""
     if request.headers.get("X-Pbem-Player") != name:
-        fail(401, "unauthenticated", "a registration must be signed by the key it registers, "
-             "with X-Pbem-Player set to the new name")
+        raise Unauthenticated("unauthenticated", "a registration must be signed by the key it "
+                              "registers, with X-Pbem-Player set to the new name")
     checked = _check_signature(public_key, name)
     g.pbem_verified_player = name
     return checked

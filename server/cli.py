@@ -5,13 +5,13 @@
 """
 
 import ipaddress
-import os
 import sys
 
 import click
 from flask.cli import FlaskGroup
 
 from . import create_app
+from .config import limit_loopback
 
 
 def _app():
@@ -50,14 +50,15 @@ def run(host, port):
     run_simple(host, port, app, threaded=True, use_reloader=False)
 
 
-def spare_loopback_default(host):
+def spare_loopback_default(host, setting=None):
     """Whether ``pbem-server run --host HOST`` spares loopback callers from the rate limits.
 
     Bound to a loopback address, the server is one person's development server: twenty
     ``pbem register`` for a local four-player test must not hit the sign-up limit.
     ``PBEM_LIMIT_LOOPBACK=limit`` keeps the limits; ``spare`` spares loopback on any host.
     """
-    setting = os.environ.get("PBEM_LIMIT_LOOPBACK", "").strip().lower()
+    if setting is None:
+        setting = limit_loopback()
     if setting == "limit":
         return False
     if setting == "spare":

@@ -1,4 +1,9 @@
-"""Configuration from the environment."""
+"""Configuration from the environment: the one module that reads it.
+
+``from_env`` gives the app's settings (``create_app`` lays its ``config`` argument over them);
+the rest of the server reads ``current_app.config``.  ``instance_path`` and
+``limit_loopback`` are read before an app exists.
+"""
 
 import os
 
@@ -18,6 +23,24 @@ def normalize_database_url(url):
 
 def _flag(name):
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+#: the rate limits' settings (server/limits.py holds their defaults)
+LIMIT_SETTINGS = ("PBEM_LIMIT_ADDRESS", "PBEM_LIMIT_KEY", "PBEM_LIMIT_REGISTER",
+                  "PBEM_LIMIT_MOVES", "PBEM_LIMIT_UNVERIFIED")
+#: outgoing mail (server/mailer.py); unset: notices are logged
+MAIL_SETTINGS = ("PBEM_SMTP_URL", "PBEM_SMTP_HOST", "PBEM_SMTP_PORT", "PBEM_SMTP_TLS",
+                 "PBEM_SMTP_USER", "PBEM_SMTP_PASSWORD", "PBEM_MAIL_FROM")
+
+
+def instance_path():
+    """``PBEM_INSTANCE_PATH``: where the server keeps its files (None: Flask's default)."""
+    return os.environ.get("PBEM_INSTANCE_PATH") or None
+
+
+def limit_loopback():
+    """``PBEM_LIMIT_LOOPBACK``: "limit", "spare" or "" (see server/cli.py)."""
+    return os.environ.get("PBEM_LIMIT_LOOPBACK", "").strip().lower()
 
 
 def from_env(instance_path):
@@ -45,5 +68,11 @@ def from_env(instance_path):
         "PBEM_VACATION_DAYS": int(os.environ.get("PBEM_VACATION_DAYS", 21)),
         "PBEM_NOTIFY_INTERVAL": int(os.environ.get("PBEM_NOTIFY_INTERVAL", 5)),
         "RATELIMIT_ENABLED": os.environ.get("PBEM_RATELIMIT", "on") != "off",
+        # the pages' sign-in links and sessions (server/web/signin.py)
+        "PBEM_LINK_MINUTES": int(os.environ.get("PBEM_LINK_MINUTES") or 10),
+        "PBEM_SESSION_HOURS": int(os.environ.get("PBEM_SESSION_HOURS") or 12),
     }
+    # unset ones are None: server/limits.py and server/mailer.py fall back to their defaults
+    config.update({name: os.environ.get(name) or None for name in LIMIT_SETTINGS})
+    config.update({name: os.environ.get(name) or None for name in MAIL_SETTINGS})
     return config

@@ -9,6 +9,8 @@ from flask_smorest import Api, Blueprint as _Blueprint
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from . import domain
+
 log = logging.getLogger("pbem.server")
 
 _DEFAULT_CODES = {400: "malformed", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
@@ -31,6 +33,27 @@ class ApiError(HTTPException):
 
 def fail(status, code, message, details=None, headers=None):
     raise ApiError(status, code, message, details, headers)
+
+
+#: the HTTP status of each kind of refusal the services raise (server/domain.py)
+STATUS = {domain.Malformed: 400, domain.Unauthenticated: 401, domain.Forbidden: 403,
+          domain.NotFound: 404, domain.Conflict: 409, domain.Refused: 422}
+
+
+def http_error(error):
+    """The ApiError that answers a service's DomainError."""
+    status = next((s for cls, s in STATUS.items() if isinstance(error, cls)), 422)
+    return ApiError(status, error.code, error.message, error.details)
+
+
+def install_domain_errors(app):
+    """A DomainError raised under a view is answered as its HTTP error: JSON under /api, a
+    page elsewhere (whichever HTTPException handler the app has)."""
+    from flask import current_app
+
+    @app.errorhandler(domain.DomainError)
+    def _domain_error(error):
+        return current_app.handle_http_exception(http_error(error))
 
 
 class ErrorBodySchema(ma.Schema):
@@ -213,3 +236,11 @@ class Parser(FlaskParser):
 
 class Blueprint(_Blueprint):
     ARGUMENTS_PARSER = Parser()
+
+    def refusals(self, *statuses):
+        """Document the JSON errors (ErrorSchema) a view may answer, one status each."""
+        def document(view):
+            for status in reversed(statuses):
+                view = self.alt_response(status, schema=ErrorSchema)(view)
+            return view
+        return document

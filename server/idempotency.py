@@ -14,7 +14,7 @@ from flask import Response, request
 from sqlalchemy.exc import IntegrityError
 
 from .auth import current_player
-from .errors import fail
+from .domain import Conflict, Malformed, Refused
 from .extensions import db
 from .models import IdempotencyKey
 
@@ -38,8 +38,8 @@ def idempotent(view):
         if key is None:
             return view(*args, **kwargs)
         if not 1 <= len(key) <= 128 or not key.isascii() or not key.isprintable():
-            fail(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 128 printable "
-                 "ASCII characters")
+            raise Malformed("bad_idempotency_key", "Idempotency-Key must be 1 to 128 "
+                            "printable ASCII characters")
         scope = _scope()
         digest = hashlib.sha256(request.method.encode() + b" " + request.path.encode() + b"\n"
                                 + request.get_data(cache=True)).hexdigest()
@@ -57,11 +57,11 @@ def idempotent(view):
             else:
                 return _run_and_store(view, row, args, kwargs)
         if row.request_hash != digest:
-            fail(422, "idempotency_key_reused", "this Idempotency-Key was used with another "
-                 "request; use a new key for a new request")
+            raise Refused("idempotency_key_reused", "this Idempotency-Key was used with "
+                          "another request; use a new key for a new request")
         if row.status is None:
-            fail(409, "idempotency_in_progress", "a request with this Idempotency-Key is still "
-                 "being processed; retry shortly")
+            raise Conflict("idempotency_in_progress", "a request with this Idempotency-Key is "
+                           "still being processed; retry shortly")
         resp = Response(row.body, status=row.status, mimetype="application/json")
         resp.headers["Idempotent-Replayed"] = "true"
         return resp

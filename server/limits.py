@@ -16,7 +16,6 @@ development server, spares requests from loopback (``PBEM_LIMIT_LOOPBACK``).
 
 import ipaddress
 import json
-import os
 
 from flask import current_app, g, request
 from flask_limiter import ApplicationLimit, Limit, Limiter
@@ -75,9 +74,10 @@ def _unverified(response):
     return claimed is not None and not _verified(claimed)
 
 
-def limit(name, default=None):
+def limit(name):
+    """The limit ``PBEM_LIMIT_<name>`` as configured (server/config.py), or its default."""
     setting = f"PBEM_LIMIT_{name}"
-    return os.environ.get(setting) or SETTINGS[setting][0]
+    return current_app.config.get(setting) or SETTINGS[setting][0]
 
 
 def _spared():

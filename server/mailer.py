@@ -8,7 +8,6 @@ Without any of them, every notice is written to the server log in full.
 """
 
 import logging
-import os
 import smtplib
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -22,7 +21,8 @@ class SendError(Exception):
 
 
 def smtp_settings(config):
-    url = config.get("PBEM_SMTP_URL") or os.environ.get("PBEM_SMTP_URL")
+    """The SMTP connection the app's settings name (server/config.py), or None."""
+    url = config.get("PBEM_SMTP_URL")
     if url:
         u = urlparse(url)
         tls = "ssl" if u.scheme == "smtps" else (
@@ -31,21 +31,17 @@ def smtp_settings(config):
         return {"host": u.hostname, "port": u.port or (465 if tls == "ssl" else 25),
                 "user": unquote(u.username) if u.username else None,
                 "password": unquote(u.password) if u.password else None, "tls": tls}
-    host = config.get("PBEM_SMTP_HOST") or os.environ.get("PBEM_SMTP_HOST")
+    host = config.get("PBEM_SMTP_HOST")
     if not host:
         return None
-    tls = (config.get("PBEM_SMTP_TLS") or os.environ.get("PBEM_SMTP_TLS") or "").lower() or None
-    return {"host": host,
-            "port": int(config.get("PBEM_SMTP_PORT") or os.environ.get("PBEM_SMTP_PORT")
-                        or (465 if tls == "ssl" else 25)),
-            "user": config.get("PBEM_SMTP_USER") or os.environ.get("PBEM_SMTP_USER"),
-            "password": config.get("PBEM_SMTP_PASSWORD") or os.environ.get("PBEM_SMTP_PASSWORD"),
+    tls = (config.get("PBEM_SMTP_TLS") or "").lower() or None
+    return {"host": host, "port": int(config.get("PBEM_SMTP_PORT") or (465 if tls == "ssl" else 25)),
+            "user": config.get("PBEM_SMTP_USER"), "password": config.get("PBEM_SMTP_PASSWORD"),
             "tls": tls}
 
 
 def send_email(config, to, subject, body, reply_to=None):
-    sender = config.get("PBEM_MAIL_FROM") or os.environ.get("PBEM_MAIL_FROM") \
-        or "pbem@localhost"
+    sender = config.get("PBEM_MAIL_FROM") or "pbem@localhost"
     settings = smtp_settings(config)
     if settings is None:
         log.info("notice (no SMTP configured) to %s\nSubject: %s\n\n%s", to, subject, body)

@@ -14,8 +14,8 @@ from email.utils import parseaddr
 
 from shared.armor import extract_blocks
 
-from . import services
-from .errors import ApiError
+from .append import append_move
+from .domain import DomainError
 from .extensions import db
 from .models import Game, Player
 from .notify import enqueue
@@ -67,15 +67,15 @@ def process(raw):
                             "reason": "there is no such game"})
             continue
         try:
-            entry, created = services.append_move(game.id, block["envelope"], block["signature"])
-        except ApiError as exc:
+            entry, created = append_move(game.id, block["envelope"], block["signature"])
+        except DomainError as exc:
             db.session.rollback()
-            result = {"game": game.id, "status": "refused", "code": exc.error_code,
+            result = {"game": game.id, "status": "refused", "code": exc.code,
                       "reason": exc.message}
-            signer = _owner(game, getattr(exc, "verified_seat", None))
+            signer = _owner(game, exc.seat)
             if signer is not None:
                 replies.setdefault(signer, []).append(dict(result))
-            if getattr(exc, "private", False):
+            if exc.private:
                 result.update(code="illegal_move", reason="the rules refused this move (the "
                               "reason was mailed to the seat's player)")
             results.append(result)

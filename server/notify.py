@@ -26,12 +26,14 @@ from sqlalchemy import or_, update
 from shared.envelope import make_envelope, sign_envelope
 from shared.games import get_game
 
-from . import services
+from .append import append_move
 from .clock import now, now_ts
-from .errors import ApiError
+from .domain import DomainError
 from .extensions import db
+from .keys import server_key
 from .mailer import SendError, post_webhook, send_email
 from .models import Duty, Game, Notice, Player
+from .state_cache import load_state
 
 log = logging.getLogger("pbem.notices")
 MAX_ATTEMPTS = 10
@@ -54,7 +56,7 @@ def local(dt, player):
 
 def _turn_text(game, seat, player, kind):
     game_def = get_game(game.type)
-    state = services.load_state(game)
+    state = load_state(game)
     view = game_def.view(state, seat)
     view["you"] = seat
     board = game_def.render(view)
@@ -112,19 +114,29 @@ def compose_turn_notices():
     duties = db.session.execute(db.select(Duty).filter_by(notified=False).limit(200)) \
         .scalars().all()
     for duty in duties:
-        claimed = db.session.execute(update(Duty).where(Duty.id == duty.id,
-                                                        Duty.notified.is_(False))
-                                     .values(notified=True))
-        if claimed.rowcount != 1:
-            db.session.rollback()
-            continue
-        game = db.session.get(Game, duty.game_id)
-        player = db.session.get(Player, duty.player_id)
-        subject, body, payload = _turn_text(game, duty.seat, player, "turn")
-        enqueue(player, game.id, "turn", subject, body, payload)
-        db.session.commit()
-        count += 1
+        if _claim(duty, Duty.notified):
+            _announce(db.session.get(Game, duty.game_id), duty, "turn")
+            count += 1
     return count
+
+
+def _claim(duty, flag):
+    """Set ``duty``'s ``flag`` (notified, reminded) unless another worker did: True when this
+    worker claimed it (and so sends its notice)."""
+    claimed = db.session.execute(update(Duty).where(Duty.id == duty.id, flag.is_(False))
+                                 .values({flag: True}))
+    if claimed.rowcount != 1:
+        db.session.rollback()
+        return False
+    return True
+
+
+def _announce(game, duty, kind):
+    """Queue the duty's turn notice (``kind`` "turn" or "reminder") and commit."""
+    player = db.session.get(Player, duty.player_id)
+    subject, body, payload = _turn_text(game, duty.seat, player, kind)
+    enqueue(player, game.id, kind, subject, body, payload)
+    db.session.commit()
 
 
 # --- deadlines ---------------------------------------------------------------------
@@ -146,17 +158,9 @@ def sweep_deadlines():
         if duty.due_at <= current:
             forced += _force(game, duty)
         elif not duty.reminded and duty.due_at - _reminder_window(game) <= current:
-            claimed = db.session.execute(update(Duty).where(Duty.id == duty.id,
-                                                            Duty.reminded.is_(False))
-                                         .values(reminded=True))
-            if claimed.rowcount != 1:
-                db.session.rollback()
-                continue
-            player = db.session.get(Player, duty.player_id)
-            subject, body, payload = _turn_text(game, duty.seat, player, "reminder")
-            enqueue(player, game.id, "reminder", subject, body, payload)
-            db.session.commit()
-            reminded += 1
+            if _claim(duty, Duty.reminded):
+                _announce(game, duty, "reminder")
+                reminded += 1
     return forced, reminded
 
 
@@ -164,10 +168,10 @@ def _append_forced(game, seat, move):
     """Append ``move`` for ``seat`` as a server-signed forced entry; False if it lost a race."""
     env = make_envelope(game.id, game.head_seq + 1, game.head_hash, seat, move,
                         secrets.token_hex(12), now_ts(), forced=True)
-    text, sig = sign_envelope(services.server_key()[0], env)
+    text, sig = sign_envelope(server_key()[0], env)
     try:
-        services.append_move(game.id, text, sig, forced=True)
-    except ApiError as exc:  # another worker or a player got there first
+        append_move(game.id, text, sig, forced=True)
+    except DomainError as exc:  # another worker or a player got there first
         db.session.rollback()
         log.info("forced move for %s in %s not appended: %s", seat, game.id, exc.message)
         return False
@@ -182,7 +186,7 @@ def sweep_time_limits():
                                                       Game.ends_at <= now())).scalars().all()
     for game in games:
         game_def = get_game(game.type)
-        state = services.load_state(game)
+        state = load_state(game)
         to_act = game_def.to_act(state)
         if to_act and _append_forced(game, to_act[0], game_def.time_up_move(state)):
             db.session.commit()
@@ -193,7 +197,7 @@ def sweep_time_limits():
 def _force(game, duty):
     """Append the game's timeout move for the late seat, signed by the server."""
     game_def = get_game(game.type)
-    state = services.load_state(game)
+    state = load_state(game)
     if duty.seat not in game_def.to_act(state):
         return 0
     move = game_def.timeout_move(state, duty.seat)

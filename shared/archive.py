@@ -50,10 +50,9 @@ import json
 import re
 
 from . import IllegalMove
-from .envelope import (EnvelopeError, canonical_json, entry_hash, envelope_message,
-                       final_head_message, genesis_hash, head_message, move_entropy,
-                       parse_canonical, running_head_message, seed_commitment, start_message,
-                       valid_public_key, validate_envelope, verify)
+from .envelope import (EntryError, EnvelopeError, canonical_json, final_head_message,
+                       genesis_hash, head_message, move_entropy, running_head_message,
+                       seed_commitment, start_message, valid_public_key, verify, verify_entry)
 from .games import get_game
 
 FORMAT = "pbem-archive-v2"
@@ -238,30 +237,14 @@ def _check_entries(archive, header, prev):
         if not isinstance(entry["hash"], str) or not _HEX64.match(entry["hash"]):
             raise ArchiveError(f"{where}'s hash is not 64 lowercase hex digits", index)
         try:
-            env = validate_envelope(parse_canonical(entry["envelope"]))
+            env, digest = verify_entry(entry["envelope"], entry["signature"],
+                                       game_id=header["game"], seq=index, prev=prev,
+                                       seat_keys=keys, server_key=header["server_key"],
+                                       expected_hash=entry["hash"], subject=where)
+        except EntryError as exc:
+            raise ArchiveError(exc.message, index) from None
         except EnvelopeError as exc:
             raise ArchiveError(f"{where}: {exc.message}", index) from None
-        if env["game"] != header["game"]:
-            raise ArchiveError(f"{where} belongs to game {_name(env['game'])}, not "
-                               f"{header['game']}", index)
-        if env["seq"] != index:
-            raise ArchiveError(f"{where} carries seq {env['seq']}: entries are missing or "
-                               "out of order", index)
-        if env["prev"] != prev:
-            raise ArchiveError(f"{where} does not link to the entry before it (hash chain "
-                               "broken)", index)
-        forced = bool(env.get("forced"))
-        if env["seat"] not in keys:
-            raise ArchiveError(f"{where} is signed for seat {_name(env['seat'])}, which is not "
-                               "in this game", index)
-        key = header["server_key"] if forced else keys[env["seat"]]
-        raw = entry["envelope"].encode("utf-8")
-        if not verify(key, envelope_message(raw, forced), entry["signature"]):
-            signer = "the server" if forced else f"seat {env['seat']}"
-            raise ArchiveError(f"{where} has a bad signature (not signed by {signer})", index)
-        digest = entry_hash(raw, entry["signature"])
-        if entry["hash"] != digest:
-            raise ArchiveError(f"{where} has a wrong hash", index)
         prev = digest
         envelopes.append(env)
     return envelopes, prev

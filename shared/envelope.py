@@ -154,6 +154,83 @@ def validate_envelope(env):
     return env
 
 
+class EntryError(EnvelopeError):
+    """A readable envelope whose log entry does not hold: another game, seq or link, a seat
+    not in the game, a bad signature or a wrong hash.  Its message names the entry."""
+
+
+def _entry_fault(subject, code, predicate):
+    raise EntryError(f"{subject} {predicate}", code)
+
+
+def read_envelope(envelope_text):
+    """Parse and check one envelope's canonical text; return the envelope.
+
+    Raises EnvelopeError (code ``not_canonical``, ``bad_envelope`` or ``bad_characters``):
+    not a string, not canonical JSON, nested too deep, the wrong shape, or a NUL character
+    (no move needs one, and no database column stores it).
+    """
+    if not isinstance(envelope_text, str):
+        raise EnvelopeError("the envelope is not a string")
+    try:
+        env = validate_envelope(parse_canonical(envelope_text))
+    except RecursionError:  # "[[[[..." 1,000 deep fits in 2,048 characters
+        raise EnvelopeError("the envelope is nested too deeply to be an envelope",
+                            "not_canonical") from None
+    if any(isinstance(v, str) and "\x00" in v for v in env.values()):
+        raise EnvelopeError("the envelope holds a NUL character", "bad_characters")
+    return env
+
+
+def verify_entry(envelope_text, signature, *, game_id=None, seq=None, prev=None,
+                 seat_keys=None, server_key=None, forced=None, expected_hash=None,
+                 subject="the entry"):
+    """Verify one log entry (an envelope's text and its signature); return (envelope, hash).
+
+    The one check of a log entry, for the server's append path, the archive verifier and the
+    client's log and head checks.  It reads the envelope (:func:`read_envelope`), then checks
+    what the caller knows, in this order:
+
+    - ``game_id``: the envelope names this game;
+    - ``forced`` (True or False): the envelope is (or is not) a server-signed forced move;
+    - ``seq``: the envelope's seq; ``prev``: the hash it links to (the entry before it);
+    - ``seat_keys`` ({seat: public key hex}): its seat is in the game and the seat's key, or
+      for a forced move ``server_key``, signed it;
+    - ``expected_hash``: the entry's stated hash is its real hash.
+
+    Raises EnvelopeError for an unreadable envelope, EntryError (``wrong_game``,
+    ``forced_reserved``, ``wrong_seq``, ``broken_link``, ``unknown_seat``, ``bad_signature``,
+    ``wrong_hash``) for an entry that does not hold; the message begins with ``subject``.
+    """
+    env = read_envelope(envelope_text)
+    if not isinstance(signature, str) or not signature.isascii():
+        raise EntryError(f"{subject}'s signature is not hex digits", "bad_signature")
+    if game_id is not None and env["game"] != game_id:
+        _entry_fault(subject, "wrong_game", f"belongs to game {env['game'][:40]!r}, not {game_id}")
+    is_forced = bool(env.get("forced"))
+    if forced is not None and is_forced != forced:
+        raise EntryError("only the server may sign a forced move", "forced_reserved")
+    if seq is not None and env["seq"] != seq:
+        _entry_fault(subject, "wrong_seq", f"carries seq {env['seq']}: entries are missing or "
+                     "out of order")
+    if prev is not None and env["prev"] != prev:
+        _entry_fault(subject, "broken_link", "does not link to the entry before it (hash chain "
+                     "broken)")
+    raw = envelope_text.encode("utf-8")
+    if seat_keys is not None:
+        if env["seat"] not in seat_keys:
+            _entry_fault(subject, "unknown_seat", f"is signed for seat {env['seat'][:40]!r}, "
+                         "which is not in this game")
+        key = server_key if is_forced else seat_keys[env["seat"]]
+        if key is None or not verify(key, envelope_message(raw, is_forced), signature):
+            signer = "the server" if is_forced else f"seat {env['seat']}"
+            _entry_fault(subject, "bad_signature", f"has a bad signature (not signed by {signer})")
+    digest = entry_hash(raw, signature)
+    if expected_hash is not None and expected_hash != digest:
+        _entry_fault(subject, "wrong_hash", "has a wrong hash")
+    return env, digest
+
+
 def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False):
     env = {"game": game, "seq": seq, "prev": prev, "seat": seat, "move": move,
            "nonce": nonce, "ts": ts}

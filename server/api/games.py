@@ -3,21 +3,27 @@
 import base64
 from datetime import datetime, timezone
 
+from flask import g
 from flask.views import MethodView
 
 from shared.games import game_types, get_game
 
-from .. import duties, services
-from ..idempotency import idempotent
-from ..limits import move_limit
+from .. import duties
+from ..append import append_move
+from ..archives import archive_for
 from ..auth import current_player
-from ..errors import Blueprint, ErrorSchema, fail
+from ..errors import Blueprint, fail
 from ..extensions import db
+from ..idempotency import idempotent
+from ..lifecycle import create_game, join_game
+from ..limits import move_limit
 from ..models import Game, Seat
+from ..state_cache import load_state
 from ..schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema, GameSchema,
                        GamesQuerySchema, GameTypeListSchema, JoinSchema, LegalMovesSchema,
                        LogQuerySchema, LogSchema, MoveSubmitSchema, SeatQuerySchema,
                        ViewResponseSchema)
+from ..views import log_entries, seat_of, signed_head, view_for
 
 blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
 SIGNED = [{"pbemSignature": []}]
@@ -68,6 +74,15 @@ def get_or_404(game_id):
     return game
 
 
+def _looking(game_id, wanted, required=True):
+    """(player, game, seat) of a request about ``game_id``: the signed caller (None when
+    unsigned and not ``required``), and the seat they look through (``wanted``, or their
+    own; None: a spectator's eyes)."""
+    player = current_player(required=required)
+    game = get_or_404(game_id)
+    return player, game, seat_of(game, player, wanted)
+
+
 @blp.route("/types")
 class Types(MethodView):
     @blp.response(200, GameTypeListSchema)
@@ -87,8 +102,7 @@ class Games(MethodView):
     @blp.doc(security=OPTIONAL)
     @blp.arguments(GamesQuerySchema, location="query")
     @blp.response(200, GameListSchema)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.refusals(400, 401)
     def get(self, query):
         """Signed: the caller's games.  Unsigned: games open for joining.
 
@@ -119,15 +133,11 @@ class Games(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSchema)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
-    @blp.alt_response(422, schema=ErrorSchema)
+    @blp.refusals(400, 401, 404, 409, 422)
     def post(self, data):
         """Create a game; the caller takes the first seat (or the one named)."""
         player = current_player()
-        game = services.create_game(player, data["type"], data["seats"], data["options"],
+        game = create_game(player, data["type"], data["seats"], data["options"],
                                     data["seat"], data["move_hours"])
         return game_json(game, player)
 
@@ -135,7 +145,7 @@ class Games(MethodView):
 @blp.route("/games/<game_id>")
 class OneGame(MethodView):
     @blp.response(200, GameSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(404)
     def get(self, game_id):
         """A game's public summary."""
         player = current_player(required=False)
@@ -148,13 +158,11 @@ class Join(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
+    @blp.refusals(401, 404, 409)
     def post(self, data, game_id):
         """Take a free seat; the game starts when every seat is filled."""
         player = current_player()
-        game = services.join_game(get_or_404(game_id), player, data["seat"])
+        game = join_game(get_or_404(game_id), player, data["seat"])
         return game_json(game, player)
 
 
@@ -163,19 +171,15 @@ class View(MethodView):
     @blp.doc(security=OPTIONAL)
     @blp.arguments(SeatQuerySchema, location="query")
     @blp.response(200, ViewResponseSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(403, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(401, 403, 404)
     def get(self, query, game_id):
         """The board as the caller may see it (unsigned: a spectator's view)."""
-        player = current_player(required=False)
-        game = get_or_404(game_id)
-        seat = services.seat_of(game, player, query["seat"])
-        view = services.view_for(game, seat)
+        player, game, seat = _looking(game_id, query["seat"], required=False)
+        view = view_for(game, seat)
         board = get_game(game.type).render(view) if view is not None else None
         return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
                 "prev": game.head_hash, "view": view, "board": board,
-                "head": services.signed_head(game) if game.genesis else None}
+                "head": signed_head(game) if game.genesis else None}
 
 
 @blp.route("/games/<game_id>/legal")
@@ -183,19 +187,15 @@ class Legal(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(SeatQuerySchema, location="query")
     @blp.response(200, LegalMovesSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(403, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(401, 403, 404)
     def get(self, query, game_id):
         """The caller's legal moves now, in the game's notation (signed)."""
-        player = current_player()
-        game = get_or_404(game_id)
-        seat = services.seat_of(game, player, query["seat"])
+        _, game, seat = _looking(game_id, query["seat"])
         if seat is None:
             fail(403, "not_seated", f"you hold no seat in game {game.id}")
         moves = []
         if game.status == "playing":
-            moves = get_game(game.type).legal_moves(services.load_state(game), seat)
+            moves = get_game(game.type).legal_moves(load_state(game), seat)
         return {"seat": seat, "next_seq": game.head_seq + 1, "prev": game.head_hash,
                 "moves": moves}
 
@@ -209,12 +209,7 @@ class Moves(MethodView):
     @blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "
                       "appended: the existing entry")
     @blp.doc(security=OPTIONAL)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(403, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
-    @blp.alt_response(422, schema=ErrorSchema)
+    @blp.refusals(400, 401, 403, 404, 409, 422)
     def post(self, data, game_id):
         """Append a signed move.  The envelope is canonical JSON, signed with the seat's key.
 
@@ -224,8 +219,12 @@ class Moves(MethodView):
         unsigned, it reads as a spectator's.
         """
         player = current_player(required=False)
-        entry, created = services.append_move(game_id, data["envelope"], data["signature"],
-                                              reader=player.id if player else None)
+        entry, created = append_move(game_id, data["envelope"], data["signature"],
+                                     reader=player.id if player else None)
+        if created:
+            # the seat's move allowance pays for its appended moves only: anyone can post a
+            # copy of a public (or captured) envelope again, and that must not lock it out
+            g.pbem_verified_seat = f"{game_id}:{entry['seat']}"
         return entry, 201 if created else 200
 
 
@@ -234,22 +233,18 @@ class Log(MethodView):
     @blp.doc(security=OPTIONAL)
     @blp.arguments(LogQuerySchema, location="query")
     @blp.response(200, LogSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(401, 404)
     def get(self, query, game_id):
         """The log, redacted for the caller (unsigned: for a spectator)."""
-        player = current_player(required=False)
-        game = get_or_404(game_id)
-        seat = services.seat_of(game, player)
-        return {"entries": services.log_entries(game, seat, query["since"], query["limit"]),
-                "head": services.signed_head(game) if game.genesis else None}
+        _, game, seat = _looking(game_id, None, required=False)
+        return {"entries": log_entries(game, seat, query["since"], query["limit"]),
+                "head": signed_head(game) if game.genesis else None}
 
 
 @blp.route("/games/<game_id>/archive")
 class Archive(MethodView):
     @blp.response(200, ArchiveSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
+    @blp.refusals(404, 409)
     def get(self, game_id):
         """The archive: header, every signed entry, the signed head; seed and result once over."""
-        return services.archive_for(get_or_404(game_id))
+        return archive_for(get_or_404(game_id))

@@ -4,9 +4,9 @@ import marshmallow as ma
 from flask import current_app, request
 from flask.views import MethodView
 
-from .. import services
+from ..views import seat_of
 from ..auth import current_player
-from ..errors import Blueprint, ErrorSchema, fail
+from ..errors import Blueprint, fail
 from ..web.signin import issue_link
 from .games import SIGNED, get_or_404
 
@@ -28,9 +28,7 @@ class LinkSchema(ma.Schema):
 class Link(MethodView):
     @blp.doc(security=SIGNED)
     @blp.response(201, LinkSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(403, schema=ErrorSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(401, 403, 404)
     def post(self, game_id):
         """A short-lived link that opens GAME's page as the caller sees it (signed; one use).
 
@@ -39,7 +37,7 @@ class Link(MethodView):
         """
         player = current_player()
         game = get_or_404(game_id)
-        seat = services.seat_of(game, player)
+        seat = seat_of(game, player)
         if seat is None:
             fail(403, "not_seated", f"you hold no seat in game {game.id}; its page is public "
                  "to spectators without a link")

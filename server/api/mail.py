@@ -6,7 +6,7 @@ from flask import current_app, request
 from flask.views import MethodView
 
 from .. import mailin
-from ..errors import Blueprint, ErrorSchema, fail
+from ..errors import Blueprint, fail
 from ..schemas import InboundResultSchema
 
 blp = Blueprint("mail", __name__, url_prefix="/api/mail", description="Moves by email")
@@ -31,10 +31,7 @@ def _raw_message():
 @blp.route("/inbound")
 class Inbound(MethodView):
     @blp.response(200, InboundResultSchema)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(403, schema=ErrorSchema)
-    @blp.alt_response(413, schema=ErrorSchema)
+    @blp.refusals(400, 401, 403, 413)
     def post(self):
         """Read a raw email, append every armoured signed move in it, answer the sender.
 

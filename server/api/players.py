@@ -4,16 +4,20 @@ from datetime import timedelta
 
 from flask import current_app
 from flask.views import MethodView
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
 from ..idempotency import idempotent
 from ..limits import registration_limit
 from ..auth import check_self_signed, current_player
 from ..clock import now
-from ..errors import Blueprint, ErrorSchema, fail
+from ..errors import Blueprint, fail
 from ..extensions import db
 from ..models import Duty, Player, RequestNonce
 from ..schemas import MeSchema, PlayerCreateSchema, PlayerSchema, SettingsSchema, VacationSchema
+
+#: what PATCH /api/players/me may change (SettingsSchema's fields)
+SETTINGS_FIELDS = ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url")
 
 blp = Blueprint("players", __name__, url_prefix="/api/players",
                 description="Players and their public keys")
@@ -50,9 +54,7 @@ class Players(MethodView):
     @idempotent
     @blp.arguments(PlayerCreateSchema)
     @blp.response(201, PlayerSchema)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(409, schema=ErrorSchema)
+    @blp.refusals(400, 401, 409)
     def post(self, data):
         """Register a player name with an Ed25519 public key.
 
@@ -83,7 +85,7 @@ class Players(MethodView):
 class Me(MethodView):
     @blp.doc(security=[{"pbemSignature": []}])
     @blp.response(200, MeSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
+    @blp.refusals(401)
     def get(self):
         """The caller's own profile and notification settings (signed request)."""
         return _me(current_player())
@@ -91,18 +93,16 @@ class Me(MethodView):
     @blp.doc(security=[{"pbemSignature": []}])
     @blp.arguments(SettingsSchema)
     @blp.response(200, MeSchema)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(422, schema=ErrorSchema)
+    @blp.refusals(400, 401, 422)
     def patch(self, data):
         """Change email, time zone, notices (every, digest, none), quiet hours, webhook."""
         player = current_player()
         if data.get("webhook_url") and not current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE"):
             _refuse_private_webhook(data["webhook_url"])
-        for field in ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url"):
-            if field in data:
-                setattr(player, field, data[field])
-        db.session.commit()
+        changes = {field: data[field] for field in SETTINGS_FIELDS if field in data}
+        if changes:
+            db.session.execute(update(Player).where(Player.id == player.id).values(**changes))
+        db.session.commit()  # expires ``player``: _me reads the stored settings back
         return _me(player)
 
 
@@ -137,9 +137,7 @@ class Vacation(MethodView):
     @blp.doc(security=[{"pbemSignature": []}])
     @blp.arguments(VacationSchema)
     @blp.response(200, MeSchema)
-    @blp.alt_response(400, schema=ErrorSchema)
-    @blp.alt_response(401, schema=ErrorSchema)
-    @blp.alt_response(422, schema=ErrorSchema)
+    @blp.refusals(400, 401, 422)
     def post(self, data):
         """Take vacation days from now: your deadlines pause for that long."""
         player = current_player()
@@ -164,7 +162,7 @@ class Vacation(MethodView):
 @blp.route("/<name>")
 class OnePlayer(MethodView):
     @blp.response(200, PlayerSchema)
-    @blp.alt_response(404, schema=ErrorSchema)
+    @blp.refusals(404)
     def get(self, name):
         """A player's public profile: name, public key, time zone."""
         player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()

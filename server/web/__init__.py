@@ -3,7 +3,7 @@
 ``/`` the lobby, ``/g/ID`` one game (kept current by ``static/pbem.js``), ``/archive`` the
 archive stepper, ``/rules/TYPE`` a game's rules, ``/login/TOKEN`` a one-time sign-in link
 (``pbem open``).  Every fact on a page comes from the same functions as the API
-(``services.view_for``, ``services.log_entries``); every page is sent with a strict
+(``views.view_for``, ``views.log_entries``); every page is sent with a strict
 Content-Security-Policy (no inline script or style, no framing).  Errors on pages are HTML
 pages with the right status; the API's errors stay JSON.
 """

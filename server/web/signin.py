@@ -15,7 +15,6 @@ longer exists reads as "nobody" (the spectator view), never as an error.
 
 import hashlib
 import hmac
-import os
 import secrets
 from datetime import timedelta
 
@@ -48,8 +47,7 @@ def _token_hash(token):
 
 
 def _setting(name, default):
-    value = current_app.config.get(name) or os.environ.get(name)
-    return int(value) if value else default
+    return int(current_app.config.get(name) or default)
 
 
 def link_minutes():
@@ -105,7 +103,7 @@ def redeem_link(token):
 def _serializer():
     cached = current_app.extensions.get("pbem_web_serializer")
     if cached is None:
-        from ..services import server_key
+        from ..keys import server_key
         secret = current_app.config.get("SECRET_KEY") or hmac.new(
             server_key()[0], b"pbem web session v1", hashlib.sha256).digest()
         cached = current_app.extensions["pbem_web_serializer"] = URLSafeTimedSerializer(

@@ -1,4 +1,5 @@
-"""The pages' handlers: a few lines each over ``server.services`` (the same calls as the API)."""
+"""The pages' handlers: a few lines each over the services (``server/views.py``,
+``server/archives.py``: the same calls as the API)."""
 
 import hashlib
 import inspect
@@ -11,7 +12,9 @@ from markupsafe import Markup
 
 from shared.games import game_types, get_game
 
-from .. import duties, services
+from .. import duties
+from ..archives import archive_for
+from ..views import log_entries, seat_of, view_for
 from ..errors import fail
 from ..extensions import db
 from ..models import Game, Seat
@@ -95,17 +98,17 @@ def _viewer(game):
     mine = [s.seat for s in game.seats if s.player_id == player.id]
     if wanted is not None and wanted not in mine:
         wanted = None
-    return player, services.seat_of(game, player, wanted)
+    return player, seat_of(game, player, wanted)
 
 
 def _game_context(game, player, seat):
     game_def = get_game(game.type)
-    view = services.view_for(game, seat)
+    view = view_for(game, seat)
     svg = text = None
     if view is not None:
         svg, text = _board(game_def, view)
     since = max(0, game.head_seq - LOG_ON_PAGE + 1)
-    log = list(reversed(services.log_entries(game, seat, since))) if game.genesis else []
+    log = list(reversed(log_entries(game, seat, since))) if game.genesis else []
     mine = [s.seat for s in game.seats if player is not None and s.player_id == player.id]
     deadlines = {}
     if mine and game.status == "playing" and game.move_hours:
@@ -298,7 +301,7 @@ def archive_upload():
 @bp.get("/archive/<game_id>")
 def archive_game(game_id):
     game = _game_or_404(game_id)
-    doc = services.archive_for(game)
+    doc = archive_for(game)
     return _stepper(doc, _step_arg(request.args), game=game)
 
 

@@ -132,12 +132,12 @@ def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
             other = next(s for s in by_seat if s != seat)
             by_seat[other].play(game_id, other, "roll")
         assert player.play(game_id, seat, "peek").status_code == 201
-    from server import services
+    from server.state_cache import load_state
     from server.extensions import db
     from server.models import Game
     with app.app_context():
         game = db.session.get(Game, game_id)
-        state = services.load_state(game)
+        state = load_state(game)
     secrets_by_seat = {s: f"peeked at {state['secret'][s]}" for s in by_seat}
     # the secret does travel where it may: the seat's own log, events and facts both
     own = ann.get(f"/api/games/{game_id}/log").get_json()["entries"]

@@ -40,12 +40,12 @@ def peek_both(players, game_id):
 
 
 def state_of(app, game_id):
-    from server import services
+    from server.state_cache import load_state
     from server.extensions import db
     from server.models import Game
     with app.app_context():
         game = db.session.get(Game, game_id)
-        return services.load_state(game), game.seed
+        return load_state(game), game.seed
 
 
 # --- the lobby and the rules ----------------------------------------------------------------

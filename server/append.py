@@ -1,0 +1,207 @@
+"""The append path: verify one signed move, play it through the rules, store it.
+
+The hot path of the service: Core statements built once, one read of the game row, then the
+conditional head update, the entry, the snapshot and the duties in one transaction (under
+the SQLite write lock, ``server/writelock.py``).
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from types import SimpleNamespace
+
+from flask import current_app
+from sqlalchemy import bindparam, update
+from sqlalchemy.exc import IntegrityError
+
+from shared import IllegalMove
+from shared.envelope import EntryError, EnvelopeError, move_entropy, verify_entry
+from shared.games import get_game
+
+from . import duties
+from .clock import now
+from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
+from .extensions import db
+from .keys import server_key
+from .models import Game, Move, Seat
+from .state_cache import load_state, remember, state_text, store_snapshot
+from .views import entry_json
+from .writelock import write_lock
+
+MOVER = object()  # ``reader`` of append_move: render the entry for the seat that moved
+
+_GAMES, _MOVES = Game.__table__, Move.__table__
+_GAME_COLUMNS = ("id", "type", "status", "head_seq", "head_hash", "header", "seed",
+                 "move_hours", "genesis")
+# Statements of the hot path, built once (building them costs more than running them on SQLite).
+_SELECT_GAME = db.select(*(_GAMES.c[c] for c in _GAME_COLUMNS)).where(
+    _GAMES.c.id == bindparam("gid"))
+_MOVE_HEAD = update(_GAMES).where(_GAMES.c.id == bindparam("gid"),
+                                  _GAMES.c.head_seq == bindparam("old_seq"))
+_INSERT_MOVE = db.insert(_MOVES)
+
+# how the append path answers each fault verify_entry finds: (kind, code)
+_ENTRY_FAULTS = {"wrong_game": (Malformed, "wrong_game"),
+                 "forced_reserved": (Forbidden, "forced_reserved"),
+                 "unknown_seat": (Forbidden, "not_your_seat"),
+                 "bad_signature": (Forbidden, "bad_signature")}
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """A verified move the rules accepted, ready to be written as entry ``env["seq"]``."""
+
+    game: SimpleNamespace  # the game row as read by the append (see _GAME_COLUMNS)
+    game_def: object       # the rules library's Game
+    env: dict              # the envelope
+    envelope_text: str     # its canonical text, as signed
+    signature: str
+    digest: str            # the entry's hash
+    forced: bool
+    state: dict            # the state after the move
+    to_act: list           # the seats that owe a move after it
+    result: object         # the game's result when the move ends it, else None
+    received: datetime
+    viewer: object         # the seat the answer is rendered for (None: a spectator)
+
+
+def _game_row(game_id):
+    """The few columns an append needs, read with one Core query (no ORM objects)."""
+    row = db.session.execute(_SELECT_GAME, {"gid": game_id}).first()
+    if row is None:
+        raise NotFound("unknown_game", f"there is no game {game_id!r}")
+    return SimpleNamespace(**row._mapping)
+
+
+def seat_owners(game_id):
+    """{seat: player id} of a started game (immutable once it starts, so cached)."""
+    cache = current_app.extensions.setdefault("pbem_seat_owners", {})
+    owners = cache.get(game_id)
+    if owners is None:
+        t = Seat.__table__
+        owners = {r.seat: r.player_id for r in db.session.execute(
+            db.select(t.c.seat, t.c.player_id).where(t.c.game_id == game_id)
+            .order_by(t.c.index))}
+        if len(cache) > 10000:
+            cache.clear()
+        cache[game_id] = owners
+    return owners
+
+
+def _reader_seat(game_id, env_seat, reader):
+    """The seat whose eyes an answer about ``env_seat``'s move is rendered for.
+
+    ``reader`` is MOVER (the server's own callers), a player id (a signed request) or None
+    (anyone else: a spectator).  A player reads as the moving seat if they hold it, else as
+    their own seat in the game, else as a spectator.
+    """
+    if reader is MOVER:
+        return env_seat
+    if reader is None:
+        return None
+    mine = [seat for seat, pid in seat_owners(game_id).items() if pid == reader]
+    return env_seat if env_seat in mine else (mine[0] if mine else None)
+
+
+def _verified(game, envelope_text, signature, forced):
+    """(envelope, entry hash) of a move for ``game`` whose seat's key (or for a forced move
+    the server's) signed it.  Raises a DomainError."""
+    if game.status == "open":
+        raise Conflict("not_started", f"game {game.id} has not started: seats are still free")
+    keys = {s["seat"]: s["public_key"] for s in game.header["seats"]}
+    try:
+        return verify_entry(envelope_text, signature, game_id=game.id, forced=forced,
+                            seat_keys=keys, server_key=server_key()[1] if forced else None,
+                            subject="this move")
+    except EntryError as exc:
+        kind, code = _ENTRY_FAULTS[exc.code]
+        raise kind(code, exc.message) from None
+    except EnvelopeError as exc:
+        raise Malformed(exc.code, exc.message) from None
+
+
+def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
+    """Verify and append one signed move to game ``game_id``.  Returns (entry dict, created).
+
+    The entry (new, or the existing one for a repeat) is rendered for ``reader`` (see
+    :func:`_reader_seat`): a copy of a public envelope and signature is not a key, so an
+    unsigned repeat reads what a spectator reads.  A rules refusal's reason is the mover's
+    own (it may name their hand): others get a generic sentence.
+
+    Every DomainError raised once the move's signature verified carries that ``seat``.
+    """
+    game = _game_row(game_id)
+    env, digest = _verified(game, envelope_text, signature, forced)
+    try:
+        return _append_verified(game, env, envelope_text, signature, digest, forced, reader)
+    except DomainError as exc:
+        exc.seat = env["seat"]
+        raise
+
+
+def _append_verified(game, env, envelope_text, signature, digest, forced, reader):
+    if env["seq"] <= game.head_seq:
+        existing = db.session.execute(db.select(Move).filter_by(game_id=game.id,
+                                                                seq=env["seq"])).scalar_one()
+        if existing.hash == digest:
+            viewer = _reader_seat(game.id, env["seat"], reader)
+            return entry_json(existing, get_game(game.type), viewer), False
+    if game.status == "over":
+        raise Conflict("game_over", f"game {game.id} is over")
+    if env["seq"] != game.head_seq + 1 or env["prev"] != game.head_hash:
+        raise Conflict("stale_seq", f"the game has moved on: the next move is seq "
+                       f"{game.head_seq + 1}", {"seq": game.head_seq + 1, "prev": game.head_hash})
+    game_def = get_game(game.type)
+    state = load_state(game)
+    if env["seat"] not in game_def.to_act(state):
+        raise Refused("not_your_turn", f"{env['seat']} owes no move now")
+    try:
+        state = game_def.play(state, env["seat"], env["move"],
+                              move_entropy(game.id, env["seq"], env["prev"]))
+    except IllegalMove as exc:
+        if _reader_seat(game.id, env["seat"], reader) != env["seat"]:
+            raise Refused("illegal_move", "the rules refused this move; its reason is for the "
+                          f"player of seat {env['seat']} only: send the move in a request "
+                          "signed by that player to read it") from None
+        # the reason may name the mover's hidden hand
+        raise Refused(exc.code, exc.message, private=True) from None
+    entry = NewEntry(game=game, game_def=game_def, env=env, envelope_text=envelope_text,
+                     signature=signature, digest=digest, forced=forced, state=state,
+                     to_act=game_def.to_act(state), result=game_def.result(state),
+                     received=now(), viewer=_reader_seat(game.id, env["seat"], reader))
+    with write_lock():
+        return _write_move(entry), True
+
+
+def _write_move(new):
+    """Write ``new`` in one transaction: the head moves only from the seq before it (a rival
+    append makes this one a stale_seq), then the entry, the snapshot and the duties."""
+    game, env = new.game, new.env
+    text = state_text(new.state)
+    head = {"head_seq": env["seq"], "head_hash": new.digest, "to_act": new.to_act}
+    over = new.result is not None
+    if over:
+        head.update(status="over", result=new.result, finished_at=new.received)
+        moved = db.session.execute(_MOVE_HEAD.values(**head),
+                                   {"gid": game.id, "old_seq": env["seq"] - 1})
+    else:
+        moved = db.session.execute(_MOVE_HEAD, {"gid": game.id, "old_seq": env["seq"] - 1,
+                                                **head})
+    if moved.rowcount != 1:
+        db.session.rollback()
+        raise Conflict("stale_seq", "another move was appended first; fetch the game and retry")
+    row = {"game_id": game.id, "seq": env["seq"], "seat": env["seat"], "move": env["move"],
+           "envelope": new.envelope_text, "signature": new.signature, "prev_hash": env["prev"],
+           "hash": new.digest, "forced": new.forced, "events": new.state.get("events") or [],
+           "received_at": new.received}
+    db.session.execute(_INSERT_MOVE, row)
+    store_snapshot(game.id, env["seq"], text)
+    duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over)
+    answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("stale_seq", "another move was appended first; fetch the game and "
+                       "retry") from None
+    remember(game.id, env["seq"], text)
+    return answer
