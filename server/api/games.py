@@ -7,7 +7,7 @@ from flask.views import MethodView
 
 from shared.games import game_types, get_game
 
-from .. import duties, services
+from .. import bots, duties, services
 from ..idempotency import idempotent
 from ..limits import move_limit
 from ..auth import current_player
@@ -125,10 +125,16 @@ class Games(MethodView):
     @blp.alt_response(409, schema=ErrorSchema)
     @blp.alt_response(422, schema=ErrorSchema)
     def post(self, data):
-        """Create a game; the caller takes the first seat (or the one named)."""
+        """Create a game; the caller takes the first seat (or the one named).
+
+        ``bots``: that many of the other seats go to the server's bot account of
+        ``bot_level`` (``bot-greedy`` ...), which plays them by itself; such games are
+        unrated.
+        """
         player = current_player()
-        game = services.create_game(player, data["type"], data["seats"], data["options"],
-                                    data["seat"], data["move_hours"])
+        game = bots.create_game(player, data["type"], data["seats"], data["options"],
+                                data["seat"], data["move_hours"], data["bots"],
+                                data["bot_level"])
         return game_json(game, player)
 
 
