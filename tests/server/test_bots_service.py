@@ -234,7 +234,7 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
     with app.app_context():
         creator = bots.bot_player("random")
         game_id = bots.create_game(creator, "pig", 2, {"target": 30}, bots=1).id
-    barrier = threading.Barrier(2, timeout=10)
+    barrier = threading.Barrier(2, timeout=2)
     real = bots.choose_move
     met = []
 
