@@ -227,3 +227,37 @@ def test_a_game_with_server_bots_end_to_end(bot_server, tmp_path):
     assert all(w.poll() is None for w in bot_server.workers)
     assert requests.get(f"{bot_server.url}/api/games/{game}", timeout=5).json()["seq"] == \
         len(log) - 1
+
+
+def test_the_bots_walk_through_in_the_cli_doc_runs(tmp_path):
+    """docs/CLI.md's Bots block, as written, against pbem-server run (its bot thread plays)."""
+    import re
+    from .conftest import free_port
+    text = (ROOT / "docs" / "CLI.md").read_text()
+    section = text.split("## Bots", 1)[1]
+    block = re.findall(r"```sh\n(.*?)```", section, re.S)[0]
+    port = str(free_port())
+    demo = str(tmp_path / "demo")
+    script = "\n".join([
+        "set -eu -o pipefail",
+        f"mkdir -p {demo}",
+        f"export PBEM_INSTANCE_PATH={demo}/instance PBEM_NOTIFY_INTERVAL=0 "
+        "PBEM_BOT_INTERVAL=0.2",
+        f"export PBEM_SERVER=http://127.0.0.1:{port}",
+        "trap 'kill $(jobs -p) 2>/dev/null' EXIT",
+        f"pbem-server run --port {port} 2>{demo}/server.log &",
+        f"for i in $(seq 100); do curl -sf http://127.0.0.1:{port}/api/health >/dev/null && "
+        "break; sleep 0.2; done",
+        block.replace("/tmp/pbem-demo", demo).replace("--until-end", "--until-end "
+                                                       "--interval 0.1"),
+        "echo WALKTHROUGH-OK",
+    ])
+    env = child_env()
+    env.pop("PBEM_EXTRA_GAMES", None)
+    result = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, text=True,
+                            capture_output=True, timeout=240)
+    assert "WALKTHROUGH-OK" in result.stdout, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert re.search(r"^Seats: \w+ cyd, \w+ bot-\w+ \(a bot of the server\)\.$",
+                     result.stdout, re.M), result.stdout
+    assert re.search(r"^game \w+ is over", result.stdout, re.M)
