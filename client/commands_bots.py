@@ -37,7 +37,8 @@ def _legal_for(c, resp, me, game_id, online):
 class _Bot:
     """Chooses moves for one seat: the level, a generator, a time budget per move."""
 
-    def __init__(self, rules, level, seed, seconds):
+    def __init__(self, rules, level, seed, seconds, note):
+        self.note = note
         self.rules = rules
         self.level = level
         self.seed = seed
@@ -49,14 +50,21 @@ class _Bot:
         return random.Random(f"{self.seed}:{game_id}:{seq}")
 
     def choose(self, view, me, legal, rng):
-        from shared.bots import BotError, choose_move, random_move
+        from shared.bots import BotError, choose_move
         budget = {"seconds": self.seconds, "clock": time.monotonic}
         try:
             move = choose_move(self.rules, view, me, legal, rng, self.level, budget)
         except BotError as exc:
             raise PbemError(f"the bot cannot move: {exc}") from None
-        if move not in legal:  # a bot bug: never sign what the server did not list
-            move = random_move(self.rules, view, me, legal, rng)
+        except Exception as exc:  # noqa: BLE001 - a bug in a bot: a random legal move instead
+            self.note(f"pbem: the {self.level} bot failed ({exc.__class__.__name__}: {exc}); "
+                      "playing a random legal move instead")
+            move = None
+        if move not in legal:  # never sign what the server did not list
+            if move is not None:
+                self.note(f"pbem: the {self.level} bot chose {move!r}, which is not a legal "
+                          "move; playing a random legal move instead")
+            move = choose_move(self.rules, view, me, legal, rng, "random")
         return move
 
 
@@ -196,7 +204,7 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
                 continue
             delay = interval
             if bot_ is None:
-                bot_ = _Bot(_rules(c, resp), level, seed, seconds)
+                bot_ = _Bot(_rules(c, resp), level, seed, seconds, c.note)
             try:
                 legal = _legal_for(c, resp, me, game_id, online=True)
             except ApiError as exc:
@@ -246,7 +254,7 @@ def _offline(c, game_id, level, seat, seed, seconds):
     if not legal:
         raise PbemError(f"no legal moves of {me} were fetched with the state of game "
                         f"{game_id}: run pbem show {game_id} once while online")
-    bot_ = _Bot(_rules(c, resp), level, seed, seconds)
+    bot_ = _Bot(_rules(c, resp), level, seed, seconds, c.note)
     move = bot_.choose(view, me, legal, bot_.rng(game_id, resp["next_seq"]))
     signed, seq, prev = _sign_chain(c, game_id, me, [move], resp["next_seq"], resp["prev"])
     outbox = c.home.outbox()

@@ -36,7 +36,7 @@ from sqlalchemy import ForeignKey, Integer, String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from shared.bots import LEVELS, BotError, choose_move, levels, random_move
+from shared.bots import LEVELS, choose_move, levels
 from shared.envelope import EnvelopeError, make_envelope, public_key_hex, sign_envelope
 from shared.games import get_game
 
@@ -306,7 +306,7 @@ def play_seat(game, seat, level, priv):
         if move is not None:
             log.error("bot %s (%s) in game %s chose %r, which is not a legal move", seat,
                       level, game.id, move)
-        move = random_move(game_def, view, seat, legal, rng)
+        move = choose_move(game_def, view, seat, legal, rng, "random")
     outcome = _append(game, seat, move, priv)
     if outcome != "refused":
         return outcome
@@ -315,7 +315,7 @@ def play_seat(game, seat, level, priv):
     others = [m for m in legal if m != move]
     if not others:
         return "failed"
-    fallback = random_move(game_def, view, seat, others, rng)
+    fallback = choose_move(game_def, view, seat, others, rng, "random")
     outcome = _append(game, seat, fallback, priv)
     if outcome == "refused":
         log.error("the rules refused bot %s's fallback %r in game %s too; the seat is left "

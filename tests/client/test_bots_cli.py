@@ -261,3 +261,57 @@ def test_the_bots_walk_through_in_the_cli_doc_runs(tmp_path):
     assert re.search(r"^Seats: \w+ cyd, \w+ bot-\w+ \(a bot of the server\)\.$",
                      result.stdout, re.M), result.stdout
     assert re.search(r"^game \w+ is over", result.stdout, re.M)
+
+
+def test_pbem_bot_survives_a_broken_bot_and_a_refused_move(make_player, monkeypatch):
+    """A bot that raises, or answers outside the list, is replaced by a random legal move;
+    a move the server refuses (it should never) is said, and one other move is tried."""
+    import shared.bots
+    from client import api as api_module
+    ann, bob = make_player("ann"), make_player("bob")
+    game = ann.run("new", "pig", "--seats", 2, "--option", "target=99").stdout.strip()
+    bob.run("join", game)
+    real = shared.bots.choose_move
+
+    def north_to_move():
+        if "north" not in ann.json("show", game)["to_act"]:
+            bob.run("play", game, "hold")
+
+    def broken(game_, view, seat, legal, rng, level="random", budget=None):
+        if level != "random":
+            raise RuntimeError("search exploded")
+        return real(game_, view, seat, legal, rng, level, budget)
+
+    monkeypatch.setattr(shared.bots, "choose_move", broken)
+    north_to_move()
+    out = ann.run("bot", game)
+    assert "search exploded" in out.stderr and "random legal move instead" in out.stderr
+    assert out.stdout.startswith("move ") and " north " in out.stdout
+
+    def off_the_list(game_, view, seat, legal, rng, level="random", budget=None):
+        if level != "random":
+            return "fly"
+        return real(game_, view, seat, legal, rng, level, budget)
+
+    monkeypatch.setattr(shared.bots, "choose_move", off_the_list)
+    north_to_move()
+    out = ann.run("bot", game)
+    assert "'fly', which is not a legal move" in out.stderr
+    assert " north " in out.stdout and "fly" not in out.stdout
+
+    monkeypatch.setattr(shared.bots, "choose_move", real)
+    real_post = api_module.Api.post_move
+    calls = []
+
+    def refuse_first(self, game_id, envelope, signature):
+        calls.append(json.loads(envelope)["move"])
+        if len(calls) == 1:
+            raise api_module.Refused("the rules say no", status=422, code="illegal_move")
+        return real_post(self, game_id, envelope, signature)
+
+    monkeypatch.setattr(api_module.Api, "post_move", refuse_first)
+    north_to_move()
+    out = ann.run("bot", game, "--seed", "z")
+    assert "refused the bot's move" in out.stderr and "the rules say no" in out.stderr
+    assert len(calls) == 2 and calls[0] != calls[1]
+    assert f"north {calls[1]}" in out.stdout
