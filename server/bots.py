@@ -103,20 +103,23 @@ def bot_player(level):
     if level not in LEVELS:
         fail(422, "bad_bot_level", f"there is no bot level {level!r}: the levels are "
              f"{', '.join(LEVELS)}")
-    for _ in range(2):
-        row = db.session.execute(db.select(BotAccount).filter_by(level=level)).scalar_one_or_none()
+    name = account_name(level)
+    for _ in range(3):
+        # one statement: the account and its key as one snapshot (another worker may be
+        # committing both at this moment)
+        row = db.session.execute(db.select(Player, BotAccount)
+                                 .outerjoin(BotAccount, BotAccount.player_id == Player.id)
+                                 .where(Player.name == name)).first()
         if row is not None:
-            player = db.session.get(Player, row.player_id)
-            if player is None or player.public_key != public_key_hex(bytes.fromhex(row.private_key)):
+            player, account = row
+            if account is None or account.level != level:
+                _unavailable(level, f"the account {name} exists but the server holds no key "
+                             "for it")
+            if player.public_key != public_key_hex(bytes.fromhex(account.private_key)):
                 _unavailable(level, "its stored key is not the key of its account")
             return player
-        if db.session.execute(db.select(Player).filter_by(name=account_name(level))) \
-                .scalar_one_or_none() is not None:
-            _unavailable(level, f"the account {account_name(level)} exists but the server holds "
-                         "no key for it")
         priv = secrets.token_bytes(32)
-        player = Player(name=account_name(level), public_key=public_key_hex(priv), tz="UTC",
-                        notify="none")
+        player = Player(name=name, public_key=public_key_hex(priv), tz="UTC", notify="none")
         db.session.add(player)
         try:
             db.session.flush()

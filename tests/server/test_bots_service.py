@@ -16,6 +16,20 @@ from shared.envelope import public_key_hex
 from shared.games import get_game
 
 
+def first_call(replacement):
+    """A choose_move whose first call does ``replacement`` and whose later calls (the random
+    fallback also goes through choose_move) really choose."""
+    from shared.bots import choose_move
+    calls = []
+
+    def choose(*args, **kw):
+        calls.append(1)
+        if len(calls) == 1:
+            return replacement()
+        return choose_move(*args, **kw)
+    return choose
+
+
 @pytest.fixture(autouse=True)
 def fresh_worker_memory():
     from server import bots
@@ -128,9 +142,10 @@ def _human_move(player, game_id, seat, rng):
 def test_bots_move_by_themselves_and_the_archive_verifies(make_player, app):
     """A Pig game of ann and two bots, through the API; the worker plays the bots' turns."""
     ann = make_player("ann")
-    game_id = create(ann, seats=3, bots=2, options={"target": 12}).get_json()["id"]
+    # 40 points: more than any seat banks in its first turn, so every seat moves
+    game_id = create(ann, seats=3, bots=2, options={"target": 40}).get_json()["id"]
     last = "hold"
-    for _ in range(600):
+    for _ in range(3000):
         game = game_of(ann, game_id)
         if game["status"] == "over":
             break
@@ -281,7 +296,7 @@ def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, m
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")  # 0 points banked: east (the bot) owes the move
-    monkeypatch.setattr(bots, "choose_move", lambda *a, **k: "peek")
+    monkeypatch.setattr(bots, "choose_move", first_call(lambda: "peek"))
     real_append = bots.services.append_move
     calls = []
 
@@ -329,10 +344,10 @@ def test_a_bot_that_raises_plays_a_random_legal_move(make_player, app, monkeypat
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
 
-    def broken(*a, **k):
+    def broken():
         raise RuntimeError("a bug in a bot")
 
-    monkeypatch.setattr(bots, "choose_move", broken)
+    monkeypatch.setattr(bots, "choose_move", first_call(broken))
     assert play_due(app) >= 1
     assert log_of(ann, game_id)[1]["seat"] == "east"
 
@@ -342,7 +357,7 @@ def test_a_bot_answer_outside_the_legal_list_is_not_sent(make_player, app, monke
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
-    monkeypatch.setattr(bots, "choose_move", lambda *a, **k: "resign\x00")
+    monkeypatch.setattr(bots, "choose_move", first_call(lambda: "resign\x00"))
     assert play_due(app) >= 1
     assert log_of(ann, game_id)[1]["move"] in ("roll", "hold", "peek")
 
