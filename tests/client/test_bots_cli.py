@@ -300,6 +300,7 @@ def test_pbem_bot_survives_a_broken_bot_and_a_refused_move(make_player, monkeypa
     assert " north " in out.stdout and "fly" not in out.stdout
 
     monkeypatch.setattr(shared.bots, "choose_move", real)
+    north_to_move()
     real_post = api_module.Api.post_move
     calls = []
 
@@ -310,7 +311,6 @@ def test_pbem_bot_survives_a_broken_bot_and_a_refused_move(make_player, monkeypa
         return real_post(self, game_id, envelope, signature)
 
     monkeypatch.setattr(api_module.Api, "post_move", refuse_first)
-    north_to_move()
     out = ann.run("bot", game, "--seed", "z")
     assert "refused the bot's move" in out.stderr and "the rules say no" in out.stderr
     assert len(calls) == 2 and calls[0] != calls[1]
