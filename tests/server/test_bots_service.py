@@ -457,3 +457,28 @@ def test_bot_levels_match_the_rules_library():
     assert LEVELS == ("random", "greedy", "strong")
     pig = get_game("pig")
     assert [level_for(pig, level) for level in LEVELS] == ["random"] * 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("type_, seats", [("zarahemla", 3), ("stone_age", 3),
+                                          ("title_of_liberty", 2)])
+def test_real_games_of_bots_only_play_to_the_end_and_verify(app, type_, seats):
+    """Every seat a bot (the strongest level each game has): the worker plays a whole game
+    of each real game, the game ends, the worker stops, and the archive verifies."""
+    from server import bots, services
+    from server.extensions import db
+    from server.models import Game
+    with app.app_context():
+        level = bots.level_for(get_game(type_), "strong")
+        creator = bots.bot_player(level)
+        game_id = bots.create_game(creator, type_, seats, {}, bots=seats - 1, level=level).id
+    app.config["PBEM_BOT_SECONDS"] = 0.05
+    for _ in range(2000):
+        if play_due(app) == 0:
+            break
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game.status == "over", (game.head_seq, game.to_act)
+        report = verify_archive(services.archive_for(game))
+        assert report["complete"] and report["entries"] == game.head_seq + 1
+    assert play_due(app) == 0
