@@ -46,7 +46,11 @@ def run(host, port):
     if app.config["PBEM_NOTIFY_INTERVAL"] > 0:
         from .notify import start_background
         start_background(app, app.config["PBEM_NOTIFY_INTERVAL"])
-    bot_interval = float(os.environ.get("PBEM_BOT_INTERVAL", 1) or 0)
+    try:
+        bot_interval = float(os.environ.get("PBEM_BOT_INTERVAL", "1").strip() or 0)
+    except ValueError:
+        raise click.UsageError("PBEM_BOT_INTERVAL is seconds between passes of the bot "
+                               "worker (0: off), like 1 or 0.5") from None
     if bot_interval > 0:
         from .bots import start_background as start_bots
         start_bots(app, bot_interval)
