@@ -299,8 +299,13 @@ class Api:
     def game(self, game_id):
         return self.request("GET", f"/api/games/{self._g(game_id)}")
 
-    def create_game(self, type_, seats, options=None, seat=None, move_hours=None):
+    def create_game(self, type_, seats, options=None, seat=None, move_hours=None, bots=0,
+                    bot_level=None):
         body = {"type": type_, "seats": seats, "options": options or {}}
+        if bots:
+            body["bots"] = bots
+            if bot_level:
+                body["bot_level"] = bot_level
         if seat:
             body["seat"] = seat
         if move_hours:

@@ -157,6 +157,11 @@ def verify(c, file, server_key, no_color):
             "server_key": report["server_key"], "replayed": report["replayed"],
             "result": report["result"], "note": report["note"]}
     signer = f"server key {report['server_key'][:16]}..."
+    data["seats"] = [{"seat": st["seat"], "player": st["player"],
+                      "bot": _is_bot_name(st["player"])} for st in header["seats"]]
+    seats_line = _printable("Seats: " + ", ".join(
+        f"{st['seat']} {st['player']}" + (" (a bot of the server)" if st["bot"] else "")
+        for st in data["seats"]) + ".")
     if not report["complete"]:
         lines = [f"{file}: a verified prefix, not a whole game: the signatures and hash links "
                  f"of {report['entries']} move(s) of {header['type']} game {header['game']} "
@@ -174,13 +179,21 @@ def verify(c, file, server_key, no_color):
                          f"the game goes on.")
             if report["note"] and ";" in report["note"]:
                 lines.append("Note: " + report["note"].split("; ", 1)[1] + ".")
+        lines.insert(1, seats_line)
         c.emit(data, [_printable(line) for line in lines])
         raise click.exceptions.Exit(EXIT_PREFIX)
     game = report["game"]
     color = color_wanted(no_color)
     winners = ", ".join((report["result"] or {}).get("winners") or []) or "nobody"
-    c.emit(data, [game.render(report["view"], color=color), _printable(
+    c.emit(data, [game.render(report["view"], color=color), seats_line, _printable(
         f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} game "
         f"{header['game']} up to the final head signed by {signer}; the seed matches its "
         f"commitment, every signature and hash link holds, and the replay agrees; won by "
         f"{winners}.")])
+
+
+def _is_bot_name(name):
+    """Whether an archive's player name is one a pbem server keeps for its bots (bot-LEVEL:
+    server/bots.py refuses such names to people)."""
+    folded = str(name).lower().replace("_", "-").replace(".", "-")
+    return folded == "bot" or folded.startswith("bot-")

@@ -4,7 +4,8 @@
 import click
 
 from .completion import complete_game, complete_type
-from .context import (GAME_ID, PLAYER_NAME, PbemError, color_wanted, known_types, load_game,
+from .context import (GAME_ID, PLAYER_NAME, PbemError, UsageProblem, color_wanted,
+                      known_types, load_game,
                       pass_ctx, terminal_width, wrap_lines)
 
 # --- register -------------------------------------------------------------------------------
@@ -83,19 +84,33 @@ def _seat_summary(game):
 @click.option("--seat", metavar="S", help="Take this seat instead of the first.")
 @click.option("--move-hours", type=click.IntRange(1, 1440), metavar="H",
               help="Time allowed per move, in hours.")
+@click.option("--bots", type=click.IntRange(0, 7), default=0, metavar="N",
+              help="Give N of the other seats to the server's bots (they play by themselves).")
+@click.option("--bot-level", type=click.Choice(["random", "greedy", "strong"]),
+              metavar="LEVEL", help="How the bots play: random, greedy (the default) or "
+                                    "strong.")
 @pass_ctx
-def new(c, game_type, seats, options, seat, move_hours):
+def new(c, game_type, seats, options, seat, move_hours, bots, bot_level):
     """Create a game of TYPE, take the first seat and print its id.
 
     The game starts when every seat is filled (others run pbem join ID).
+    With --bots N, N of the other seats go to the server's bot accounts
+    (named bot-random, bot-greedy, bot-strong); games with bots are unrated.
 
     \b
     Example:
       pbem new zarahemla --seats 3 --option target=12
       GAME=$(pbem new pig --seats 2)
+      pbem new zarahemla --seats 4 --bots 3 --bot-level strong
     """
     opts = _parse_options(options)
-    game = c.signed_api().create_game(game_type, seats, opts, seat, move_hours)
+    if bot_level and not bots:
+        raise UsageProblem("--bot-level needs --bots N (how many seats the bots take)")
+    if bots and bots >= seats:
+        raise UsageProblem(f"--bots {bots} leaves no seat for you: a game of {seats} "
+                               f"seats takes at most {seats - 1} bot(s)")
+    game = c.signed_api().create_game(game_type, seats, opts, seat, move_hours, bots,
+                                      bot_level)
     c.home.remember_games(c.server, [game])
     if not c.json:
         free = sum(1 for s in game["seats"] if not s["player"])

@@ -2,6 +2,7 @@
 
     pbem-server run [--host 127.0.0.1] [--port 5000]   # creates/upgrades the database first
     pbem-server db upgrade                              # Flask-Migrate (Alembic) migrations
+    pbem-server bots [--once] [--interval 1]            # the bot worker (server/bots.py)
 """
 
 import ipaddress
@@ -45,6 +46,16 @@ def run(host, port):
     if app.config["PBEM_NOTIFY_INTERVAL"] > 0:
         from .notify import start_background
         start_background(app, app.config["PBEM_NOTIFY_INTERVAL"])
+    try:
+        setting = app.config.get("PBEM_BOT_INTERVAL")
+        bot_interval = float(setting.strip() or 0) if isinstance(setting, str) else \
+            float(1 if setting is None else setting)
+    except ValueError:
+        raise click.UsageError("PBEM_BOT_INTERVAL is seconds between passes of the bot "
+                               "worker (0: off), like 1 or 0.5") from None
+    if bot_interval > 0:
+        from .bots import start_background as start_bots
+        start_bots(app, bot_interval)
     click.echo(f"pbem server on http://{host}:{port}/ "
                f"(database {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]})", err=True)
     run_simple(host, port, app, threaded=True, use_reloader=False)
@@ -85,6 +96,24 @@ def notify_command(once, interval):
     if once:
         counts = tick()
         click.echo(", ".join(f"{k}: {v}" for k, v in counts.items()))
+        return
+    run_forever(current_app._get_current_object(), interval)
+
+
+@main.command("bots")
+@click.option("--once", is_flag=True, help="play what the bots owe now, then exit")
+@click.option("--interval", default=1.0, show_default=True, type=click.FloatRange(0.05),
+              help="seconds between passes")
+def bots_command(once, interval):
+    """Play the bot seats: every bot seat that owes a move plays it (server/bots.py).
+
+    Run it beside the web workers and pbem-server notify (several may run: the log's
+    seq check lets one of them append each move).  Example: pbem-server bots --once
+    """
+    from flask import current_app
+    from .bots import play_due, run_forever
+    if once:
+        click.echo(f"bot moves: {play_due()}")
         return
     run_forever(current_app._get_current_object(), interval)
 

@@ -71,6 +71,12 @@ def from_env(instance_path):
         # the pages' sign-in links and sessions (server/web/signin.py)
         "PBEM_LINK_MINUTES": int(os.environ.get("PBEM_LINK_MINUTES") or 10),
         "PBEM_SESSION_HOURS": int(os.environ.get("PBEM_SESSION_HOURS") or 12),
+        # the bot worker (server/bots.py): kept as text, read (and refused when not a number)
+        # where they are used: seconds between passes in pbem-server run (0: off), thinking
+        # time per move, and a fixed seed for the bots' generators (tests only)
+        "PBEM_BOT_INTERVAL": os.environ.get("PBEM_BOT_INTERVAL") or None,
+        "PBEM_BOT_SECONDS": os.environ.get("PBEM_BOT_SECONDS") or None,
+        "PBEM_BOT_SEED": os.environ.get("PBEM_BOT_SEED") or None,
     }
     # unset ones are None: server/limits.py and server/mailer.py fall back to their defaults
     config.update({name: os.environ.get(name) or None for name in LIMIT_SETTINGS})

@@ -19,6 +19,13 @@ def _valid_tz(value):
             from None
 
 
+def _not_a_bot_name(value):
+    from .bots import is_reserved_name
+    if is_reserved_name(value):
+        raise ma.ValidationError(f"the name {value!r} is reserved: names bot and bot-... "
+                                 "belong to the server's bots")
+
+
 class Strict(ma.Schema):
     class Meta:
         unknown = ma.RAISE
@@ -27,7 +34,7 @@ class Strict(ma.Schema):
 class PlayerCreateSchema(Strict):
     name = fields.String(required=True, validate=[validate.Regexp(
         NAME_RE, error="a name is 2 to 32 letters, digits, '.', '_' or '-'"),
-        validate.NoneOf(["me"], error="the name 'me' is reserved")])
+        validate.NoneOf(["me"], error="the name 'me' is reserved"), _not_a_bot_name])
     public_key = fields.String(required=True, validate=validate.Regexp(
         r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
     email = fields.Email(load_default=None, allow_none=True, validate=validate.Length(max=254))
@@ -51,6 +58,10 @@ class GameCreateSchema(Strict):
     seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
     move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(min=1, max=24 * 60))
+    # seats filled with the server's bots at creation (server/bots.py), and their level
+    bots = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+    bot_level = fields.String(load_default="greedy", validate=validate.OneOf(
+        ["random", "greedy", "strong"], error="the bot levels are random, greedy and strong"))
 
     @ma.validates("options")
     def _scalar_options(self, value, **kwargs):

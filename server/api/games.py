@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from shared.games import game_types, get_game
 
-from .. import duties
+from .. import bots, duties
 from ..append import append_move
 from ..archives import archive_for
 from ..auth import current_player
@@ -135,10 +135,16 @@ class Games(MethodView):
     @blp.response(201, GameSchema)
     @blp.refusals(400, 401, 404, 409, 422)
     def post(self, data):
-        """Create a game; the caller takes the first seat (or the one named)."""
+        """Create a game; the caller takes the first seat (or the one named).
+
+        ``bots``: that many of the other seats go to the server's bot account of
+        ``bot_level`` (``bot-greedy`` ...), which plays them by itself; such games are
+        unrated.
+        """
         player = current_player()
-        game = create_game(player, data["type"], data["seats"], data["options"],
-                                    data["seat"], data["move_hours"])
+        game = bots.create_game(player, data["type"], data["seats"], data["options"],
+                                data["seat"], data["move_hours"], data["bots"],
+                                data["bot_level"])
         return game_json(game, player)
 
 

@@ -1,0 +1,267 @@
+"""``pbem bot``: play your own seat with a local bot, signed with your own key.
+
+The bot sees exactly what ``pbem show`` fetches (your seat's view) and the legal moves the
+server lists for your seat (``pbem moves``), nothing else, and chooses with the rules
+library's bots (``shared.bots.choose_move``).  Each move is signed with your key and sent
+like ``pbem play`` (or queued in the outbox with ``--offline``, like ``pbem play --offline``).
+"""
+
+import random
+import secrets
+import time
+
+import click
+
+from .completion import complete_game
+from .context import GAME_ID, PbemError, UsageProblem, pass_ctx
+
+LEVELS = ("random", "greedy", "strong")
+
+
+def _legal_for(c, resp, me, game_id, online):
+    """The legal moves the server listed for ``me`` at the fetched state, or None."""
+    legal = resp.get("legal")
+    if isinstance(legal, dict) and legal.get("seat") == me and \
+            legal.get("next_seq") == resp.get("next_seq") and \
+            isinstance(legal.get("moves"), list) and \
+            all(isinstance(m, str) for m in legal["moves"]):
+        return list(legal["moves"])
+    if not online:
+        return None
+    got = c.api.legal(game_id, me)
+    if got.get("seat") == me and got.get("next_seq") == resp.get("next_seq"):
+        return list(got.get("moves") or [])
+    return None  # the game moved on between the two requests: fetch again
+
+
+class _Bot:
+    """Chooses moves for one seat: the level, a generator, a time budget per move."""
+
+    def __init__(self, rules, level, seed, seconds, note):
+        self.note = note
+        self.rules = rules
+        self.level = level
+        self.seed = seed
+        self.seconds = seconds
+
+    def rng(self, game_id, seq):
+        if self.seed is None:
+            return random.Random(secrets.randbits(64))
+        return random.Random(f"{self.seed}:{game_id}:{seq}")
+
+    def choose(self, view, me, legal, rng):
+        from shared.bots import BotError, choose_move
+        budget = {"seconds": self.seconds, "clock": time.monotonic}
+        try:
+            move = choose_move(self.rules, view, me, legal, rng, self.level, budget)
+        except BotError as exc:
+            raise PbemError(f"the bot cannot move: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a bug in a bot: a random legal move instead
+            self.note(f"pbem: the {self.level} bot failed ({exc.__class__.__name__}: {exc}); "
+                      "playing a random legal move instead")
+            move = None
+        if move not in legal:  # never sign what the server did not list
+            if move is not None:
+                self.note(f"pbem: the {self.level} bot chose {move!r}, which is not a legal "
+                          "move; playing a random legal move instead")
+            move = choose_move(self.rules, view, me, legal, rng, "random")
+        return move
+
+
+def _rules(c, resp):
+    """The rules library's game: the bot cannot choose without it."""
+    from .commands_play import _rules_for
+    rules = _rules_for(c, resp, required=False)
+    if rules is None:
+        game = resp.get("game") or {}
+        raise PbemError(f"this client's rules library cannot play {game.get('type')!r} under "
+                        f"rules version {game.get('rules_version') or '1'}, so its bots "
+                        "cannot either: update pbem")
+    return rules
+
+
+def _play_one(c, bot, game_id, resp, me, legal):
+    """Choose, sign and post one move at the fetched state.  Returns the entry, or None when
+    the game moved on first (the caller fetches again)."""
+    from .api import Conflict, Forbidden, Refused
+    from .signing import signed_move
+    key = c.home.private_key()
+    view = resp["view"]
+    rng = bot.rng(game_id, resp["next_seq"])
+    move = bot.choose(view, me, legal, rng)
+    tried = []
+    while True:
+        body = signed_move(key, game_id, resp["next_seq"], resp["prev"], me, move)
+        try:
+            return c.api.post_move(game_id, body["envelope"], body["signature"])
+        except Conflict as exc:
+            if exc.code in ("stale_seq", "game_over"):
+                return None
+            raise PbemError(f"the bot's move {move!r} was refused: {exc.message}") from None
+        except (Refused, Forbidden) as exc:
+            # the rules refused a listed move (should never happen): say so, try another once
+            tried.append(move)
+            c.note(f"pbem: the server refused the bot's move {move!r}: {exc.message}")
+            others = [m for m in legal if m not in tried]
+            if len(tried) > 1 or not others or isinstance(exc, Forbidden):
+                raise PbemError(f"the bot's move {move!r} was refused: {exc.message}") \
+                    from None
+            move = rng.choice(sorted(others))
+            c.note(f"pbem: playing a random legal move instead: {move}")
+
+
+def _over_line(game_id, game, view):
+    result = (view or {}).get("result") or game.get("result") or {}
+    winners = ", ".join(result.get("winners") or []) or "nobody"
+    return f"game {game_id} is over (won by {winners})"
+
+
+@click.command("bot")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@click.option("--level", type=click.Choice(LEVELS), default="greedy", show_default=True,
+              help="How the bot plays (a game without bots of that level uses the level "
+                   "below).")
+@click.option("--seat", metavar="S", help="Play this seat (if you hold several).")
+@click.option("--until-end", is_flag=True,
+              help="Play every move the seat owes until the game ends, waiting for the "
+                   "others between.")
+@click.option("--offline", is_flag=True,
+              help="Choose from the state and legal moves fetched last (pbem show) and queue "
+                   "the move in the outbox (pbem sync).")
+@click.option("--seed", metavar="TEXT", help="Seed the bot's choices (the same seed and "
+                                             "state give the same move).")
+@click.option("--seconds", type=click.FloatRange(0.01, 600), default=2.0, show_default=True,
+              help="Time a searching bot may think per move.")
+@click.option("--interval", type=click.FloatRange(0.05), default=2.0, show_default=True,
+              metavar="SECONDS", help="With --until-end: first polling interval while others "
+                                      "move; it grows to 30s while nothing happens.")
+@pass_ctx
+def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
+    """Let a local bot play your seat in GAME, signed with your key.
+
+    Without --until-end the bot plays one move, if your seat owes one (exit
+    1 if it owes none).  With --until-end it plays every move your seat owes
+    until the game is over, waiting for the other players between, and
+    exits 0 at the end.  Each move is printed as pbem play prints it.
+
+    \b
+    Examples:
+      pbem bot k7m2q9xa3b                       # one move, chosen by the greedy bot
+      pbem bot k7m2q9xa3b --until-end --level strong
+      pbem bot --offline k7m2q9xa3b && pbem sync
+    """
+    if offline and until_end:
+        raise UsageProblem("--offline plays one move (the state after it is not known "
+                           "offline): leave out --until-end")
+    c.identity()  # only a registered player signs moves
+    if offline:
+        return _offline(c, game_id, level, seat, seed, seconds)
+    from .api import ApiError, RateLimited, ServerError, ServerUnreachable
+    from .commands_games import pick_seat
+    from .commands_play import _advance_cache, _entry_line
+    played = []
+    bot_ = None
+    delay = interval
+    warned = False
+    try:
+        while True:
+            try:
+                resp = c.fetch_view(game_id, seat, legal=True)
+            except (ServerUnreachable, ServerError, RateLimited) as exc:
+                if not (until_end and played):
+                    raise
+                if not warned:  # an outage in a long run: wait it out, as pbem wait does
+                    c.note(f"pbem: {exc.message}; still trying")
+                    warned = True
+                time.sleep(delay)
+                delay = min(30.0, delay * 2)
+                continue
+            warned = False
+            game, view = resp["game"], resp.get("view")
+            if view is None:
+                if not until_end:
+                    raise PbemError(f"game {game_id} has not started yet: seats are still "
+                                    "free")
+                time.sleep(delay)
+                delay = min(30.0, delay * 1.5)
+                continue
+            if view.get("status") == "over" or game.get("status") == "over":
+                if until_end:
+                    if not c.json:
+                        click.echo(_over_line(game_id, game, view))
+                    return
+                raise PbemError(_over_line(game_id, game, view))
+            me = pick_seat(game, view, seat)
+            if me is None:
+                raise PbemError(f"you hold no seat in game {game_id}")
+            if me not in (view.get("to_act") or []):
+                if not until_end:
+                    raise PbemError(f"{me} owes no move in game {game_id} now (pbem wait "
+                                    f"{game_id} waits for it; pbem bot --until-end plays "
+                                    "every turn)")
+                time.sleep(delay)
+                delay = min(30.0, delay * 1.5)
+                continue
+            delay = interval
+            if bot_ is None:
+                bot_ = _Bot(_rules(c, resp), level, seed, seconds, c.note)
+            try:
+                legal = _legal_for(c, resp, me, game_id, online=True)
+            except ApiError as exc:
+                raise PbemError(f"cannot fetch the legal moves of {me}: {exc.message}") \
+                    from None
+            if legal is None:
+                continue  # the game moved on between the view and the list: fetch again
+            if not legal:
+                raise PbemError(f"the server lists no legal move for {me} in game {game_id}, "
+                                "though it owes one")
+            entry = _play_one(c, bot_, game_id, resp, me, legal)
+            if entry is None:
+                continue
+            played.append(entry)
+            _advance_cache(c, game_id, resp, entry["seq"] + 1, entry["hash"])
+            if not c.json:
+                click.echo(_entry_line(entry))
+            if not until_end:
+                return
+    finally:
+        if c.json:
+            c.emit([{k: e.get(k) for k in ("seq", "seat", "move", "events", "hash")}
+                    for e in played])
+
+
+def _offline(c, game_id, level, seat, seed, seconds):
+    """One move from the fetched state and legal moves, queued in the outbox."""
+    from .commands_games import pick_seat
+    from .commands_play import _advance_cache, _sign_chain
+    resp = c.home.cached_view(c.server, game_id)
+    if resp is None or resp.get("view") is None:
+        raise PbemError(f"no fetched state of game {game_id} in this home: run pbem show "
+                        f"{game_id} once while online")
+    view = resp["view"]
+    if view.get("status") == "over":
+        raise PbemError(f"game {game_id} was over when last fetched")
+    me = pick_seat(resp["game"], view, seat)
+    if me is None:
+        raise PbemError(f"you hold no seat in game {game_id}")
+    if resp.get("view_next_seq", resp.get("next_seq")) != resp.get("next_seq"):
+        raise PbemError(f"moves were queued or played since game {game_id} was last fetched, "
+                        f"so the bot does not know the state: pbem sync, then pbem show "
+                        f"{game_id}")
+    if me not in (view.get("to_act") or []):
+        raise PbemError(f"when last fetched, {me} owed no move in game {game_id}")
+    legal = _legal_for(c, resp, me, game_id, online=False)
+    if not legal:
+        raise PbemError(f"no legal moves of {me} were fetched with the state of game "
+                        f"{game_id}: run pbem show {game_id} once while online")
+    bot_ = _Bot(_rules(c, resp), level, seed, seconds, c.note)
+    move = bot_.choose(view, me, legal, bot_.rng(game_id, resp["next_seq"]))
+    signed, seq, prev = _sign_chain(c, game_id, me, [move], resp["next_seq"], resp["prev"])
+    outbox = c.home.outbox()
+    outbox.extend(dict(s, server=c.server) for s in signed)
+    c.home.save_outbox(outbox)
+    _advance_cache(c, game_id, resp, seq, prev)
+    if not c.json:
+        c.note(f"queued the bot's move for game {game_id} as {me}; send it with pbem sync")
+    c.emit([{"game": game_id, "seat": me, "move": s["move"], "seq": s["seq"], "queued": True}
+            for s in signed], [f"queued move {s['seq']}: {me} {s['move']}" for s in signed])
