@@ -99,7 +99,8 @@ def enqueue(player, game_id, kind, subject, body, payload=None, to=None):
         db.session.add(Notice(player_id=player.id, to_address=player.email, game_id=game_id,
                               kind=kind, channel="email", subject=subject, body=body,
                               payload=payload, next_attempt_at=current, created_at=current, status=status))
-    elif not player.email and not player.webhook_url:
+    elif not player.email and not player.webhook_url and player.notify != "none":
+        # a player with nowhere to be told (a bot account asks for none: its turns are many)
         log.info("notice for %s (no email, no webhook): %s\n%s", player.name, subject, body)
     if player.webhook_url:
         db.session.add(Notice(player_id=player.id, game_id=game_id, kind=kind,
