@@ -76,8 +76,8 @@ class Game:
     name = None
     #: human title, e.g. "The Settlers of Zarahemla"
     title = None
-    #: what one seat is called in messages ("player", "army")
-    seat_word = "player"
+    #: what a seat and seats are called in messages
+    seat_words = ("player", "players")
     #: the rules version new games are played under; bumped whenever replaying an old log
     #: could give another result
     rules_version = "1"
@@ -311,11 +311,8 @@ class Game:
 
     def events_for(self, events, seat):
         """The texts of ``events`` as ``seat`` (None = spectator) may see them."""
-        out = []
-        for ev in events or ():
-            private = ev.get("private") or {}
-            out.append(private.get(seat, ev["public"]) if seat is not None else ev["public"])
-        return out
+        from .events import texts_for
+        return texts_for(events, seat)
 
     def facts_for(self, events, seat):
         """The facts of ``events`` as ``seat`` may see them (see ``shared.events.facts_for``)."""

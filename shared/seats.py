@@ -17,7 +17,7 @@ def check_count(game, n):
             allowed = f"{game.min_seats} or {game.max_seats}"
         else:
             allowed = f"{game.min_seats} to {game.max_seats}"
-        raise IllegalMove(f"{game.title} is played by {allowed} {game.seat_word}s, not {n}",
+        raise IllegalMove(f"{game.title} is played by {allowed} {game.seat_words[1]}, not {n}",
                           code="bad_seats")
 
 
@@ -32,16 +32,16 @@ def check_seats(game, seats, in_order=False):
     allowed = game.seat_names(game.max_seats)
     if in_order:
         if seats != allowed[:len(seats)]:
-            raise IllegalMove(f"the seats for {len(seats)} {game.seat_word}s are "
+            raise IllegalMove(f"the seats for {len(seats)} {game.seat_words[1]} are "
                               f"{', '.join(allowed[:len(seats)])}", code="bad_seats")
         return seats
     for s in seats:
         if s not in allowed:
-            raise IllegalMove(f"{s!r} is not a {game.seat_word} of {game.title} "
-                              f"(the {game.seat_word}s are {', '.join(allowed)})",
+            raise IllegalMove(f"{s!r} is not a {game.seat_words[0]} of {game.title} "
+                              f"(the {game.seat_words[1]} are {', '.join(allowed)})",
                               code="bad_seats")
     if len(set(seats)) != len(seats):
-        raise IllegalMove(f"each {game.seat_word} can be taken only once", code="bad_seats")
+        raise IllegalMove(f"each {game.seat_words[0]} can be taken only once", code="bad_seats")
     return seats
 
 

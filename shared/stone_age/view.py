@@ -4,6 +4,7 @@ Never contains the seed or another seat's cards (only their counts).
 """
 
 from ..base import rules_version_of
+from ..events import texts_for
 from . import board
 from .develop import chip_name, chips_carried_out
 from .notation import RES, TRACKS
@@ -58,6 +59,7 @@ def make_view(state, seat, to_act):
         "options": dict(state["options"]),
         "seats": list(seats),
         "you": seat if seat in seats else None,
+        "log": texts_for(state["events"], seat),
         "current": state["current"],
         "to_act": list(to_act),
         "owes": owes(state, to_act),

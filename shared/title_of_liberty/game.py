@@ -2,7 +2,6 @@
 
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, Game
-from ..rng import Rng
 from . import legal, rules
 from .board import SEATS
 from .notation import format_move, parse_move
@@ -79,13 +78,12 @@ class TitleOfLiberty(Game):
                                    "server (0 = none)"},
     }
 
-    # --- set-up -----------------------------------------------------------
+    seats = SEATS
+    seat_words = ("army", "armies")
+    checks = rules.CHECKS
+    applies = rules.APPLIES
 
-    def seat_names(self, n, options=None):
-        if not self.min_seats <= n <= self.max_seats:
-            raise IllegalMove(f"Title of Liberty takes 1 to 5 armies, not {n}",
-                              code="bad_seats")
-        return list(SEATS[:n])
+    # --- set-up -----------------------------------------------------------
 
     def normalize_options(self, options, n, rules_version=None):
         """Options with defaults filled in, under ``rules_version`` (default: the current)."""
@@ -114,47 +112,24 @@ class TitleOfLiberty(Game):
             raise IllegalMove("option deadline_hours cannot be negative", code="bad_option")
         return out
 
-    def new_game(self, seats, options, seed, rules_version=None):
-        seats = list(seats)
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise IllegalMove("Title of Liberty takes 1 to 5 armies", code="bad_seats")
-        if [s for s in seats if s not in SEATS] or len(set(seats)) != len(seats):
-            raise IllegalMove(f"the armies are {', '.join(SEATS)}", code="bad_seats")
-        version = self.resolve_rules_version(rules_version)
-        options = self.normalize_options(options, len(seats), version)
-        return new_state(seats, options, seed, version)
+    new_state = staticmethod(new_state)
 
     # --- play -------------------------------------------------------------
 
-    def to_act(self, state):
-        return to_act(state)
+    parse_move = staticmethod(parse_move)
+    format_move = staticmethod(format_move)
+    to_act = staticmethod(to_act)
+    owes = staticmethod(owes)
 
     def legal_moves(self, state, seat):
         return [format_move(m) for m in legal.legal_moves(state, seat)]
 
-    def parse_move(self, text):
-        return parse_move(text)
+    def check_duty(self, state, seat, move):
+        rules.check_duty(state, seat, move)
 
-    def format_move(self, move):
-        return format_move(move)
-
-    def check(self, state, seat, move_text):
-        rules.check(state, seat, parse_move(move_text))
-
-    def play(self, state, seat, move_text, entropy=b""):
-        move = parse_move(move_text)
-        rules.check(state, seat, move)
-        rng = Rng.for_move(state, entropy)
-        state["events"] = []
-        state["ply"] += 1
-        rules.apply(state, seat, move, rng)
-        return state
-
-    def timeout_move(self, state, seat):
+    def timeout_choice(self, state, seat):
         """Givers pass; a battle stops; an idle army rests (or renews a free attack,
         or starves when it has neither food nor a city to attack)."""
-        if seat not in to_act(state):
-            raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")
         if seat != state["turn"]:
             return "pass"
         if state["phase"] == "battle":
@@ -164,9 +139,6 @@ class TitleOfLiberty(Game):
         if rules.attack_cost(state, seat) == 0:
             return "attack"
         return "starve"
-
-    def result(self, state):
-        return state["result"]
 
     def wall_clock_limit(self, options):
         """The optional wall-clock limit (hours from the start), RULES.md choice 2."""
@@ -183,9 +155,6 @@ class TitleOfLiberty(Game):
 
     def render(self, view, color=False):
         return _render(view, color)
-
-    def owes(self, state):
-        return owes(state)
 
     def svg(self, view):
         return draw_svg(view)

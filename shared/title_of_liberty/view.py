@@ -7,6 +7,7 @@ state), so a caller may change it freely.
 """
 
 from ..base import rules_version_of
+from ..events import texts_for
 from .board import CITIES, FOOD_SPACES, SPACES
 from .combat import advantage, lamanite_groups
 from .notation import SECTORS
@@ -124,6 +125,7 @@ def view(state, seat):
         "to_act": to_act(state), "owes": owes(state),
         "scores": {s: len(state["armies"][s]["flags"]) for s in state["seats"]},
         "you": seat if seat in state["armies"] else None,
+        "log": texts_for(state["events"], seat),
         "seats": list(state["seats"]),
         "round": state["round"], "rounds": state["options"]["rounds"],
         "rounds_left": (state["options"]["rounds"] - state["round"]
