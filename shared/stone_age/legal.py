@@ -9,8 +9,8 @@ accepted too.
 from . import board
 from .develop import nomad_spots, paid_steps
 from .notation import TRACKS, Move, format_move
-from .rules import desert_options, free_chips, owes_answer, victims
-from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, has, occupied,
+from .rules import owes_answer, victims
+from .state import (desert_options, free_chips, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, has, occupied,
                     steps_per_meat)
 
 

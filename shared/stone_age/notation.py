@@ -9,9 +9,9 @@ printed on the map, hexes their row letter and column (``e3``), resources
 """
 
 import re
-from dataclasses import dataclass
 
 from .. import InvalidMove
+from ..move import Move as BaseMove
 from . import board
 
 RES = board.RESOURCES
@@ -20,21 +20,6 @@ TRACKS = ("food", "hunting", "construction", "clothing")
 FIGURES = ("neanderthal", "predator")
 _SIMPLE = ("roll", "end", "accept", "decline", "withdraw")
 _DIGITS = re.compile(r"[0-9]+", re.ASCII)
-
-
-@dataclass(frozen=True)
-class Move:
-    """One move: ``kind`` plus a tuple of plain arguments.
-
-    Resource bundles are 4-tuples of counts (meat, bone, flint, hide).
-    ``Move("move", ((100, 93, 85),))`` is ``move 100-93-85``.
-    """
-
-    kind: str
-    args: tuple = ()
-
-    def __str__(self):
-        return format_move(self)
 
 
 def _bundle_text(b):
@@ -202,6 +187,12 @@ def format_move(move):
     if k == "confirm":
         return f"confirm {a[0]}"
     raise ValueError(f"unknown move kind {k!r}")
+
+
+#: one move (``shared.move.Move``): ``kind`` plus a tuple of plain arguments.  Resource
+#: bundles are 4-tuples of counts (meat, bone, flint, hide);
+#: ``Move("move", ((100, 93, 85),))`` is ``move 100-93-85``.
+Move = BaseMove.bind("Move", parse_move, format_move)
 
 
 def bundle_text(b):

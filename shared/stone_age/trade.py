@@ -9,7 +9,8 @@ turn or starting to develop withdraws an open offer.
 
 from .. import IllegalMove
 from .notation import RES, bundle_text
-from .state import cards, event, has, pay
+from ..events import add_event
+from .state import cards, has, pay
 
 
 def _sides(give, get, what):
@@ -22,7 +23,7 @@ def _sides(give, get, what):
                           code="bad_trade")
 
 
-def _check_bank(state, seat, move):
+def check_bank(state, seat, move):
     give, get = move.args
     _sides(give, get, "bank trade")
     odd = [RES[i] for i in range(4) if give[i] % 3]
@@ -41,18 +42,18 @@ def _check_bank(state, seat, move):
                           "cards left", code="supply_empty")
 
 
-def _apply_bank(state, seat, move, plan, rng, ev):
+def apply_bank(state, seat, move, plan, rng):
     give, get = move.args
     pay(state, seat, give)
     for i, n in enumerate(get):
         state["hands"][seat][i] += n
         state["supply"][i] -= n
-    ev.append(event(state, f"{seat} trades {bundle_text(give)} with the bank for "
-                    f"{bundle_text(get)}", kind="bank",
-                    data={"seat": seat, "give": cards(give), "get": cards(get)}))
+    add_event(state, f"{seat} trades {bundle_text(give)} with the bank for "
+              f"{bundle_text(get)}", kind="bank",
+              data={"seat": seat, "give": cards(give), "get": cards(get)})
 
 
-def _check_offer(state, seat, move):
+def check_offer(state, seat, move):
     give, get, to = move.args
     _sides(give, get, "trade offer")
     for s in to:
@@ -65,18 +66,18 @@ def _check_offer(state, seat, move):
                           f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
-def _apply_offer(state, seat, move, plan, rng, ev):
+def apply_offer(state, seat, move, plan, rng):
     give, get, to = move.args
     to = list(to) or [s for s in state["seats"] if s != seat]
     state["turn"]["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": to,
                               "answers": {}}
-    ev.append(event(state, f"{seat} offers {bundle_text(give)} for {bundle_text(get)} to "
-                    f"{', '.join(to)}", kind="offer",
-                    data={"seat": seat, "give": cards(give), "get": cards(get),
-                          "to": list(to)}))
+    add_event(state, f"{seat} offers {bundle_text(give)} for {bundle_text(get)} to "
+              f"{', '.join(to)}", kind="offer",
+              data={"seat": seat, "give": cards(give), "get": cards(get),
+                    "to": list(to)})
 
 
-def _check_accept(state, seat, move):
+def check_accept(state, seat, move):
     offer = state["turn"]["offer"]
     if not has(state["hands"][seat], offer["get"]):
         raise IllegalMove(f"you cannot accept: {offer['from']} asks for "
@@ -84,23 +85,23 @@ def _check_accept(state, seat, move):
                           f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
-def _apply_accept(state, seat, move, plan, rng, ev):
+def apply_accept(state, seat, move, plan, rng):
     state["turn"]["offer"]["answers"][seat] = "accept"
-    ev.append(event(state, f"{seat} accepts {state['current']}'s offer", kind="accept",
-                    data={"seat": seat, "offer_by": state["current"]}))
+    add_event(state, f"{seat} accepts {state['current']}'s offer", kind="accept",
+              data={"seat": seat, "offer_by": state["current"]})
 
 
-def _check_decline(state, seat, move):
+def check_decline(state, seat, move):
     return None
 
 
-def _apply_decline(state, seat, move, plan, rng, ev):
+def apply_decline(state, seat, move, plan, rng):
     state["turn"]["offer"]["answers"][seat] = "decline"
-    ev.append(event(state, f"{seat} declines {state['current']}'s offer", kind="decline",
-                    data={"seat": seat, "offer_by": state["current"]}))
+    add_event(state, f"{seat} declines {state['current']}'s offer", kind="decline",
+              data={"seat": seat, "offer_by": state["current"]})
 
 
-def _check_counter(state, seat, move):
+def check_counter(state, seat, move):
     give, get = move.args
     _sides(give, get, "counter-offer")
     if not has(state["hands"][seat], give):
@@ -108,12 +109,12 @@ def _check_counter(state, seat, move):
                           f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
-def _apply_counter(state, seat, move, plan, rng, ev):
+def apply_counter(state, seat, move, plan, rng):
     give, get = move.args
     state["turn"]["offer"]["answers"][seat] = {"give": list(give), "get": list(get)}
-    ev.append(event(state, f"{seat} counters: {bundle_text(give)} for {bundle_text(get)}",
-                    kind="counter", data={"seat": seat, "offer_by": state["current"],
-                                          "give": cards(give), "get": cards(get)}))
+    add_event(state, f"{seat} counters: {bundle_text(give)} for {bundle_text(get)}",
+              kind="counter", data={"seat": seat, "offer_by": state["current"],
+                                    "give": cards(give), "get": cards(get)})
 
 
 def deal_terms(offer, partner):
@@ -126,7 +127,7 @@ def deal_terms(offer, partner):
     return None
 
 
-def _check_confirm(state, seat, move):
+def check_confirm(state, seat, move):
     partner = move.args[0]
     offer = state["turn"]["offer"]
     if not offer:
@@ -143,7 +144,7 @@ def _check_confirm(state, seat, move):
     return terms
 
 
-def _apply_confirm(state, seat, move, plan, rng, ev):
+def apply_confirm(state, seat, move, plan, rng):
     partner = move.args[0]
     mine, theirs = plan
     a, b = state["hands"][seat], state["hands"][partner]
@@ -151,18 +152,18 @@ def _apply_confirm(state, seat, move, plan, rng, ev):
         a[i] += theirs[i] - mine[i]
         b[i] += mine[i] - theirs[i]
     state["turn"]["offer"] = None
-    ev.append(event(state, f"{seat} trades {bundle_text(mine)} to {partner} for "
-                    f"{bundle_text(theirs)}", kind="trade",
-                    data={"seat": seat, "partner": partner, "give": cards(mine),
-                          "get": cards(theirs)}))
+    add_event(state, f"{seat} trades {bundle_text(mine)} to {partner} for "
+              f"{bundle_text(theirs)}", kind="trade",
+              data={"seat": seat, "partner": partner, "give": cards(mine),
+                    "get": cards(theirs)})
 
 
-def _check_withdraw(state, seat, move):
+def check_withdraw(state, seat, move):
     if not state["turn"]["offer"]:
         raise IllegalMove("you have no open offer to withdraw", code="no_offer")
 
 
-def _apply_withdraw(state, seat, move, plan, rng, ev):
+def apply_withdraw(state, seat, move, plan, rng):
     state["turn"]["offer"] = None
-    ev.append(event(state, f"{seat} withdraws the offer", kind="offer_withdrawn",
-                    data={"seat": seat, "why": "withdraw"}))
+    add_event(state, f"{seat} withdraws the offer", kind="offer_withdrawn",
+              data={"seat": seat, "why": "withdraw"})
