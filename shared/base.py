@@ -250,12 +250,13 @@ class Game:
     def timeout_move(self, state, seat):
         """The move the server plays for ``seat`` when its deadline passes.
 
-        Deterministic from the state.  Refuses a seat that owes nothing, then asks
+        Deterministic from the state.  Refuses a seat that owes nothing (or has no legal
+        move), then asks
         :meth:`timeout_choice`.  Each game documents its policy in its RULES.md (a missed
         roll is rolled, a missed discard discards at random via the seeded generator, a
         missed answer declines, an idle turn ends).
         """
-        if seat not in self.to_act(state):
+        if seat not in self.to_act(state) or not self.legal_moves(state, seat):
             raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")
         return self.timeout_choice(state, seat)
 

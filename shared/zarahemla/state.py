@@ -75,12 +75,7 @@ def starting_order(seats, rng, rounds=None):
 
 def new_state(seats, options, seed, rules_version="1"):
     """A fresh state (see the module docstring) played under ``rules_version``."""
-    if isinstance(seed, str):
-        try:
-            seed = bytes.fromhex(seed)
-        except ValueError:
-            seed = seed.encode()
-    seed_hex = bytes(seed).hex()
+    seed_hex = seed.hex()
     rng = Rng(seed_hex, b"setup")
     terrain, numbers, markers, posts, robber = make_board(options["board"], rng)
     rounds = []

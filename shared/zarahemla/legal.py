@@ -224,10 +224,10 @@ def _play_moves(st, seat):
 
 
 def timeout_move(st, seat):
-    """The move played for a seat that missed its deadline (RULES.md, "Timeouts")."""
+    """The move played for a seat that missed its deadline (RULES.md, "Timeouts").
+
+    Only asked for a seat that has a legal move (``shared.base.Game.timeout_move``)."""
     moves = legal_moves(st, seat)
-    if not moves:
-        return None
     rng = Rng(st["seed"], b"timeout|%d" % st["ply"])
     phase = st["phase"]
     if phase == "setup":
