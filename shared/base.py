@@ -236,7 +236,8 @@ class Game:
         (see ``shared.rng.Rng.for_move``).
         """
         move = self.parse_move(move_text)
-        plan = self.check_move(state, seat, move)
+        self.check_duty(state, seat, move)  # check_move, written out: play is hot
+        plan = self.checks[move.kind](state, seat, move)
         rng = self.move_rng(state, entropy)
         state["events"] = []
         self.applies[move.kind](state, seat, move, plan, rng)

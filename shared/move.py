@@ -14,50 +14,44 @@ can be pasted back into Python; its text is the game's notation::
     True
 
 Each game binds the type to its notation once (:meth:`Move.bind`); the subclass it gets is
-still a ``shared.move.Move`` (``isinstance`` holds, equal kinds and args compare equal across
-games only by value, never by notation).
+still a ``shared.move.Move``.  Moves compare by value: the same kind and args are equal.
 """
 
+from operator import itemgetter
 
-class Move:
-    """One move: ``kind`` and ``args``; text through the game's notation."""
 
-    __slots__ = ("kind", "args")
+class Move(tuple):
+    """One move: ``kind`` and ``args``; text through the game's notation.
+
+    A tuple ``(kind, args)`` underneath (fast to make, immutable, hashable), like a named
+    tuple; compare moves by value, build them as ``Move(kind, args)``.
+    """
+
+    __slots__ = ()
 
     #: set by :meth:`bind`: text -> Move (raises shared.InvalidMove) and Move -> text
     _parse = None
     _format = None
 
-    def __init__(self, kind, args=()):
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "args", tuple(args))
+    def __new__(cls, kind, args=()):
+        return tuple.__new__(cls, (kind, tuple(args)))
 
-    def __setattr__(self, name, value):
-        raise AttributeError("a Move cannot be changed")
-
-    def __delattr__(self, name):
-        raise AttributeError("a Move cannot be changed")
-
-    def __eq__(self, other):
-        if not isinstance(other, Move):
-            return NotImplemented
-        return (self.kind, self.args) == (other.kind, other.args)
-
-    def __hash__(self):
-        return hash((self.kind, self.args))
+    kind = property(itemgetter(0), doc="the word that picks the rule")
+    args = property(itemgetter(1), doc="a tuple of plain values")
 
     def __repr__(self):
-        if self.args:
-            return f"Move({self.kind!r}, {self.args!r})"
-        return f"Move({self.kind!r})"
+        kind, args = self
+        if args:
+            return f"Move({kind!r}, {args!r})"
+        return f"Move({kind!r})"
 
     def __str__(self):
         if self._format is None:
-            return " ".join([self.kind, *(str(a) for a in self.args)])
+            return " ".join([self[0], *(str(a) for a in self[1])])
         return self._format(self)
 
-    def __reduce__(self):
-        return (type(self), (self.kind, self.args))
+    def __getnewargs__(self):
+        return tuple(self)
 
     @classmethod
     def parse(cls, text):
