@@ -76,6 +76,10 @@ class StoneAgeGame(Game):
 
     # --- what people see ---------------------------------------------------------
 
+    def hidden_fields(self, state):
+        """A player's resource cards: the others see only how many."""
+        return [(seat, ("hands", seat, i)) for seat in state["seats"] for i in range(4)]
+
     def view(self, state, seat):
         return make_view(state, seat, self.to_act(state))
 

@@ -92,6 +92,11 @@ class Zarahemla(Game):
 
     # --- what people see ----------------------------------------------------------
 
+    def hidden_fields(self, state):
+        """A player's resource cards and development cards (RULES.md, "Hidden information")."""
+        return [(seat, ("players", seat, part, i)) for seat in state["order"]
+                for part, n in (("hand", 5), ("dev", 7)) for i in range(n)]
+
     def view(self, state, seat):
         return make_view(self, state, seat)
 

@@ -160,9 +160,10 @@ def _play_moves(st, seat):
         out.append("decline")
         give = offer["give"]
         mask = sum(1 << r for r in range(5) if give[r]) or 31
-        for x in range(5):
-            if hand[x]:
-                out.extend(COUNTER_ROW[x][mask])
+        counters = [t for x in range(5) if hand[x] for t in COUNTER_ROW[x][mask]]
+        if not counters:  # it holds only what the offerer gives: ask for anything else
+            counters = [t for x in range(5) if hand[x] for t in COUNTER_ROW[x][31]]
+        out.extend(counters)
     if seat != st["turn"] or st["discard"]:
         return out
     if st["robber_due"]:
@@ -207,11 +208,10 @@ def _play_moves(st, seat):
                 for y in range(5):
                     if y != x and bank[y]:
                         out.append(BANK_TEXT[(rate, x, y)])
-    if offer is None:
-        for x in range(5):
-            if hand[x]:
-                out.extend(OFFERS_FROM[x])
-    else:
+    for x in range(5):  # a new offer replaces an open one (trade.apply_offer)
+        if hand[x]:
+            out.extend(OFFERS_FROM[x])
+    if offer is not None:
         out.append("withdraw")
         for s, ans in offer["answers"].items():
             if ans == "decline":
