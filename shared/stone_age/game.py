@@ -6,7 +6,7 @@ from . import legal, rules
 from .notation import HELP, SEAT_ORDER, format_move, parse_move
 from .state import is_v1, new_state
 from .svg import draw as draw_svg
-from .view import make_view, owes
+from .view import make_view
 
 
 class StoneAgeGame(Game):
@@ -41,16 +41,8 @@ class StoneAgeGame(Game):
     parse_move = staticmethod(parse_move)
     format_move = staticmethod(format_move)
 
-    def to_act(self, state):
-        phase = state["phase"]
-        if phase == "over":
-            return []
-        if phase == "discard":
-            return [s for s in state["seats"] if s in state["discards"]]
-        out = [state["current"]]
-        if phase == "main":
-            out += [s for s in state["seats"] if rules.owes_answer(state, s)]
-        return out
+    to_act = staticmethod(rules.to_act)
+    owes = staticmethod(rules.owes)
 
     def legal_moves(self, state, seat):
         return legal.legal_texts(state, seat)
@@ -82,10 +74,6 @@ class StoneAgeGame(Game):
 
     def view(self, state, seat):
         return make_view(state, seat, self.to_act(state))
-
-    def owes(self, state):
-        """{seat: short text of what it owes now} (the same as ``view()["owes"]``)."""
-        return owes(state, self.to_act(state))
 
     def render(self, view, color=False):
         from .render import render

@@ -25,6 +25,43 @@ def owes_answer(state, seat):
     return bool(offer) and seat in offer["to"] and seat not in offer["answers"]
 
 
+def to_act(state):
+    """The seats that owe a move now: the player on turn, and those owing an answer."""
+    phase = state["phase"]
+    if phase == "over":
+        return []
+    if phase == "discard":
+        return [s for s in state["seats"] if s in state["discards"]]
+    out = [state["current"]]
+    if phase == "main":
+        out += [s for s in state["seats"] if owes_answer(state, s)]
+    return out
+
+
+def owes(state, owing=None):
+    """{seat: short text of what it owes now} (``owing``: :func:`to_act`, if known)."""
+    out = {}
+    if owing is None:
+        owing = to_act(state)
+    phase = state["phase"]
+    for s in owing:
+        if phase == "place":
+            out[s] = "place a tribe on a free black crossing"
+        elif phase == "roll":
+            out[s] = "roll the dice"
+        elif phase == "discard":
+            out[s] = f"discard {state['discards'][s]} cards"
+        elif s != state["current"]:
+            out[s] = f"answer {state['current']}'s offer (accept, decline or counter)"
+        elif state["pending"]:
+            out[s] = pending_text(state["pending"][0])
+        elif state["turn"]["developing"]:
+            out[s] = "develop and move nomads, or end the turn"
+        else:
+            out[s] = "trade, develop and move nomads, or end the turn"
+    return out
+
+
 def check_duty(state, seat, move):
     """Raise unless ``seat`` may play a move of this kind now."""
     phase, kind, cur = state["phase"], move.kind, state["current"]
