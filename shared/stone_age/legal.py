@@ -1,8 +1,8 @@
 """Legal-move generation: every listed move is accepted by ``play``.
 
 Open-ended moves are listed by a finite representative subset: one shortest
-path to each crossing a nomad can reach, and 1-for-1 trade offers to everyone
-(only while no offer is open).  Anything else that follows the rules is
+path to each crossing a nomad can reach, and one 1-for-1 trade offer to everyone
+(also while an offer is open: a new offer replaces it).  Anything else that follows the rules is
 accepted too.
 """
 
@@ -123,17 +123,16 @@ def legal(state, seat):
                         give = tuple(3 if k == i else 0 for k in range(4))
                         get = tuple(1 if k == j else 0 for k in range(4))
                         out.append(Move("bank", (give, get)))
+        # one representative offer: a card of the kind I hold most for one of the kind I hold
+        # least, to everyone (also while an offer is open: a new one replaces it)
+        i = max(range(4), key=lambda k: hand[k])
+        j = min((k for k in range(4) if k != i), key=lambda k: hand[k])
+        if hand[i]:
+            give = tuple(1 if k == i else 0 for k in range(4))
+            get = tuple(1 if k == j else 0 for k in range(4))
+            out.append(Move("offer", (give, get, ())))
         offer = turn["offer"]
-        if offer is None:
-            # one representative offer: a card of the kind I hold most for one
-            # of the kind I hold least, to everyone
-            i = max(range(4), key=lambda k: hand[k])
-            j = min((k for k in range(4) if k != i), key=lambda k: hand[k])
-            if hand[i]:
-                give = tuple(1 if k == i else 0 for k in range(4))
-                get = tuple(1 if k == j else 0 for k in range(4))
-                out.append(Move("offer", (give, get, ())))
-        else:
+        if offer is not None:
             out.append(Move("withdraw"))
             from .trade import deal_terms
             for s in state["seats"]:
