@@ -6,6 +6,7 @@ A state is plain JSON data.  Per-seat lists of cards are ordered like
 """
 
 from ..base import FIRST_RULES_VERSION, rules_version_of, set_rules_version
+from ..bundles import fields, has, transfer  # noqa: F401 - has: for the rules
 from ..events import add_event, make_event
 from ..rng import Rng
 from . import board
@@ -51,7 +52,7 @@ def fresh_turn(state):
 
 def cards(bundle):
     """A bundle as fields: {"meat": 1, ...} with every resource (zeros included)."""
-    return dict(zip(RES, bundle))
+    return fields(bundle, RES)
 
 
 def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
@@ -139,15 +140,9 @@ def occupied(state):
     return out
 
 
-def has(hand, bundle):
-    return all(h >= b for h, b in zip(hand, bundle))
-
-
 def pay(state, seat, bundle):
-    hand = state["hands"][seat]
-    for i, n in enumerate(bundle):
-        hand[i] -= n
-        state["supply"][i] += n
+    """Move ``bundle`` from a hand to the supply (the caller checked it is held)."""
+    transfer(state["hands"][seat], state["supply"], bundle)
 
 
 def steps_per_meat(state, seat):

@@ -8,6 +8,7 @@ is still accepted by ``play``.
 """
 
 from ..rng import Rng
+from ..trade import terms
 from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, EDGES,
                     HEX_NAMES, HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
 from .build import placeable_roads
@@ -213,12 +214,9 @@ def _play_moves(st, seat):
             out.extend(OFFERS_FROM[x])
     if offer is not None:
         out.append("withdraw")
-        for s, ans in offer["answers"].items():
-            if ans == "decline":
-                continue
-            give, get = ((offer["give"], offer["get"]) if ans == "accept"
-                         else (ans["get"], ans["give"]))
-            if has(hand, give) and has(st["players"][s]["hand"], get):
+        for s in offer["answers"]:
+            deal = terms(offer, s)
+            if deal and has(hand, deal[0]) and has(st["players"][s]["hand"], deal[1]):
                 out.append("confirm " + s)
     return out
 

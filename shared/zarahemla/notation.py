@@ -34,7 +34,9 @@ text                               move
 """
 
 from .. import InvalidMove
+from ..bundles import notation
 from ..move import Move as BaseMove
+from ..trade import trade_text
 from .board import CORNER_NEIGHBOURS, EDGE_INDEX, EDGE_NAMES, HEX_NAMES, N_CORNERS, RESOURCES
 from .state import SEATS
 
@@ -276,7 +278,7 @@ def _parse(text):
 
 
 def bundle_notation(bundle):
-    return "+".join(f"{n}{RESOURCES[i]}" for i, n in enumerate(bundle) if n)
+    return notation(bundle, RESOURCES)
 
 
 def format_move(mv):
@@ -301,13 +303,8 @@ def format_move(mv):
         return "play prosperity " + RESOURCES[a[0]]
     if kind in ("warrior", "roads", "temples"):
         return "play " + kind
-    if kind == "bank":
-        return f"bank {bundle_notation(a[0])} for {bundle_notation(a[1])}"
-    if kind == "offer":
-        text = f"offer {bundle_notation(a[0])} for {bundle_notation(a[1])}"
-        return text + (" to " + ",".join(a[2]) if a[2] else "")
-    if kind == "counter":
-        return f"counter {bundle_notation(a[0])} for {bundle_notation(a[1])}"
+    if kind in ("bank", "offer", "counter"):
+        return trade_text(kind, a[0], a[1], RESOURCES, a[2] if kind == "offer" else None)
     if kind == "confirm":
         return "confirm " + a[0]
     raise ValueError(f"not a Zarahemla move: {mv!r}")
