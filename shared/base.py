@@ -106,6 +106,31 @@ class Game:
     applies = {}
     #: the keys every view of this game has
     view_keys = VIEW_KEYS
+    #: a game's ``rules`` module, if it has one: its ``CHECKS`` and ``APPLIES`` become the
+    #: tables, and its ``check_duty``, ``after_move``, ``to_act`` and ``owes`` (those it has)
+    #: the methods, unless the class writes them itself (see :meth:`__init_subclass__`)
+    rules_module = None
+    #: a game's ``notation`` module: its ``parse_move`` and ``format_move``, likewise
+    notation_module = None
+    #: a game's ``render`` module (``render(view, color)``) and ``svg`` module (``draw(view)``)
+    render_module = None
+    svg_module = None
+    #: the notation help with examples (:meth:`rules_help`; default: the class docstring)
+    help_text = None
+
+    _FROM_RULES = ("check_duty", "after_move", "to_act", "owes")
+    _FROM_NOTATION = ("parse_move", "format_move")
+
+    def __init_subclass__(cls, **kwargs):
+        """Take the tables and the functions a game's modules define (written out there)."""
+        super().__init_subclass__(**kwargs)
+        rules, notation = cls.__dict__.get("rules_module"), cls.__dict__.get("notation_module")
+        if rules is not None:
+            cls.checks, cls.applies = rules.CHECKS, rules.APPLIES
+        for module, names in ((rules, cls._FROM_RULES), (notation, cls._FROM_NOTATION)):
+            for name in names if module is not None else ():
+                if name not in cls.__dict__ and hasattr(module, name):
+                    setattr(cls, name, staticmethod(getattr(module, name)))
 
     # --- set-up -----------------------------------------------------------
 
@@ -299,8 +324,13 @@ class Game:
         raise NotImplementedError
 
     def render(self, view, color=False):
-        """The ASCII board and panel for a view, at most 80 columns wide (abstract)."""
-        raise NotImplementedError
+        """The ASCII board and panel for a view, at most 80 columns wide.
+
+        Abstract, unless the game names its :attr:`render_module`.
+        """
+        if self.render_module is None:
+            raise NotImplementedError
+        return self.render_module.render(view, color=color)
 
     def svg(self, view):
         """The board drawn as one SVG document (a string) from a view, for the web pages.
@@ -309,7 +339,9 @@ class Game:
         the pieces (``data-place``) and a ``<title>`` on each; see ``shared.svg``.  Raises
         NotImplementedError for a game that has no drawing (the page shows the text board).
         """
-        raise NotImplementedError
+        if self.svg_module is None:
+            raise NotImplementedError
+        return self.svg_module.draw(view)
 
     def events_for(self, events, seat):
         """The texts of ``events`` as ``seat`` (None = spectator) may see them."""
@@ -332,4 +364,4 @@ class Game:
 
     def rules_help(self):
         """A short help text for the notation, with examples."""
-        return self.__doc__ or ""
+        return self.help_text or self.__doc__ or ""

@@ -2,10 +2,9 @@
 
 from ..base import Game
 from ..rng import Rng
-from . import legal, rules
+from . import legal, notation, render, rules, svg
 from .notation import HELP, SEAT_ORDER, format_move, parse_move
 from .state import is_v1, new_state
-from .svg import draw as draw_svg
 from .view import make_view
 
 
@@ -31,24 +30,15 @@ class StoneAgeGame(Game):
 
     seats = SEAT_ORDER
     seats_in_order = True
-    checks = rules.CHECKS
-    applies = rules.APPLIES
-
+    rules_module = rules          # the tables, check_duty, after_move, to_act, owes
+    notation_module = notation    # parse_move, format_move
+    render_module, svg_module, help_text = render, svg, HELP
     new_state = staticmethod(new_state)
 
     # --- play --------------------------------------------------------------------
 
-    parse_move = staticmethod(parse_move)
-    format_move = staticmethod(format_move)
-
-    to_act = staticmethod(rules.to_act)
-    owes = staticmethod(rules.owes)
-
     def legal_moves(self, state, seat):
         return legal.legal_texts(state, seat)
-
-    check_duty = staticmethod(rules.check_duty)
-    after_move = staticmethod(rules.after_move)
 
     def timeout_choice(self, state, seat):
         """The move played for ``seat`` at its deadline (policy in RULES.md)."""
@@ -74,13 +64,3 @@ class StoneAgeGame(Game):
 
     def view(self, state, seat):
         return make_view(state, seat, self.to_act(state))
-
-    def render(self, view, color=False):
-        from .render import render
-        return render(view, color=color)
-
-    def svg(self, view):
-        return draw_svg(view)
-
-    def rules_help(self):
-        return HELP

@@ -2,12 +2,10 @@
 
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, Game
-from . import legal, rules
+from . import legal, notation, render, rules, svg
 from .board import SEATS
-from .notation import format_move, parse_move
-from .render import render as _render
+from .notation import format_move
 from .state import DIFFICULTY, new_state
-from .svg import draw as draw_svg
 from .view import owes, to_act, view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
@@ -80,8 +78,9 @@ class TitleOfLiberty(Game):
 
     seats = SEATS
     seat_words = ("army", "armies")
-    checks = rules.CHECKS
-    applies = rules.APPLIES
+    rules_module = rules          # the tables, check_duty
+    notation_module = notation    # parse_move, format_move
+    render_module, svg_module, help_text = render, svg, HELP
 
     # --- set-up -----------------------------------------------------------
 
@@ -116,16 +115,11 @@ class TitleOfLiberty(Game):
 
     # --- play -------------------------------------------------------------
 
-    parse_move = staticmethod(parse_move)
-    format_move = staticmethod(format_move)
     to_act = staticmethod(to_act)
     owes = staticmethod(owes)
 
     def legal_moves(self, state, seat):
         return [format_move(m) for m in legal.legal_moves(state, seat)]
-
-    def check_duty(self, state, seat, move):
-        rules.check_duty(state, seat, move)
 
     def timeout_choice(self, state, seat):
         """Givers pass; a battle stops; an idle army rests (or renews a free attack,
@@ -152,15 +146,6 @@ class TitleOfLiberty(Game):
 
     def view(self, state, seat):
         return _view(state, seat)
-
-    def render(self, view, color=False):
-        return _render(view, color)
-
-    def svg(self, view):
-        return draw_svg(view)
-
-    def rules_help(self):
-        return HELP
 
 
 GAME = TitleOfLiberty()

@@ -1,11 +1,10 @@
 """The Game object for The Settlers of Zarahemla (registry name ``zarahemla``)."""
 
 from ..base import Game
-from . import rules
+from . import notation, render, rules, svg
 from .legal import legal_moves, timeout_move
-from .notation import EXAMPLE_PATH, EXAMPLES, format_move, parse_move
+from .notation import EXAMPLE_PATH, EXAMPLES
 from .state import SEATS, new_state
-from .svg import draw as draw_svg
 from .view import make_view
 
 #: notes printed under a group of examples in the help
@@ -72,20 +71,14 @@ class Zarahemla(Game):
     seats = SEATS
     #: versions 1 and 2 read a seed given as hex digits as hex (``shared.seats.seed_bytes``)
     seed_hex_text = True
-    checks = rules.CHECKS
-    applies = rules.APPLIES
-
+    rules_module = rules          # the tables, check_duty, after_move, to_act, owes
+    notation_module = notation    # parse_move, format_move
+    render_module, svg_module, help_text = render, svg, HELP
     new_state = staticmethod(new_state)
 
     # --- play -----------------------------------------------------------------
 
-    parse_move = staticmethod(parse_move)
-    format_move = staticmethod(format_move)
-    to_act = staticmethod(rules.to_act)
-    owes = staticmethod(rules.owes)
     legal_moves = staticmethod(legal_moves)
-    check_duty = staticmethod(rules.check_duty)
-    after_move = staticmethod(rules.after_move)
 
     def timeout_choice(self, state, seat):
         return timeout_move(state, seat)
@@ -99,16 +92,6 @@ class Zarahemla(Game):
 
     def view(self, state, seat):
         return make_view(self, state, seat)
-
-    def render(self, view, color=False):
-        from .render import render
-        return render(view, color=color)
-
-    def svg(self, view):
-        return draw_svg(view)
-
-    def rules_help(self):
-        return HELP
 
 
 GAME = Zarahemla()

@@ -181,8 +181,9 @@ def test_every_registered_game_is_a_template_game(game):
         assert kind in game.applies, f"{kind} has a check and no apply"
     assert set(game.applies) == set(game.checks)
     for name in ("parse_move", "format_move", "to_act", "owes", "legal_moves", "new_state",
-                 "view", "render"):
+                 "view"):
         assert getattr(type(game), name) is not getattr(Game, name), f"{name} is not written"
+    assert game.render_module is not None or type(game).render is not Game.render
 
 
 def _contract(game, plies, games_per_count):
