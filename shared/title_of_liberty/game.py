@@ -6,7 +6,7 @@ from . import legal, notation, render, rules, svg
 from .board import SEATS
 from .notation import format_move
 from .state import DIFFICULTY, new_state
-from .view import owes, to_act, view as _view
+from .view import view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
 
@@ -78,7 +78,7 @@ class TitleOfLiberty(Game):
 
     seats = SEATS
     seat_words = ("army", "armies")
-    rules_module = rules          # the tables, check_duty
+    rules_module = rules          # the tables, check_duty, to_act, owes
     notation_module = notation    # parse_move, format_move
     render_module, svg_module, help_text = render, svg, HELP
 
@@ -115,8 +115,6 @@ class TitleOfLiberty(Game):
 
     # --- play -------------------------------------------------------------
 
-    to_act = staticmethod(to_act)
-    owes = staticmethod(owes)
 
     def legal_moves(self, state, seat):
         return [format_move(m) for m in legal.legal_moves(state, seat)]

@@ -596,3 +596,41 @@ def check_duty(state, seat, move):
     if seat != state["turn"] and seat not in state["givers"]:
         _illegal(f"it is {state['turn']}'s turn and you owe nothing now", "not_your_turn")
 
+
+# --- who owes what ------------------------------------------------------------------
+
+def owes(state):
+    """{seat: short text of what it owes now}."""
+    if state["phase"] == "over":
+        return {}
+    turn = state["turn"]
+    out = {}
+    for seat in state["givers"]:
+        out[seat] = f"give food, gold or weapons to {turn}, or pass"
+    if state["phase"] == "battle":
+        kind = state["battle"]["kind"]
+        extra = "sector, wine, " if kind == "city" else ""
+        if kind == "hill" and state["battle"]["zone"] == 2:
+            extra = "lead, "
+        out[turn] = f"fight at {state['battle']['site']}: duel, {extra}or stop"
+    elif food_givers(state, turn) and not legal.legal_moves(state, turn):
+        pass  # it waits for the food gifts before it may starve (RULES.md note 12)
+    elif must_starve(state, turn):
+        out[turn] = "no food to march: wait for gifts, or starve"
+    else:
+        out[turn] = "buy and arm soldiers, then move, rest or attack"
+    return out
+
+
+def to_act(state):
+    if state["phase"] == "over":
+        return []
+    turn = state["turn"]
+    givers = [s for s in state["seats"] if s in state["givers"] and s != turn]
+    if food_givers(state, turn) and not legal.legal_moves(state, turn):
+        return givers  # a starving army waits for the food gifts (RULES.md note 12)
+    return [turn] + givers
+
+
+# legal.py reads this module's rules; it is imported last, so either may be imported first
+from . import legal  # noqa: E402
