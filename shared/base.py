@@ -246,7 +246,9 @@ class Game:
 
     def check(self, state, seat, move_text):
         """Raise IllegalMove/InvalidMove if the move would be refused; never mutates."""
-        self.check_move(state, seat, self.parse_move(move_text))
+        move = self.parse_move(move_text)
+        self.check_duty(state, seat, move)  # check_move, written out: the client checks often
+        self.checks[move.kind](state, seat, move)
 
     def move_rng(self, state, entropy=b""):
         """The move's randomness (``shared.rng.Rng.for_move``), drawn before it is applied."""

@@ -17,14 +17,14 @@ Each game binds the type to its notation once (:meth:`Move.bind`); the subclass 
 still a ``shared.move.Move``.  Moves compare by value: the same kind and args are equal.
 """
 
-from operator import itemgetter
+from collections import namedtuple
 
 
-class Move(tuple):
-    """One move: ``kind`` and ``args``; text through the game's notation.
+class Move(namedtuple("Move", ("kind", "args"), defaults=((),))):
+    """One move: ``kind`` (the word that picks the rule) and ``args`` (a tuple of plain values).
 
-    A tuple ``(kind, args)`` underneath (fast to make, immutable, hashable), like a named
-    tuple; compare moves by value, build them as ``Move(kind, args)``.
+    A named tuple underneath (fast to make and read, immutable, hashable); compare moves by
+    value, build them as ``Move(kind, args)`` with ``args`` a tuple.
     """
 
     __slots__ = ()
@@ -32,12 +32,6 @@ class Move(tuple):
     #: set by :meth:`bind`: text -> Move (raises shared.InvalidMove) and Move -> text
     _parse = None
     _format = None
-
-    def __new__(cls, kind, args=()):
-        return tuple.__new__(cls, (kind, tuple(args)))
-
-    kind = property(itemgetter(0), doc="the word that picks the rule")
-    args = property(itemgetter(1), doc="a tuple of plain values")
 
     def __repr__(self):
         kind, args = self
@@ -49,9 +43,6 @@ class Move(tuple):
         if self._format is None:
             return " ".join([self[0], *(str(a) for a in self[1])])
         return self._format(self)
-
-    def __getnewargs__(self):
-        return tuple(self)
 
     @classmethod
     def parse(cls, text):

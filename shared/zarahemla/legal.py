@@ -209,10 +209,15 @@ def _play_moves(st, seat):
                 for y in range(5):
                     if y != x and bank[y]:
                         out.append(BANK_TEXT[(rate, x, y)])
-    for x in range(5):  # a new offer replaces an open one (trade.apply_offer)
-        if hand[x]:
-            out.extend(OFFERS_FROM[x])
-    if offer is not None:
+    if offer is None:
+        for x in range(5):
+            if hand[x]:
+                out.extend(OFFERS_FROM[x])
+    else:
+        # a new offer replaces the open one (trade.apply_offer): one example is listed
+        held = next((x for x in range(5) if hand[x]), None)
+        if held is not None:
+            out.append(OFFERS_FROM[held][0])
         out.append("withdraw")
         for s in offer["answers"]:
             deal = terms(offer, s)
