@@ -91,6 +91,8 @@ class Game:
     seats = ()
     #: True: the seats of an n-seat game are exactly ``seat_names(n)``, in that order
     seats_in_order = False
+    #: True: any distinct seat ids are accepted (``seat_names`` only proposes some)
+    any_seat_names = False
     #: True: a seed given as text of hex digits is read as hex (one game's older versions)
     seed_hex_text = False
     #: {option name: {"type": "int"|"bool"|"str", "default": v, "choices": [...], "help": str}}

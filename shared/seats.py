@@ -25,11 +25,12 @@ def check_seats(game, seats, in_order=False):
     """``seats`` as a list, checked against ``game.seat_names``; raises IllegalMove.
 
     ``in_order``: the seats must be exactly ``seat_names(n)`` (a game whose seats have a fixed
-    order); otherwise any of the game's seats may be taken, each once.
+    order); otherwise any of the game's seats may be taken, each once (any distinct ids, for a
+    game with ``any_seat_names``).
     """
     seats = list(seats)
     check_count(game, len(seats))
-    allowed = game.seat_names(game.max_seats)
+    allowed = seats if game.any_seat_names else game.seat_names(game.max_seats)
     if in_order:
         if seats != allowed[:len(seats)]:
             raise IllegalMove(f"the seats for {len(seats)} {game.seat_words[1]} are "
