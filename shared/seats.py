@@ -38,8 +38,8 @@ def check_seats(game, seats, in_order=False):
         return seats
     for s in seats:
         if s not in allowed:
-            raise IllegalMove(f"{s!r} is not a {game.seat_words[0]} of {game.title} "
-                              f"(the {game.seat_words[1]} are {', '.join(allowed)})",
+            raise IllegalMove(f"{s!r} is not a seat of {game.title}: the "
+                              f"{game.seat_words[1]} are {', '.join(allowed)}",
                               code="bad_seats")
     if len(set(seats)) != len(seats):
         raise IllegalMove(f"each {game.seat_words[0]} can be taken only once", code="bad_seats")
