@@ -23,9 +23,9 @@ reveals to some seats only (a stolen card, a drawn development card) go into
 ``events``.
 """
 
-import copy
-
 from . import IllegalMove
+from .rng import Rng
+from .seats import check_count, check_seats, seed_bytes
 
 
 FIRST_RULES_VERSION = "1"
@@ -48,13 +48,36 @@ def set_rules_version(state, version):
     return state
 
 
+#: the keys every view has (see :meth:`Game.view`); a game adds its own
+VIEW_KEYS = ("game", "status", "to_act", "owes", "scores", "you", "log")
+
+
 class Game:
-    """Base class; subclasses override everything marked abstract."""
+    """The template every game fills in.
+
+    :meth:`play` does the same steps for every game, once:
+
+    1. parse the text into a :class:`shared.move.Move` (:meth:`parse_move`; InvalidMove),
+    2. check that the seat owes this kind of move now (:meth:`check_duty`),
+    3. run the game's check for that kind (``checks[move.kind]``; IllegalMove), which may
+       return a *plan* (whatever it worked out, handed to the apply),
+    4. draw the move's randomness (:meth:`move_rng`),
+    5. apply it (``applies[move.kind]``), which appends to ``state["events"]``,
+    6. count the move (``state["ply"] += 1``),
+    7. the game's after-move hook (:meth:`after_move`: a win, a phase that follows).
+
+    A game supplies its tables (``checks``/``applies``: move kind -> function, written out in
+    its ``rules`` module, never found by scanning names), its notation (``parse_move`` /
+    ``format_move``), who owes what (``to_act``/``owes``), ``new_state``, the view and the
+    board.  ``docs/ADDING-A-GAME.md`` walks through a small game.
+    """
 
     #: registry name, e.g. "zarahemla"
     name = None
     #: human title, e.g. "The Settlers of Zarahemla"
     title = None
+    #: what a seat and seats are called in messages
+    seat_words = ("player", "players")
     #: the rules version new games are played under; bumped whenever replaying an old log
     #: could give another result
     rules_version = "1"
@@ -64,21 +87,66 @@ class Game:
     rules_versions = ("1",)
     min_seats = 1
     max_seats = 1
+    #: every seat id, in order; ``seat_names(n)`` is the first n
+    seats = ()
+    #: True: the seats of an n-seat game are exactly ``seat_names(n)``, in that order
+    seats_in_order = False
+    #: True: any distinct seat ids are accepted (``seat_names`` only proposes some)
+    any_seat_names = False
+    #: True: a seed given as text of hex digits is read as hex (one game's older versions)
+    seed_hex_text = False
     #: {option name: {"type": "int"|"bool"|"str", "default": v, "choices": [...], "help": str}}
     options_schema = {}
     #: kinds of move (the first word of the notation, or "play CARD") that
     #: :meth:`legal_moves` lists only by representative examples (trade offers, paths):
     #: a move of such a kind may be legal although the list does not show it
     open_ended_kinds = frozenset()
+    #: the game's tables: move kind -> check(state, seat, move) -> plan (raises IllegalMove,
+    #: never mutates) and move kind -> apply(state, seat, move, plan, rng) (mutates, appends
+    #: to state["events"], never raises)
+    checks = {}
+    applies = {}
+    #: the keys every view of this game has
+    view_keys = VIEW_KEYS
+    #: a game's ``rules`` module, if it has one: its ``CHECKS`` and ``APPLIES`` become the
+    #: tables, and its ``check_duty``, ``after_move``, ``to_act`` and ``owes`` (those it has)
+    #: the methods, unless the class writes them itself (see :meth:`__init_subclass__`)
+    rules_module = None
+    #: a game's ``notation`` module: its ``parse_move`` and ``format_move``, likewise
+    notation_module = None
+    #: a game's ``render`` module (``render(view, color)``) and ``svg`` module (``draw(view)``)
+    render_module = None
+    svg_module = None
+    #: the notation help with examples (:meth:`rules_help`; default: the class docstring)
+    help_text = None
+
+    _FROM_RULES = ("check_duty", "after_move", "to_act", "owes")
+    _FROM_NOTATION = ("parse_move", "format_move")
+
+    def __init_subclass__(cls, **kwargs):
+        """Take the tables and the functions a game's modules define (written out there)."""
+        super().__init_subclass__(**kwargs)
+        rules, notation = cls.__dict__.get("rules_module"), cls.__dict__.get("notation_module")
+        if rules is not None:
+            cls.checks, cls.applies = rules.CHECKS, rules.APPLIES
+        for module, names in ((rules, cls._FROM_RULES), (notation, cls._FROM_NOTATION)):
+            for name in names if module is not None else ():
+                if name not in cls.__dict__ and hasattr(module, name):
+                    setattr(cls, name, staticmethod(getattr(module, name)))
 
     # --- set-up -----------------------------------------------------------
 
     def seat_names(self, n, options=None):
         """The seat ids for an ``n``-seat game: short lowercase words."""
-        raise NotImplementedError
+        check_count(self, n)
+        return list(self.seats[:n])
 
-    def normalize_options(self, options, n):
-        """Options with defaults filled in; raises IllegalMove(code="bad_option")."""
+    def normalize_options(self, options, n, rules_version=None):
+        """Options with defaults filled in; raises IllegalMove(code="bad_option").
+
+        ``rules_version``: a game whose options changed between versions reads the schema of
+        that version (the base class has one schema).
+        """
         options = dict(options or {})
         out = {}
         for key, spec in self.options_schema.items():
@@ -105,11 +173,22 @@ class Game:
         return out
 
     def new_game(self, seats, options, seed, rules_version=None):
-        """A fresh state.  ``seats``: seat ids; ``seed``: bytes (secret).
+        """A fresh state.  ``seats``: seat ids; ``seed``: bytes (secret; text is encoded).
 
         ``rules_version`` (default: :attr:`rules_version`) selects the rules the game is
-        played under; subclasses pass it through :meth:`resolve_rules_version` and record
-        it with :func:`set_rules_version`.
+        played under.  The seats, version, options and seed are checked here, once for every
+        game; :meth:`new_state` builds the game's own state.
+        """
+        seats = check_seats(self, seats, in_order=self.seats_in_order)
+        version = self.resolve_rules_version(rules_version)
+        options = self.normalize_options(options, len(seats), version)
+        state = self.new_state(seats, options, seed_bytes(seed, self.seed_hex_text), version)
+        return set_rules_version(state, version)
+
+    def new_state(self, seats, options, seed, rules_version):
+        """The game's fresh state (abstract): checked seats and options, the seed as bytes.
+
+        It keeps ``seed`` (hex), ``ply`` (0) and ``events`` ([]), see the module docstring.
         """
         raise NotImplementedError
 
@@ -125,46 +204,95 @@ class Game:
                               f"(this library plays {known})", code="bad_rules_version")
         return version
 
+    # --- notation ---------------------------------------------------------
+
+    def parse_move(self, text):
+        """The :class:`shared.move.Move` that ``text`` names; raises InvalidMove (abstract)."""
+        raise NotImplementedError
+
+    def format_move(self, move):
+        """The notation of ``move``: ``parse_move(format_move(m)) == m`` (abstract)."""
+        raise NotImplementedError
+
     # --- play -------------------------------------------------------------
 
     def to_act(self, state):
-        """Seats that owe a move now (several at once is normal); [] when over."""
+        """Seats that owe a move now (several at once is normal); [] when over (abstract)."""
+        raise NotImplementedError
+
+    def owes(self, state):
+        """{seat: short text of what it owes now}, for every seat in :meth:`to_act` (abstract)."""
         raise NotImplementedError
 
     def legal_moves(self, state, seat):
-        """Every move ``seat`` may play now, as notation strings.
+        """Every move ``seat`` may play now, as notation strings (abstract).
 
         Every listed move is accepted by :meth:`play`.  Open-ended moves
         (trade offers) may be listed by a finite representative subset.
         """
         raise NotImplementedError
 
-    def play(self, state, seat, move_text, entropy=b""):
-        """Apply one move and return the new state.
+    def check_duty(self, state, seat, move):
+        """Raise IllegalMove unless ``seat`` owes a move of ``move.kind`` now.
 
-        May update ``state`` in place.  Raises :class:`shared.InvalidMove`
-        when the text does not parse and :class:`shared.IllegalMove` when it
-        is not allowed now; in both cases ``state`` is left unchanged.
-        ``entropy`` is mixed into this move's randomness
-        (see ``shared.rng.Rng.for_move``).
+        The default: the seat must be in :meth:`to_act`.  A game with phases overrides it to
+        say in its own words what is owed instead.
         """
-        raise NotImplementedError
+        if seat not in self.to_act(state):
+            raise IllegalMove(f"{seat} owes no move now", code="not_your_turn")
+
+    def check_move(self, state, seat, move):
+        """Steps 2 and 3 of :meth:`play`: the duty, then the kind's own check; the plan."""
+        self.check_duty(state, seat, move)
+        return self.checks[move.kind](state, seat, move)
 
     def check(self, state, seat, move_text):
         """Raise IllegalMove/InvalidMove if the move would be refused; never mutates."""
-        self.play(copy.deepcopy(state), seat, move_text)
+        move = self.parse_move(move_text)
+        self.check_duty(state, seat, move)  # check_move, written out: the client checks often
+        self.checks[move.kind](state, seat, move)
+
+    def move_rng(self, state, entropy=b""):
+        """The move's randomness (``shared.rng.Rng.for_move``), drawn before it is applied."""
+        return Rng.for_move(state, entropy)
+
+    def play(self, state, seat, move_text, entropy=b""):
+        """Apply one move and return the new state (the steps in the class docstring).
+
+        Updates ``state`` in place.  Raises :class:`shared.InvalidMove` when the text does
+        not parse and :class:`shared.IllegalMove` when it is not allowed now; in both cases
+        ``state`` is left unchanged.  ``entropy`` is mixed into this move's randomness
+        (see ``shared.rng.Rng.for_move``).
+        """
+        move = self.parse_move(move_text)
+        self.check_duty(state, seat, move)  # check_move, written out: play is hot
+        plan = self.checks[move.kind](state, seat, move)
+        rng = self.move_rng(state, entropy)
+        state["events"] = []
+        self.applies[move.kind](state, seat, move, plan, rng)
+        state["ply"] += 1
+        self.after_move(state, seat, move)
+        return state
+
+    def after_move(self, state, seat, move):
+        """Step 7 of :meth:`play`: what follows any move (a win check); nothing by default."""
 
     def timeout_move(self, state, seat):
         """The move the server plays for ``seat`` when its deadline passes.
 
-        Deterministic from the state.  Each game documents its policy in its
-        RULES.md (a missed roll is rolled, a missed discard discards at random
-        via the seeded generator, a missed answer declines, an idle turn ends).
+        Deterministic from the state.  Refuses a seat that owes nothing (or has no legal
+        move), then asks
+        :meth:`timeout_choice`.  Each game documents its policy in its RULES.md (a missed
+        roll is rolled, a missed discard discards at random via the seeded generator, a
+        missed answer declines, an idle turn ends).
         """
-        moves = self.legal_moves(state, seat)
-        if not moves:
+        if seat not in self.to_act(state) or not self.legal_moves(state, seat):
             raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")
-        return moves[0]
+        return self.timeout_choice(state, seat)
+
+    def timeout_choice(self, state, seat):
+        """The timeout move of a seat that owes one; the default is the first legal move."""
+        return self.legal_moves(state, seat)[0]
 
     def wall_clock_limit(self, options):
         """Hours after the start when the game ends by the clock, or None (the default).
@@ -179,25 +307,34 @@ class Game:
         raise NotImplementedError
 
     def result(self, state):
-        """None while playing; else a dict with at least ``winners`` (list of seats)."""
-        raise NotImplementedError
+        """None while playing; else a dict with at least ``winners`` (list of seats).
+
+        Every game keeps it as ``state["result"]``.
+        """
+        return state["result"]
 
     # --- what people see --------------------------------------------------
 
     def view(self, state, seat):
-        """A JSON-serialisable dict for ``seat`` (None = spectator).
+        """A JSON-serialisable dict for ``seat`` (None = spectator) (abstract).
 
-        At least: ``game``, ``status`` ("playing" or "over"), ``to_act``,
-        ``owes`` ({seat: short text of what they owe}), ``scores``
-        ({seat: public victory points}), ``you`` (the viewer's seat or None)
-        and, when over, ``result``.  Never changes the state and never
-        contains another seat's hidden information or the seed.
+        At least the :attr:`view_keys`: ``game``, ``status`` ("playing" or "over"),
+        ``to_act``, ``owes`` ({seat: short text of what they owe}), ``scores``
+        ({seat: public victory points}), ``you`` (the viewer's seat or None), ``log`` (the
+        last move's events as the viewer may read them, :meth:`events_for`) and, when over,
+        ``result``.  Never changes the state and never contains another seat's hidden
+        information or the seed.
         """
         raise NotImplementedError
 
     def render(self, view, color=False):
-        """The ASCII board and panel for a view, at most 80 columns wide."""
-        raise NotImplementedError
+        """The ASCII board and panel for a view, at most 80 columns wide.
+
+        Abstract, unless the game names its :attr:`render_module`.
+        """
+        if self.render_module is None:
+            raise NotImplementedError
+        return self.render_module.render(view, color=color)
 
     def svg(self, view):
         """The board drawn as one SVG document (a string) from a view, for the web pages.
@@ -206,21 +343,29 @@ class Game:
         the pieces (``data-place``) and a ``<title>`` on each; see ``shared.svg``.  Raises
         NotImplementedError for a game that has no drawing (the page shows the text board).
         """
-        raise NotImplementedError
+        if self.svg_module is None:
+            raise NotImplementedError
+        return self.svg_module.draw(view)
 
     def events_for(self, events, seat):
         """The texts of ``events`` as ``seat`` (None = spectator) may see them."""
-        out = []
-        for ev in events or ():
-            private = ev.get("private") or {}
-            out.append(private.get(seat, ev["public"]) if seat is not None else ev["public"])
-        return out
+        from .events import texts_for
+        return texts_for(events, seat)
 
     def facts_for(self, events, seat):
         """The facts of ``events`` as ``seat`` may see them (see ``shared.events.facts_for``)."""
         from .events import facts_for
         return facts_for(events, seat)
 
+    def hidden_fields(self, state):
+        """Where ``state`` keeps what only one seat may know: ``[(seat, path), ...]``.
+
+        A path is a tuple of keys into the state (``("hands", "red", "wood")``) to an int.
+        The contract test writes a sentinel number there and checks that no other seat's
+        view, log or facts shows it.  Default: none.
+        """
+        return []
+
     def rules_help(self):
         """A short help text for the notation, with examples."""
-        return self.__doc__ or ""
+        return self.help_text or self.__doc__ or ""

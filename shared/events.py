@@ -38,6 +38,15 @@ def add_event(state, public, private=None, kind=None, data=None, private_data=No
     return ev
 
 
+def texts_for(events, seat):
+    """The texts of ``events`` as ``seat`` (None = spectator) may read them (a view's log)."""
+    out = []
+    for ev in events or ():
+        private = ev.get("private") or {}
+        out.append(private.get(seat, ev["public"]) if seat is not None else ev["public"])
+    return out
+
+
 def facts_for(events, seat):
     """The facts of ``events`` as ``seat`` (None = spectator) may see them.
 

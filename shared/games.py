@@ -1,12 +1,26 @@
 """The registry of games: ``get_game(name)`` and ``game_types()``.
 
+The three games of this library are built in.  Any other distribution can ship a game by
+declaring it in the entry-point group ``pbem.games`` (``name = module:GAME``, the object a
+:class:`shared.base.Game`), e.g. in its ``setup.cfg``::
+
+    [options.entry_points]
+    pbem.games =
+        pig = pbem_pig:GAME
+
 Game packages are imported lazily so that the command-line client starts
 fast and a broken game never stops the others from loading.
 """
 
 import importlib
+import importlib.metadata
 import importlib.util
 
+#: the entry-point group a distribution declares its games in
+ENTRY_POINT_GROUP = "pbem.games"
+
+#: the built-in games (also declared in this distribution's entry points; listed here so that
+#: a source checkout that was never installed still has them)
 _BUILTIN = {
     "zarahemla": "shared.zarahemla:GAME",
     "stone_age": "shared.stone_age:GAME",
@@ -29,18 +43,32 @@ def register_path(path):
     return register(getattr(importlib.import_module(module), attr or "GAME"))
 
 
-def _available(name):
-    target = _BUILTIN.get(name)
+def _plugins():
+    """{name: "module:attribute"} of the games other distributions declare."""
+    try:
+        eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # broken metadata of some other distribution must not stop the built-ins
+        return {}
+    return {ep.name: ep.value for ep in eps if ep.name not in _BUILTIN}
+
+
+def _target(name):
+    target = _BUILTIN.get(name) or _plugins().get(name)
     if target is None:
-        return False
+        return None
     module = target.partition(":")[0]
-    return importlib.util.find_spec(module) is not None
+    try:
+        if importlib.util.find_spec(module) is None:
+            return None
+    except (ImportError, ValueError):
+        return None
+    return target
 
 
 def game_types():
     """The names of every game that loads here, sorted (a broken one is left out)."""
     names = set(_extra)
-    for name in _BUILTIN:
+    for name in sorted(set(_BUILTIN) | set(_plugins())):
         try:
             get_game(name)
         except Exception:  # a game that fails to import must not take the others down
@@ -50,13 +78,20 @@ def game_types():
 
 
 def get_game(name):
-    """The game object for ``name``; raises KeyError for an unknown game."""
+    """The game object for ``name``; raises KeyError for an unknown game.
+
+    A declared game that is not a ``shared.base.Game`` named ``name`` raises TypeError.
+    """
     game = _loaded.get(name)
     if game is not None:
         return game
-    if name not in _BUILTIN or not _available(name):
+    target = _target(name)
+    if target is None:
         raise KeyError(name)
-    module, _, attr = _BUILTIN[name].partition(":")
-    game = getattr(importlib.import_module(module), attr)
+    from .base import Game
+    module, _, attr = target.partition(":")
+    game = getattr(importlib.import_module(module), attr or "GAME")
+    if not isinstance(game, Game) or game.name != name:
+        raise TypeError(f"{target} is not a game named {name!r}")
     _loaded[name] = game
     return game

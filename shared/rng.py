@@ -27,12 +27,10 @@ class Rng:
     __slots__ = ("_key", "_label", "_block", "_buf", "_pos")
 
     def __init__(self, seed, label=b""):
-        if isinstance(seed, str):
-            seed = bytes.fromhex(seed)
-        if isinstance(label, str):
-            label = label.encode()
+        # the key and label are made ready on the first draw (``_refill``): most moves draw
+        # nothing, and every move gets a generator
         self._key = seed
-        self._label = _DOMAIN + label + b"|"
+        self._label = label
         self._block = 0
         self._buf = b""
         self._pos = 0
@@ -44,18 +42,32 @@ class Rng:
         ``state["seed"]`` is the hex seed and ``state["ply"]`` the number of
         moves applied so far; both are conventions every game state keeps.
         """
-        if isinstance(entropy, str):
-            entropy = entropy.encode()
-        return cls(state["seed"], b"move|%d|" % state["ply"] + entropy)
+        return cls(state["seed"], (state["ply"], entropy))
+
+    def _refill(self):
+        if self._block == 0:
+            key, label = self._key, self._label
+            if isinstance(key, str):
+                key = bytes.fromhex(key)
+            if isinstance(label, tuple):  # (ply, entropy), from for_move
+                ply, entropy = label
+                if isinstance(entropy, str):
+                    entropy = entropy.encode()
+                label = b"move|%d|" % ply + entropy
+            elif isinstance(label, str):
+                label = label.encode()
+            self._key = key
+            self._label = _DOMAIN + label + b"|"
+        self._buf = hmac.new(self._key, self._label + self._block.to_bytes(8, "big"),
+                             hashlib.sha256).digest()
+        self._block += 1
+        self._pos = 0
 
     def _bytes(self, n):
         out = b""
         while len(out) < n:
             if self._pos >= len(self._buf):
-                self._buf = hmac.new(self._key, self._label + self._block.to_bytes(8, "big"),
-                                     hashlib.sha256).digest()
-                self._block += 1
-                self._pos = 0
+                self._refill()
             take = min(n - len(out), len(self._buf) - self._pos)
             out += self._buf[self._pos:self._pos + take]
             self._pos += take

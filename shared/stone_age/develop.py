@@ -6,12 +6,12 @@ rulebook's order is roll, trade, develop).
 """
 
 from .. import IllegalMove
+from ..events import add_event
 from . import board
 from .notation import TRACKS, bundle_text
-from .rules import desert_options, free_chips
 from .state import (ART, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRACK_TITLES,
-                    TRIBE_COST, can_cross, cards, event, fresh_turn, has, is_v1, next_seat,
-                    occupied, pay, steps_per_meat)
+                    TRIBE_COST, can_cross, cards, desert_options, free_chips, fresh_turn, has,
+                    is_v1, next_seat, occupied, pay, steps_per_meat)
 
 
 def _need(state, seat, bundle, what):
@@ -20,15 +20,15 @@ def _need(state, seat, bundle, what):
                           f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
-def start_developing(state, ev):
+def start_developing(state):
     turn = state["turn"]
     if not turn["developing"]:
         turn["developing"] = True
         if turn["offer"]:
             turn["offer"] = None
-            ev.append(event(state, f"{state['current']}'s offer is withdrawn: the trade phase "
-                            "is over", kind="offer_withdrawn",
-                            data={"seat": state["current"], "why": "trade_over"}))
+            add_event(state, f"{state['current']}'s offer is withdrawn: the trade phase "
+                      "is over", kind="offer_withdrawn",
+                      data={"seat": state["current"], "why": "trade_over"})
 
 
 def nomad_spots(state, seat):
@@ -42,7 +42,7 @@ def nomad_spots(state, seat):
     return sorted(spots)
 
 
-def _check_nomad(state, seat, move):
+def check_nomad(state, seat, move):
     x = move.args[0]
     if len(state["nomads"][seat]) >= MAX_NOMADS:
         raise IllegalMove("you already have both your nomads on the board", code="no_pieces")
@@ -54,12 +54,12 @@ def _check_nomad(state, seat, move):
                           "next to a tribe, never across a condition box)", code="not_adjacent")
 
 
-def _apply_nomad(state, seat, move, plan, rng, ev):
-    start_developing(state, ev)
+def apply_nomad(state, seat, move, plan, rng):
+    start_developing(state)
     pay(state, seat, NOMAD_COST)
     state["nomads"][seat].append(move.args[0])
-    ev.append(event(state, f"{seat} creates a nomad on {move.args[0]}", kind="nomad",
-                    data={"seat": seat, "crossing": move.args[0], "paid": cards(NOMAD_COST)}))
+    add_event(state, f"{seat} creates a nomad on {move.args[0]}", kind="nomad",
+              data={"seat": seat, "crossing": move.args[0], "paid": cards(NOMAD_COST)})
 
 
 def paid_steps(state, x):
@@ -81,7 +81,7 @@ def move_cost(state, seat, start, steps):
     return -(-extra // per)
 
 
-def _check_move(state, seat, move):
+def check_move(state, seat, move):
     path = move.args[0]
     start, end = path[0], path[-1]
     if start not in state["nomads"][seat]:
@@ -109,8 +109,8 @@ def _check_move(state, seat, move):
     return meat
 
 
-def _apply_move(state, seat, move, plan, rng, ev):
-    start_developing(state, ev)
+def apply_move(state, seat, move, plan, rng):
+    start_developing(state)
     path, meat = move.args[0], plan
     turn = state["turn"]
     pay(state, seat, (meat, 0, 0, 0))
@@ -124,13 +124,13 @@ def _apply_move(state, seat, move, plan, rng, ev):
     nomads = state["nomads"][seat]
     nomads[nomads.index(path[0])] = path[-1]
     paid = f", paying {meat} meat" if meat else ""
-    ev.append(event(state, f"{seat} moves a nomad {'-'.join(map(str, path))}{paid}",
-                    kind="move", data={"seat": seat, "path": list(path), "meat": meat,
-                                       "steps_left": left}))
+    add_event(state, f"{seat} moves a nomad {'-'.join(map(str, path))}{paid}",
+              kind="move", data={"seat": seat, "path": list(path), "meat": meat,
+                                 "steps_left": left})
     for a, b in zip(path, path[1:]):
         letter = board.BOX_AT.get(frozenset((a, b)))
         if letter and state["boxes"][letter] is None:
-            _take_event_chip(state, seat, letter, rng, ev)
+            _take_event_chip(state, seat, letter, rng)
 
 
 def chip_name(chip):
@@ -142,7 +142,7 @@ def chip_name(chip):
     return "Disruption Figure"
 
 
-def _take_event_chip(state, seat, letter, rng, ev):
+def _take_event_chip(state, seat, letter, rng):
     numeral = board.BOXES[letter][4]
     pool = state["pools"][numeral]
     chips = sorted(pool)
@@ -153,28 +153,28 @@ def _take_event_chip(state, seat, letter, rng, ev):
     state["boxes"][letter] = seat
     state["taken"][seat].append(chip)
     kind, _, arg = chip.partition("-")
-    ev.append(event(state, f"{seat} is first across box {letter} and turns up its event chip: "
-                    f"{chip_name(chip)}", kind="event_chip",
-                    data={"seat": seat, "box": letter, "numeral": numeral, "chip": chip,
-                          "face": {"desert": "desertification", "adapt": "adaptation"}.get(
-                              kind, "disruption"), "arg": arg or None}))
+    add_event(state, f"{seat} is first across box {letter} and turns up its event chip: "
+              f"{chip_name(chip)}", kind="event_chip",
+              data={"seat": seat, "box": letter, "numeral": numeral, "chip": chip,
+                    "face": {"desert": "desertification", "adapt": "adaptation"}.get(
+                        kind, "disruption"), "arg": arg or None})
     if kind == "adapt":
         state["adaptation"][arg] = seat
-        ev.append(event(state, f"{seat} receives the {board.PEOPLE_NAMES[arg]} Adaptation card",
-                        kind="adaptation", data={"seat": seat, "people": arg}))
+        add_event(state, f"{seat} receives the {board.PEOPLE_NAMES[arg]} Adaptation card",
+                  kind="adaptation", data={"seat": seat, "people": arg})
     elif kind == "desert":
         if desert_options(state, arg):
             state["pending"].append({"kind": "desert", "terrain": arg})
         else:
-            ev.append(event(state, f"no African {board.TERRAINS[arg]} is left uncovered: "
-                            "the chip has no effect", kind="desert_lapses",
-                            data={"seat": seat, "terrain": arg}))
+            add_event(state, f"no African {board.TERRAINS[arg]} is left uncovered: "
+                      "the chip has no effect", kind="desert_lapses",
+                      data={"seat": seat, "terrain": arg})
     else:
         state["pending"].append({"kind": "figure", "figures": ["neanderthal", "predator"],
                                  "steal": "must", "why": "chip"})
     if is_v1(state):
         # version 1 counted a chip as soon as it was turned (RULES.md note 8)
-        _award_exploration(state, seat, len(state["taken"][seat]), ev)
+        _award_exploration(state, seat, len(state["taken"][seat]))
 
 
 def chips_carried_out(state, seat):
@@ -191,24 +191,24 @@ def chips_carried_out(state, seat):
     return n
 
 
-def update_exploration(state, ev):
+def update_exploration(state):
     """After each move (version 2 on): the player on turn may now earn Exploration."""
     seat = state["current"]
     if state["taken"][seat]:
-        _award_exploration(state, seat, chips_carried_out(state, seat), ev)
+        _award_exploration(state, seat, chips_carried_out(state, seat))
 
 
-def _award_exploration(state, seat, mine, ev):
+def _award_exploration(state, seat, mine):
     holder = state["exploration"]
     if mine >= 2 and holder != seat and (holder is None or
                                          mine > chips_carried_out(state, holder)):
         state["exploration"] = seat
-        ev.append(event(state, f"{seat} takes the Exploration card" +
-                        (f" from {holder}" if holder else ""), kind="exploration",
-                        data={"seat": seat, "from": holder, "chips": mine}))
+        add_event(state, f"{seat} takes the Exploration card" +
+                  (f" from {holder}" if holder else ""), kind="exploration",
+                  data={"seat": seat, "from": holder, "chips": mine})
 
 
-def _check_tribe(state, seat, move):
+def check_tribe(state, seat, move):
     x, remove = move.args
     if x not in state["nomads"][seat]:
         raise IllegalMove(f"you have no nomad on crossing {x}", code="no_nomad")
@@ -234,40 +234,40 @@ def _check_tribe(state, seat, move):
                           "remove one of those", code="must_remove_africa")
 
 
-def _apply_tribe(state, seat, move, plan, rng, ev):
-    start_developing(state, ev)
+def apply_tribe(state, seat, move, plan, rng):
+    start_developing(state)
     x, remove = move.args
     pay(state, seat, TRIBE_COST)
     if remove is not None:
         state["tribes"][seat].remove(remove)
-        ev.append(event(state, f"{seat} removes the tribe on {remove}", kind="remove_tribe",
-                        data={"seat": seat, "crossing": remove}))
+        add_event(state, f"{seat} removes the tribe on {remove}", kind="remove_tribe",
+                  data={"seat": seat, "crossing": remove})
     state["nomads"][seat].remove(x)
     if "paid" in state["turn"]:
         state["turn"]["paid"].pop(str(x), None)   # the nomad is gone, and its paid crossings
     state["tribes"][seat].append(x)
     people = state["chips"].pop(str(x))
     state["people"][seat][board.PEOPLES.index(people)] += 1
-    ev.append(event(state, f"{seat} founds a tribe on {x} and takes a "
-                    f"{board.PEOPLE_NAMES[people]} people chip", kind="tribe",
-                    data={"seat": seat, "crossing": x, "people": people,
-                          "paid": cards(TRIBE_COST)}))
+    add_event(state, f"{seat} founds a tribe on {x} and takes a "
+              f"{board.PEOPLE_NAMES[people]} people chip", kind="tribe",
+              data={"seat": seat, "crossing": x, "people": people,
+                    "paid": cards(TRIBE_COST)})
     if all(state["people"][seat]):
         if state["spread"] is None:
             state["spread"] = seat
-            ev.append(event(state, f"{seat} is the first to own every people: the Spread card",
-                            kind="spread", data={"seat": seat}))
+            add_event(state, f"{seat} is the first to own every people: the Spread card",
+                      kind="spread", data={"seat": seat})
         elif state["spread2"] is None and state["spread"] != seat:
             state["spread2"] = seat
-            ev.append(event(state, f"{seat} is the second to own every people",
-                            kind="spread_second", data={"seat": seat}))
+            add_event(state, f"{seat} is the second to own every people",
+                      kind="spread_second", data={"seat": seat})
             if free_chips(state):
                 # version 1 forced the take; the book: "they may take" (RULES.md note 10)
                 state["pending"].append({"kind": "take"} if is_v1(state) else
                                         {"kind": "take", "optional": True})
 
 
-def _check_develop(state, seat, move):
+def check_develop(state, seat, move):
     track = move.args[0]
     i = TRACKS.index(track)
     level = state["tracks"][seat][i]
@@ -280,36 +280,36 @@ def _check_develop(state, seat, move):
     _need(state, seat, TRACK_COSTS[track][level], f"step {level + 1} of {title}")
 
 
-def _apply_develop(state, seat, move, plan, rng, ev):
-    start_developing(state, ev)
+def apply_develop(state, seat, move, plan, rng):
+    start_developing(state)
     track = move.args[0]
     i = TRACKS.index(track)
     level = state["tracks"][seat][i]
     pay(state, seat, TRACK_COSTS[track][level])
     state["tracks"][seat][i] = level + 1
-    ev.append(event(state, f"{seat} advances {TRACK_TITLES[track]} to step {level + 1}",
-                    kind="develop", data={"seat": seat, "track": track, "step": level + 1,
-                                          "paid": cards(TRACK_COSTS[track][level])}))
+    add_event(state, f"{seat} advances {TRACK_TITLES[track]} to step {level + 1}",
+              kind="develop", data={"seat": seat, "track": track, "step": level + 1,
+                                    "paid": cards(TRACK_COSTS[track][level])})
     if level + 1 == 5:
         state["art"][track] = seat
-        ev.append(event(state, f"{seat} is first to step 5 of {TRACK_TITLES[track]}: the Art "
-                        f"card {ART[track]}", kind="art",
-                        data={"seat": seat, "track": track, "card": ART[track]}))
+        add_event(state, f"{seat} is first to step 5 of {TRACK_TITLES[track]}: the Art "
+                  f"card {ART[track]}", kind="art",
+                  data={"seat": seat, "track": track, "card": ART[track]})
     if track == "hunting":
         state["pending"].append({"kind": "figure", "figures": ["neanderthal", "predator"],
                                  "steal": "none", "why": "hunting"})
 
 
-def _check_end(state, seat, move):
+def check_end(state, seat, move):
     return None
 
 
-def _apply_end(state, seat, move, plan, rng, ev):
+def apply_end(state, seat, move, plan, rng):
     if state["turn"]["offer"]:
-        ev.append(event(state, f"{seat}'s offer is withdrawn", kind="offer_withdrawn",
-                        data={"seat": seat, "why": "end"}))
+        add_event(state, f"{seat}'s offer is withdrawn", kind="offer_withdrawn",
+                  data={"seat": seat, "why": "end"})
     nxt = next_seat(state, seat)
     state["turn"] = fresh_turn(state)
     state["current"], state["phase"] = nxt, "roll"
-    ev.append(event(state, f"{seat} ends the turn; {nxt} to roll", kind="end",
-                    data={"seat": seat, "next": nxt}))
+    add_event(state, f"{seat} ends the turn; {nxt} to roll", kind="end",
+              data={"seat": seat, "next": nxt})

@@ -1,16 +1,17 @@
 """Legal-move generation: every listed move is accepted by ``play``.
 
 Open-ended moves are listed by a finite representative subset: one shortest
-path to each crossing a nomad can reach, and 1-for-1 trade offers to everyone
-(only while no offer is open).  Anything else that follows the rules is
+path to each crossing a nomad can reach, and one 1-for-1 trade offer to everyone
+(also while an offer is open: a new offer replaces it).  Anything else that follows the rules is
 accepted too.
 """
 
+from ..trade import terms
 from . import board
 from .develop import nomad_spots, paid_steps
 from .notation import TRACKS, Move, format_move
-from .rules import desert_options, free_chips, owes_answer, victims
-from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, has, occupied,
+from .rules import owes_answer, victims
+from .state import (desert_options, free_chips, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, has, occupied,
                     steps_per_meat)
 
 
@@ -89,11 +90,12 @@ def legal(state, seat):
             hand = state["hands"][seat]
             if has(hand, offer["get"]):
                 out.append(Move("accept"))
-            # one representative counter: a card of the kind I hold most for
-            # the first kind offered
+            # one representative counter: a card of the kind I hold most for the first other
+            # kind offered (for any other kind when the offer gives only that one)
             i = max(range(4), key=lambda k: hand[k])
-            j = next(k for k in range(4) if offer["give"][k])
-            if hand[i] and i != j:
+            others = [k for k in range(4) if k != i]
+            j = next((k for k in others if offer["give"][k]), others[0])
+            if hand[i]:
                 give = tuple(1 if k == i else 0 for k in range(4))
                 get = tuple(1 if k == j else 0 for k in range(4))
                 out.append(Move("counter", (give, get)))
@@ -123,22 +125,20 @@ def legal(state, seat):
                         give = tuple(3 if k == i else 0 for k in range(4))
                         get = tuple(1 if k == j else 0 for k in range(4))
                         out.append(Move("bank", (give, get)))
+        # one representative offer: a card of the kind I hold most for one of the kind I hold
+        # least, to everyone (also while an offer is open: a new one replaces it)
+        i = max(range(4), key=lambda k: hand[k])
+        j = min((k for k in range(4) if k != i), key=lambda k: hand[k])
+        if hand[i]:
+            give = tuple(1 if k == i else 0 for k in range(4))
+            get = tuple(1 if k == j else 0 for k in range(4))
+            out.append(Move("offer", (give, get, ())))
         offer = turn["offer"]
-        if offer is None:
-            # one representative offer: a card of the kind I hold most for one
-            # of the kind I hold least, to everyone
-            i = max(range(4), key=lambda k: hand[k])
-            j = min((k for k in range(4) if k != i), key=lambda k: hand[k])
-            if hand[i]:
-                give = tuple(1 if k == i else 0 for k in range(4))
-                get = tuple(1 if k == j else 0 for k in range(4))
-                out.append(Move("offer", (give, get, ())))
-        else:
+        if offer is not None:
             out.append(Move("withdraw"))
-            from .trade import deal_terms
             for s in state["seats"]:
-                terms = deal_terms(offer, s)
-                if terms and has(hand, terms[0]) and has(state["hands"][s], terms[1]):
+                deal = terms(offer, s)
+                if deal and has(hand, deal[0]) and has(state["hands"][s], deal[1]):
                     out.append(Move("confirm", (s,)))
     if len(state["nomads"][seat]) < MAX_NOMADS and has(hand, NOMAD_COST):
         out.extend(Move("nomad", (x,)) for x in nomad_spots(state, seat))

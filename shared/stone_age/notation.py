@@ -9,9 +9,11 @@ printed on the map, hexes their row letter and column (``e3``), resources
 """
 
 import re
-from dataclasses import dataclass
 
 from .. import InvalidMove
+from ..bundles import notation
+from ..move import Move as BaseMove
+from ..trade import trade_text
 from . import board
 
 RES = board.RESOURCES
@@ -22,24 +24,8 @@ _SIMPLE = ("roll", "end", "accept", "decline", "withdraw")
 _DIGITS = re.compile(r"[0-9]+", re.ASCII)
 
 
-@dataclass(frozen=True)
-class Move:
-    """One move: ``kind`` plus a tuple of plain arguments.
-
-    Resource bundles are 4-tuples of counts (meat, bone, flint, hide).
-    ``Move("move", ((100, 93, 85),))`` is ``move 100-93-85``.
-    """
-
-    kind: str
-    args: tuple = ()
-
-    def __str__(self):
-        return format_move(self)
-
-
 def _bundle_text(b):
-    parts = [f"{n}{RES[i]}" for i, n in enumerate(b) if n]
-    return "+".join(parts)
+    return notation(b, RES)
 
 
 def parse_bundle(text):
@@ -194,14 +180,17 @@ def format_move(move):
         return f"desert {a[0]}"
     if k == "discard":
         return "discard " + _bundle_text(a[0])
-    if k in ("bank", "counter"):
-        return f"{k} {_bundle_text(a[0])} for {_bundle_text(a[1])}"
-    if k == "offer":
-        text = f"offer {_bundle_text(a[0])} for {_bundle_text(a[1])}"
-        return text + (" to " + ",".join(a[2]) if a[2] else "")
+    if k in ("bank", "offer", "counter"):
+        return trade_text(k, a[0], a[1], RES, a[2] if k == "offer" else None)
     if k == "confirm":
         return f"confirm {a[0]}"
     raise ValueError(f"unknown move kind {k!r}")
+
+
+#: one move (``shared.move.Move``): ``kind`` plus a tuple of plain arguments.  Resource
+#: bundles are 4-tuples of counts (meat, bone, flint, hide);
+#: ``Move("move", ((100, 93, 85),))`` is ``move 100-93-85``.
+Move = BaseMove.bind("Move", parse_move, format_move)
 
 
 def bundle_text(b):

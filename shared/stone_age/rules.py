@@ -1,15 +1,20 @@
-"""Checking and applying moves: one ``_check_<kind>`` and ``_apply_<kind>`` per move.
+"""Checking and applying moves: one ``check_<kind>`` and ``apply_<kind>`` per move.
 
-A check raises :class:`shared.IllegalMove` with one sentence in the game's
-words, or returns a *plan* (whatever it computed) for the apply.  Applies
-never raise: everything they rely on was checked first, so a refused move
-leaves the state untouched.
+``check_duty`` says whether a seat owes a move of that kind now; the tables ``CHECKS`` and
+``APPLIES`` (at the end) name each kind's check and apply: the set-up and the dice here, the
+trade phase in ``trade``, the development phase in ``develop``.  A check raises
+:class:`shared.IllegalMove` with one sentence in the game's words, or returns a *plan*
+(whatever it computed) for the apply.  Applies never raise: everything they rely on was
+checked first, so a refused move leaves the state untouched.  ``after_move`` is what follows
+every move (pending chips, the Exploration card, the win).
 """
 
 from .. import IllegalMove
-from . import board
+from ..events import add_event
+from . import board, develop, trade
 from .notation import RES, bundle_text
-from .state import HAND_LIMIT, cards, event, has, is_v1, occupied, pay
+from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, has, is_v1,
+                    occupied, pay, points)
 
 TRADE_KINDS = ("bank", "offer", "confirm", "withdraw")
 ANSWER_KINDS = ("accept", "decline", "counter")
@@ -20,7 +25,44 @@ def owes_answer(state, seat):
     return bool(offer) and seat in offer["to"] and seat not in offer["answers"]
 
 
-def gate(state, seat, move):
+def to_act(state):
+    """The seats that owe a move now: the player on turn, and those owing an answer."""
+    phase = state["phase"]
+    if phase == "over":
+        return []
+    if phase == "discard":
+        return [s for s in state["seats"] if s in state["discards"]]
+    out = [state["current"]]
+    if phase == "main":
+        out += [s for s in state["seats"] if owes_answer(state, s)]
+    return out
+
+
+def owes(state, owing=None):
+    """{seat: short text of what it owes now} (``owing``: :func:`to_act`, if known)."""
+    out = {}
+    if owing is None:
+        owing = to_act(state)
+    phase = state["phase"]
+    for s in owing:
+        if phase == "place":
+            out[s] = "place a tribe on a free black crossing"
+        elif phase == "roll":
+            out[s] = "roll the dice"
+        elif phase == "discard":
+            out[s] = f"discard {state['discards'][s]} cards"
+        elif s != state["current"]:
+            out[s] = f"answer {state['current']}'s offer (accept, decline or counter)"
+        elif state["pending"]:
+            out[s] = pending_text(state["pending"][0])
+        elif state["turn"]["developing"]:
+            out[s] = "develop and move nomads, or end the turn"
+        else:
+            out[s] = "trade, develop and move nomads, or end the turn"
+    return out
+
+
+def check_duty(state, seat, move):
     """Raise unless ``seat`` may play a move of this kind now."""
     phase, kind, cur = state["phase"], move.kind, state["current"]
     if seat not in state["seats"]:
@@ -81,7 +123,7 @@ def pending_text(p):
 
 # --- set-up, dice, discards ----------------------------------------------------
 
-def _check_place(state, seat, move):
+def check_place(state, seat, move):
     x = move.args[0]
     if x not in board.BLACK:
         raise IllegalMove(f"crossing {x} is not a black starting crossing of Africa",
@@ -90,18 +132,18 @@ def _check_place(state, seat, move):
         raise IllegalMove(f"crossing {x} already has a tribe", code="occupied")
 
 
-def _apply_place(state, seat, move, plan, rng, ev):
+def apply_place(state, seat, move, plan, rng):
     state["tribes"][seat].append(move.args[0])
     state["place_order"].pop(0)
-    ev.append(event(state, f"{seat} places a tribe on {move.args[0]}", kind="place",
-                    data={"seat": seat, "crossing": move.args[0]}))
+    add_event(state, f"{seat} places a tribe on {move.args[0]}", kind="place",
+              data={"seat": seat, "crossing": move.args[0]})
     if state["place_order"]:
         state["current"] = state["place_order"][0]
     else:
         state["phase"], state["current"] = "roll", state["first"]
 
 
-def _check_roll(state, seat, move):
+def check_roll(state, seat, move):
     return None
 
 
@@ -120,12 +162,12 @@ def produce(state, number):
     return gains
 
 
-def _apply_roll(state, seat, move, plan, rng, ev):
+def apply_roll(state, seat, move, plan, rng):
     d1, d2 = rng.die(6), rng.die(6)
     total = d1 + d2
     state["dice"] = [d1, d2]
-    ev.append(event(state, f"{seat} rolls {d1}+{d2} = {total}", kind="roll",
-                    data={"seat": seat, "dice": [d1, d2], "total": total}))
+    add_event(state, f"{seat} rolls {d1}+{d2} = {total}", kind="roll",
+              data={"seat": seat, "dice": [d1, d2], "total": total})
     if total == 7:
         owed = {s: (sum(state["hands"][s]) + 1) // 2 for s in state["seats"]
                 if sum(state["hands"][s]) > HAND_LIMIT}
@@ -135,9 +177,9 @@ def _apply_roll(state, seat, move, plan, rng, ev):
         if owed:
             state["discards"] = owed
             state["phase"] = "discard"
-            ev.append(event(state, "7: " + ", ".join(f"{s} must discard {n}"
-                                                     for s, n in owed.items()),
-                            kind="discards_owed", data={"owed": dict(owed)}))
+            add_event(state, "7: " + ", ".join(f"{s} must discard {n}"
+                                               for s, n in owed.items()),
+                      kind="discards_owed", data={"owed": dict(owed)})
         return
     state["phase"] = "main"
     gains = produce(state, total)
@@ -148,9 +190,9 @@ def _apply_roll(state, seat, move, plan, rng, ev):
             continue
         takers = [s for s in state["seats"] if gains[s][i]]
         if want > state["supply"][i] and len(takers) > 1:
-            ev.append(event(state, f"the {name} stack is short: nobody gets {name}",
-                            kind="supply_short", data={"resource": name, "wanted": want,
-                                                       "left": state["supply"][i]}))
+            add_event(state, f"the {name} stack is short: nobody gets {name}",
+                      kind="supply_short", data={"resource": name, "wanted": want,
+                                                 "left": state["supply"][i]})
             continue
         for s in takers:
             n = min(gains[s][i], state["supply"][i])
@@ -158,12 +200,12 @@ def _apply_roll(state, seat, move, plan, rng, ev):
             state["supply"][i] -= n
             got[s][i] += n
     lines = [f"{s} gets {bundle_text(g)}" for s, g in got.items() if sum(g)]
-    ev.append(event(state, "; ".join(lines) if lines else "nobody gets anything",
-                    kind="production", data={"number": total,
-                                             "gains": {s: cards(g) for s, g in got.items()}}))
+    add_event(state, "; ".join(lines) if lines else "nobody gets anything",
+              kind="production", data={"number": total,
+                                       "gains": {s: cards(g) for s, g in got.items()}})
 
 
-def _check_discard(state, seat, move):
+def check_discard(state, seat, move):
     bundle, owed = move.args[0], state["discards"][seat]
     if sum(bundle) != owed:
         raise IllegalMove(f"you must discard exactly {owed} cards, not {sum(bundle)}",
@@ -173,11 +215,11 @@ def _check_discard(state, seat, move):
                           f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
-def _apply_discard(state, seat, move, plan, rng, ev):
+def apply_discard(state, seat, move, plan, rng):
     pay(state, seat, move.args[0])
     del state["discards"][seat]
-    ev.append(event(state, f"{seat} discards {bundle_text(move.args[0])}", kind="discard",
-                    data={"seat": seat, "cards": cards(move.args[0])}))
+    add_event(state, f"{seat} discards {bundle_text(move.args[0])}", kind="discard",
+              data={"seat": seat, "cards": cards(move.args[0])})
     if not state["discards"]:
         state["phase"] = "main"
 
@@ -191,7 +233,7 @@ def victims(state, seat, hexname):
             and any(x in corners for x in state["tribes"][s])]
 
 
-def _check_figure(state, seat, move):
+def check_figure(state, seat, move):
     fig, h, victim = move.args
     p = state["pending"][0]
     if fig not in p["figures"]:
@@ -222,13 +264,13 @@ def _check_figure(state, seat, move):
     return None
 
 
-def _apply_figure(state, seat, move, plan, rng, ev):
+def apply_figure(state, seat, move, plan, rng):
     fig, h, victim = move.args
     why = state["pending"].pop(0)["why"]
     before = state["figures"][fig]
     state["figures"][fig] = h
-    ev.append(event(state, f"{seat} moves the {fig} to {h}", kind="figure",
-                    data={"seat": seat, "figure": fig, "from": before, "to": h, "why": why}))
+    add_event(state, f"{seat} moves the {fig} to {h}", kind="figure",
+              data={"seat": seat, "figure": fig, "from": before, "to": h, "why": why})
     if victim:
         hand = state["hands"][victim]
         i = rng.draw(hand)
@@ -236,17 +278,12 @@ def _apply_figure(state, seat, move, plan, rng, ev):
         state["hands"][seat][i] += 1
         text = f"{seat} steals 1 {RES[i]} from {victim}"
         secret = {"card": RES[i]}
-        ev.append(event(state, f"{seat} steals a card from {victim}", {seat: text, victim: text},
-                        kind="steal", data={"seat": seat, "from": victim, "hex": h},
-                        private_data={seat: secret, victim: secret}))
+        add_event(state, f"{seat} steals a card from {victim}", {seat: text, victim: text},
+                  kind="steal", data={"seat": seat, "from": victim, "hex": h},
+                  private_data={seat: secret, victim: secret})
 
 
-def desert_options(state, terrain):
-    return [h for h in board.DESERT_HEXES
-            if board.HEXES[h]["terrain"] == terrain and h not in state["deserts"]]
-
-
-def _check_desert(state, seat, move):
+def check_desert(state, seat, move):
     h = move.args[0]
     terrain = state["pending"][0]["terrain"]
     if h not in board.DESERT_HEXES:
@@ -259,14 +296,14 @@ def _check_desert(state, seat, move):
                           f"{board.TERRAINS[board.HEXES[h]['terrain']]}", code="wrong_terrain")
 
 
-def _apply_desert(state, seat, move, plan, rng, ev):
+def apply_desert(state, seat, move, plan, rng):
     terrain = state["pending"].pop(0)["terrain"]
     state["deserts"].append(move.args[0])
-    ev.append(event(state, f"{seat} turns {move.args[0]} into a desert", kind="desert",
-                    data={"seat": seat, "hex": move.args[0], "terrain": terrain}))
+    add_event(state, f"{seat} turns {move.args[0]} into a desert", kind="desert",
+              data={"seat": seat, "hex": move.args[0], "terrain": terrain})
 
 
-def settle_pending(state, ev):
+def settle_pending(state):
     """Drop duties that can no longer be carried out (their choices ran out).
 
     Two Desertification chips of one kind taken in one move may leave the
@@ -276,23 +313,18 @@ def settle_pending(state, ev):
     while pending:
         p = pending[0]
         if p["kind"] == "desert" and not desert_options(state, p["terrain"]):
-            ev.append(event(state, f"no African {board.TERRAINS[p['terrain']]} is left "
-                            "uncovered: the chip has no effect", kind="desert_lapses",
-                            data={"seat": state["current"], "terrain": p["terrain"]}))
+            add_event(state, f"no African {board.TERRAINS[p['terrain']]} is left "
+                      "uncovered: the chip has no effect", kind="desert_lapses",
+                      data={"seat": state["current"], "terrain": p["terrain"]})
         elif p["kind"] == "take" and not free_chips(state):
-            ev.append(event(state, "no free people chip is left to take", kind="take_lapses",
-                            data={"seat": state["current"]}))
+            add_event(state, "no free people chip is left to take", kind="take_lapses",
+                      data={"seat": state["current"]})
         else:
             return
         pending.pop(0)
 
 
-def free_chips(state):
-    nomads = {x for s in state["seats"] for x in state["nomads"][s]}
-    return [int(k) for k in state["chips"] if int(k) not in nomads]
-
-
-def _check_take(state, seat, move):
+def check_take(state, seat, move):
     x = move.args[0]
     if x is None:
         if is_v1(state):
@@ -305,14 +337,81 @@ def _check_take(state, seat, move):
         raise IllegalMove(f"a nomad stands on the chip at {x}: take a free one", code="not_free")
 
 
-def _apply_take(state, seat, move, plan, rng, ev):
+def apply_take(state, seat, move, plan, rng):
     state["pending"].pop(0)
     x = move.args[0]
     if x is None:
-        ev.append(event(state, f"{seat} takes no people chip", kind="take_declined",
-                        data={"seat": seat}))
+        add_event(state, f"{seat} takes no people chip", kind="take_declined",
+                  data={"seat": seat})
         return
     people = state["chips"].pop(str(x))
     state["people"][seat][board.PEOPLES.index(people)] += 1
-    ev.append(event(state, f"{seat} takes the {board.PEOPLE_NAMES[people]} people chip from "
-                    f"{x}", kind="take", data={"seat": seat, "crossing": x, "people": people}))
+    add_event(state, f"{seat} takes the {board.PEOPLE_NAMES[people]} people chip from "
+              f"{x}", kind="take", data={"seat": seat, "crossing": x, "people": people})
+
+
+# --- the tables and what follows every move -------------------------------------------
+
+#: move kind -> its check ``(state, seat, move) -> plan``
+CHECKS = {
+    "place": check_place,
+    "roll": check_roll,
+    "discard": check_discard,
+    "figure": check_figure,
+    "desert": check_desert,
+    "take": check_take,
+    "bank": trade.check_bank,
+    "offer": trade.check_offer,
+    "accept": trade.check_accept,
+    "decline": trade.check_decline,
+    "counter": trade.check_counter,
+    "confirm": trade.check_confirm,
+    "withdraw": trade.check_withdraw,
+    "nomad": develop.check_nomad,
+    "move": develop.check_move,
+    "tribe": develop.check_tribe,
+    "develop": develop.check_develop,
+    "end": develop.check_end,
+}
+
+#: move kind -> its apply ``(state, seat, move, plan, rng)``
+APPLIES = {
+    "place": apply_place,
+    "roll": apply_roll,
+    "discard": apply_discard,
+    "figure": apply_figure,
+    "desert": apply_desert,
+    "take": apply_take,
+    "bank": trade.apply_bank,
+    "offer": trade.apply_offer,
+    "accept": trade.apply_accept,
+    "decline": trade.apply_decline,
+    "counter": trade.apply_counter,
+    "confirm": trade.apply_confirm,
+    "withdraw": trade.apply_withdraw,
+    "nomad": develop.apply_nomad,
+    "move": develop.apply_move,
+    "tribe": develop.apply_tribe,
+    "develop": develop.apply_develop,
+    "end": develop.apply_end,
+}
+
+
+def after_move(state, seat, move):
+    """After every move: settle what is pending, the Exploration card, then the win.
+
+    Only the player on turn wins, with at least 10 victory points (RULES.md, "Winning").
+    """
+    settle_pending(state)
+    if not is_v1(state):
+        develop.update_exploration(state)
+    if seat == state["current"] and state["phase"] == "main" and \
+            points(state, seat) >= WIN_POINTS:
+        state["phase"] = "over"
+        state["pending"], state["discards"] = [], {}
+        state["turn"]["offer"] = None
+        state["result"] = {"winners": [seat], "reason": f"{seat} has "
+                           f"{points(state, seat)} victory points on their turn",
+                           "points": {s: points(state, s) for s in state["seats"]}}
+        add_event(state, f"{seat} wins with {points(state, seat)} victory points",
+                  kind="win", data={"seat": seat, "points": points(state, seat)})

@@ -6,7 +6,8 @@ A state is plain JSON data.  Per-seat lists of cards are ordered like
 """
 
 from ..base import FIRST_RULES_VERSION, rules_version_of, set_rules_version
-from ..events import make_event
+from ..bundles import fields, has, transfer  # noqa: F401 - has: for the rules
+from ..events import add_event, make_event
 from ..rng import Rng
 from . import board
 from .notation import RES, SEAT_ORDER, TRACKS
@@ -51,14 +52,14 @@ def fresh_turn(state):
 
 def cards(bundle):
     """A bundle as fields: {"meat": 1, ...} with every resource (zeros included)."""
-    return dict(zip(RES, bundle))
+    return fields(bundle, RES)
 
 
 def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
     """The state before the first move (see :meth:`StoneAgeGame.new_game`)."""
     n = len(seats)
     state = {
-        "seed": seed.hex() if isinstance(seed, (bytes, bytearray)) else str(seed),
+        "seed": seed.hex(),
         "ply": 0, "events": [], "seats": list(seats), "options": dict(options),
         "phase": "roll", "current": seats[0], "first": seats[0], "place_order": [],
         "hands": {s: [0, 1, 0, 1] for s in seats},
@@ -81,16 +82,15 @@ def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
     }
     set_rules_version(state, version)
     state["turn"] = fresh_turn(state)
-    events = []
     if options.get("setup") == "advanced":
         rng = Rng(seed, b"setup")
         contenders, first = list(seats), None
         while first is None:
             dice = {s: [rng.die(6), rng.die(6)] for s in contenders}
             rolls = {s: sum(d) for s, d in dice.items()}
-            events.append(event(state, "set-up roll: " + ", ".join(
+            add_event(state, "set-up roll: " + ", ".join(
                 f"{s} {rolls[s]}" for s in contenders), kind="setup_roll",
-                data={"rolls": {s: {"dice": dice[s], "total": rolls[s]} for s in contenders}}))
+                data={"rolls": {s: {"dice": dice[s], "total": rolls[s]} for s in contenders}})
             top = max(rolls.values())
             contenders = [s for s in contenders if rolls[s] == top]
             if len(contenders) == 1:
@@ -100,21 +100,20 @@ def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
         state["place_order"] = order + order[::-1] + order
         state["phase"] = "place"
         state["first"] = state["current"] = first
-        events.append(event(state, f"{first} rolled highest and places first",
-                            kind="first_player",
-                            data={"seat": first, "place_order": list(state["place_order"])}))
+        add_event(state, f"{first} rolled highest and places first",
+                  kind="first_player",
+                  data={"seat": first, "place_order": list(state["place_order"])})
     else:
         for s in seats:
             lay = board.FIXED_LAYOUT[s]
             state["tribes"][s] = list(lay["tribes"])
             state["nomads"][s] = [lay["nomad"]]
-        events.append(event(state, f"the tribes stand in Africa; {seats[0]} begins",
-                            kind="layout", data={"first": seats[0],
-                                                 "tribes": {s: list(state["tribes"][s])
-                                                            for s in seats},
-                                                 "nomads": {s: list(state["nomads"][s])
-                                                            for s in seats}}))
-    state["events"] = events
+        add_event(state, f"the tribes stand in Africa; {seats[0]} begins",
+                  kind="layout", data={"first": seats[0],
+                                       "tribes": {s: list(state["tribes"][s])
+                                                  for s in seats},
+                                       "nomads": {s: list(state["nomads"][s])
+                                                  for s in seats}})
     return state
 
 
@@ -141,15 +140,9 @@ def occupied(state):
     return out
 
 
-def has(hand, bundle):
-    return all(h >= b for h, b in zip(hand, bundle))
-
-
 def pay(state, seat, bundle):
-    hand = state["hands"][seat]
-    for i, n in enumerate(bundle):
-        hand[i] -= n
-        state["supply"][i] += n
+    """Move ``bundle`` from a hand to the supply (the caller checked it is held)."""
+    transfer(state["hands"][seat], state["supply"], bundle)
 
 
 def steps_per_meat(state, seat):
@@ -172,10 +165,15 @@ def next_seat(state, seat):
     return seats[(seats.index(seat) + 1) % len(seats)]
 
 
-def event(state, text, private=None, kind=None, data=None, private_data=None):
-    """One event of ``state``: the text, and from rules version 2 on its facts as fields.
+def desert_options(state, terrain):
+    return [h for h in board.DESERT_HEXES
+            if board.HEXES[h]["terrain"] == terrain and h not in state["deserts"]]
 
-    ``kind`` and ``data`` (and ``private_data``, per seat) are what a program reads; they
-    are left out of version-1 states, which stay byte-identical (``shared.events``).
-    """
-    return make_event(state, text, private, kind, data, private_data)
+
+def free_chips(state):
+    nomads = {x for s in state["seats"] for x in state["nomads"][s]}
+    return [int(k) for k in state["chips"] if int(k) not in nomads]
+
+
+# the event builder this module offered before shared.events (kept for old callers)
+event = make_event

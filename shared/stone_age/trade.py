@@ -9,22 +9,15 @@ turn or starting to develop withdraws an open offer.
 
 from .. import IllegalMove
 from .notation import RES, bundle_text
-from .state import cards, event, has, pay
+from ..bundles import exchange
+from ..events import add_event
+from ..trade import answer_value, check_sides, terms
+from .state import cards, has
 
 
-def _sides(give, get, what):
-    if not sum(give) or not sum(get):
-        raise IllegalMove(f"a {what} must give something and ask for something",
-                          code="bad_trade")
-    both = [RES[i] for i in range(4) if give[i] and get[i]]
-    if both:
-        raise IllegalMove(f"a {what} cannot give and ask for {both[0]} at once",
-                          code="bad_trade")
-
-
-def _check_bank(state, seat, move):
+def check_bank(state, seat, move):
     give, get = move.args
-    _sides(give, get, "bank trade")
+    check_sides(give, get, RES, "bank trade")
     odd = [RES[i] for i in range(4) if give[i] % 3]
     if odd:
         raise IllegalMove(f"the bank takes 3 cards of one kind for each card: {give[RES.index(odd[0])]} "
@@ -41,20 +34,17 @@ def _check_bank(state, seat, move):
                           "cards left", code="supply_empty")
 
 
-def _apply_bank(state, seat, move, plan, rng, ev):
+def apply_bank(state, seat, move, plan, rng):
     give, get = move.args
-    pay(state, seat, give)
-    for i, n in enumerate(get):
-        state["hands"][seat][i] += n
-        state["supply"][i] -= n
-    ev.append(event(state, f"{seat} trades {bundle_text(give)} with the bank for "
-                    f"{bundle_text(get)}", kind="bank",
-                    data={"seat": seat, "give": cards(give), "get": cards(get)}))
+    exchange(state["hands"][seat], give, state["supply"], get)
+    add_event(state, f"{seat} trades {bundle_text(give)} with the bank for "
+              f"{bundle_text(get)}", kind="bank",
+              data={"seat": seat, "give": cards(give), "get": cards(get)})
 
 
-def _check_offer(state, seat, move):
+def check_offer(state, seat, move):
     give, get, to = move.args
-    _sides(give, get, "trade offer")
+    check_sides(give, get, RES, "trade offer")
     for s in to:
         if s == seat:
             raise IllegalMove("you cannot offer a trade to yourself", code="bad_seat")
@@ -65,18 +55,18 @@ def _check_offer(state, seat, move):
                           f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
-def _apply_offer(state, seat, move, plan, rng, ev):
+def apply_offer(state, seat, move, plan, rng):
     give, get, to = move.args
     to = list(to) or [s for s in state["seats"] if s != seat]
     state["turn"]["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": to,
                               "answers": {}}
-    ev.append(event(state, f"{seat} offers {bundle_text(give)} for {bundle_text(get)} to "
-                    f"{', '.join(to)}", kind="offer",
-                    data={"seat": seat, "give": cards(give), "get": cards(get),
-                          "to": list(to)}))
+    add_event(state, f"{seat} offers {bundle_text(give)} for {bundle_text(get)} to "
+              f"{', '.join(to)}", kind="offer",
+              data={"seat": seat, "give": cards(give), "get": cards(get),
+                    "to": list(to)})
 
 
-def _check_accept(state, seat, move):
+def check_accept(state, seat, move):
     offer = state["turn"]["offer"]
     if not has(state["hands"][seat], offer["get"]):
         raise IllegalMove(f"you cannot accept: {offer['from']} asks for "
@@ -84,85 +74,72 @@ def _check_accept(state, seat, move):
                           f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
-def _apply_accept(state, seat, move, plan, rng, ev):
-    state["turn"]["offer"]["answers"][seat] = "accept"
-    ev.append(event(state, f"{seat} accepts {state['current']}'s offer", kind="accept",
-                    data={"seat": seat, "offer_by": state["current"]}))
+def apply_accept(state, seat, move, plan, rng):
+    state["turn"]["offer"]["answers"][seat] = answer_value("accept")
+    add_event(state, f"{seat} accepts {state['current']}'s offer", kind="accept",
+              data={"seat": seat, "offer_by": state["current"]})
 
 
-def _check_decline(state, seat, move):
+def check_decline(state, seat, move):
     return None
 
 
-def _apply_decline(state, seat, move, plan, rng, ev):
-    state["turn"]["offer"]["answers"][seat] = "decline"
-    ev.append(event(state, f"{seat} declines {state['current']}'s offer", kind="decline",
-                    data={"seat": seat, "offer_by": state["current"]}))
+def apply_decline(state, seat, move, plan, rng):
+    state["turn"]["offer"]["answers"][seat] = answer_value("decline")
+    add_event(state, f"{seat} declines {state['current']}'s offer", kind="decline",
+              data={"seat": seat, "offer_by": state["current"]})
 
 
-def _check_counter(state, seat, move):
+def check_counter(state, seat, move):
     give, get = move.args
-    _sides(give, get, "counter-offer")
+    check_sides(give, get, RES, "counter-offer")
     if not has(state["hands"][seat], give):
         raise IllegalMove(f"you cannot give {bundle_text(give)}: you hold "
                           f"{bundle_text(state['hands'][seat])}", code="cannot_afford")
 
 
-def _apply_counter(state, seat, move, plan, rng, ev):
+def apply_counter(state, seat, move, plan, rng):
     give, get = move.args
-    state["turn"]["offer"]["answers"][seat] = {"give": list(give), "get": list(get)}
-    ev.append(event(state, f"{seat} counters: {bundle_text(give)} for {bundle_text(get)}",
-                    kind="counter", data={"seat": seat, "offer_by": state["current"],
-                                          "give": cards(give), "get": cards(get)}))
+    state["turn"]["offer"]["answers"][seat] = answer_value("counter", give, get)
+    add_event(state, f"{seat} counters: {bundle_text(give)} for {bundle_text(get)}",
+              kind="counter", data={"seat": seat, "offer_by": state["current"],
+                                    "give": cards(give), "get": cards(get)})
 
 
-def deal_terms(offer, partner):
-    """(what the current player gives, what the partner gives) or None."""
-    answer = offer["answers"].get(partner)
-    if answer == "accept":
-        return offer["give"], offer["get"]
-    if isinstance(answer, dict):
-        return answer["get"], answer["give"]
-    return None
-
-
-def _check_confirm(state, seat, move):
+def check_confirm(state, seat, move):
     partner = move.args[0]
     offer = state["turn"]["offer"]
     if not offer:
         raise IllegalMove("you have no open offer to confirm", code="no_offer")
-    terms = deal_terms(offer, partner)
-    if terms is None:
+    deal = terms(offer, partner)
+    if deal is None:
         raise IllegalMove(f"{partner} has not accepted or countered your offer",
                           code="not_accepted")
-    mine, theirs = terms
+    mine, theirs = deal
     if not has(state["hands"][seat], mine):
         raise IllegalMove(f"you no longer hold {bundle_text(mine)}", code="cannot_afford")
     if not has(state["hands"][partner], theirs):
         raise IllegalMove(f"{partner} cannot complete this trade now", code="partner_cannot")
-    return terms
+    return deal
 
 
-def _apply_confirm(state, seat, move, plan, rng, ev):
+def apply_confirm(state, seat, move, plan, rng):
     partner = move.args[0]
     mine, theirs = plan
-    a, b = state["hands"][seat], state["hands"][partner]
-    for i in range(4):
-        a[i] += theirs[i] - mine[i]
-        b[i] += mine[i] - theirs[i]
+    exchange(state["hands"][seat], mine, state["hands"][partner], theirs)
     state["turn"]["offer"] = None
-    ev.append(event(state, f"{seat} trades {bundle_text(mine)} to {partner} for "
-                    f"{bundle_text(theirs)}", kind="trade",
-                    data={"seat": seat, "partner": partner, "give": cards(mine),
-                          "get": cards(theirs)}))
+    add_event(state, f"{seat} trades {bundle_text(mine)} to {partner} for "
+              f"{bundle_text(theirs)}", kind="trade",
+              data={"seat": seat, "partner": partner, "give": cards(mine),
+                    "get": cards(theirs)})
 
 
-def _check_withdraw(state, seat, move):
+def check_withdraw(state, seat, move):
     if not state["turn"]["offer"]:
         raise IllegalMove("you have no open offer to withdraw", code="no_offer")
 
 
-def _apply_withdraw(state, seat, move, plan, rng, ev):
+def apply_withdraw(state, seat, move, plan, rng):
     state["turn"]["offer"] = None
-    ev.append(event(state, f"{seat} withdraws the offer", kind="offer_withdrawn",
-                    data={"seat": seat, "why": "withdraw"}))
+    add_event(state, f"{seat} withdraws the offer", kind="offer_withdrawn",
+              data={"seat": seat, "why": "withdraw"})

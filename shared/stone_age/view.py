@@ -4,33 +4,12 @@ Never contains the seed or another seat's cards (only their counts).
 """
 
 from ..base import rules_version_of
+from ..events import texts_for
 from . import board
 from .develop import chip_name, chips_carried_out
 from .notation import RES, TRACKS
-from .rules import owes_answer, pending_text
+from .rules import owes, owes_answer, pending_text
 from .state import points
-
-
-def owes(state, to_act):
-    """{seat: short text of what it owes now}."""
-    out = {}
-    phase = state["phase"]
-    for s in to_act:
-        if phase == "place":
-            out[s] = "place a tribe on a free black crossing"
-        elif phase == "roll":
-            out[s] = "roll the dice"
-        elif phase == "discard":
-            out[s] = f"discard {state['discards'][s]} cards"
-        elif s != state["current"]:
-            out[s] = f"answer {state['current']}'s offer (accept, decline or counter)"
-        elif state["pending"]:
-            out[s] = pending_text(state["pending"][0])
-        elif state["turn"]["developing"]:
-            out[s] = "develop and move nomads, or end the turn"
-        else:
-            out[s] = "trade, develop and move nomads, or end the turn"
-    return out
 
 
 def _duty(p):
@@ -58,6 +37,7 @@ def make_view(state, seat, to_act):
         "options": dict(state["options"]),
         "seats": list(seats),
         "you": seat if seat in seats else None,
+        "log": texts_for(state["events"], seat),
         "current": state["current"],
         "to_act": list(to_act),
         "owes": owes(state, to_act),

@@ -2,14 +2,11 @@
 
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, Game
-from ..rng import Rng
-from . import legal, rules
+from . import legal, notation, render, rules, svg
 from .board import SEATS
-from .notation import format_move, parse_move
-from .render import render as _render
+from .notation import format_move
 from .state import DIFFICULTY, new_state
-from .svg import draw as draw_svg
-from .view import owes, to_act, view as _view
+from .view import view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
 
@@ -79,13 +76,13 @@ class TitleOfLiberty(Game):
                                    "server (0 = none)"},
     }
 
-    # --- set-up -----------------------------------------------------------
+    seats = SEATS
+    seat_words = ("army", "armies")
+    rules_module = rules          # the tables, check_duty, to_act, owes
+    notation_module = notation    # parse_move, format_move
+    render_module, svg_module, help_text = render, svg, HELP
 
-    def seat_names(self, n, options=None):
-        if not self.min_seats <= n <= self.max_seats:
-            raise IllegalMove(f"Title of Liberty takes 1 to 5 armies, not {n}",
-                              code="bad_seats")
-        return list(SEATS[:n])
+    # --- set-up -----------------------------------------------------------
 
     def normalize_options(self, options, n, rules_version=None):
         """Options with defaults filled in, under ``rules_version`` (default: the current)."""
@@ -114,47 +111,17 @@ class TitleOfLiberty(Game):
             raise IllegalMove("option deadline_hours cannot be negative", code="bad_option")
         return out
 
-    def new_game(self, seats, options, seed, rules_version=None):
-        seats = list(seats)
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise IllegalMove("Title of Liberty takes 1 to 5 armies", code="bad_seats")
-        if [s for s in seats if s not in SEATS] or len(set(seats)) != len(seats):
-            raise IllegalMove(f"the armies are {', '.join(SEATS)}", code="bad_seats")
-        version = self.resolve_rules_version(rules_version)
-        options = self.normalize_options(options, len(seats), version)
-        return new_state(seats, options, seed, version)
+    new_state = staticmethod(new_state)
 
     # --- play -------------------------------------------------------------
 
-    def to_act(self, state):
-        return to_act(state)
 
     def legal_moves(self, state, seat):
         return [format_move(m) for m in legal.legal_moves(state, seat)]
 
-    def parse_move(self, text):
-        return parse_move(text)
-
-    def format_move(self, move):
-        return format_move(move)
-
-    def check(self, state, seat, move_text):
-        rules.check(state, seat, parse_move(move_text))
-
-    def play(self, state, seat, move_text, entropy=b""):
-        move = parse_move(move_text)
-        rules.check(state, seat, move)
-        rng = Rng.for_move(state, entropy)
-        state["events"] = []
-        state["ply"] += 1
-        rules.apply(state, seat, move, rng)
-        return state
-
-    def timeout_move(self, state, seat):
+    def timeout_choice(self, state, seat):
         """Givers pass; a battle stops; an idle army rests (or renews a free attack,
         or starves when it has neither food nor a city to attack)."""
-        if seat not in to_act(state):
-            raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")
         if seat != state["turn"]:
             return "pass"
         if state["phase"] == "battle":
@@ -164,9 +131,6 @@ class TitleOfLiberty(Game):
         if rules.attack_cost(state, seat) == 0:
             return "attack"
         return "starve"
-
-    def result(self, state):
-        return state["result"]
 
     def wall_clock_limit(self, options):
         """The optional wall-clock limit (hours from the start), RULES.md choice 2."""
@@ -180,18 +144,6 @@ class TitleOfLiberty(Game):
 
     def view(self, state, seat):
         return _view(state, seat)
-
-    def render(self, view, color=False):
-        return _render(view, color)
-
-    def owes(self, state):
-        return owes(state)
-
-    def svg(self, view):
-        return draw_svg(view)
-
-    def rules_help(self):
-        return HELP
 
 
 GAME = TitleOfLiberty()

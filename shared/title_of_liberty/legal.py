@@ -1,6 +1,6 @@
 """Legal-move generation, as Move values (the game formats them as text).
 
-Every listed move passes ``rules.check``.  Routes are open-ended (any simple
+Every listed move passes ``GAME.check``.  Routes are open-ended (any simple
 path), so they are listed by a representative subset: one shortest route to
 every space the army can reach this turn.
 """

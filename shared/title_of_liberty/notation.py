@@ -15,7 +15,7 @@ Examples::
     wine                     stop                  concede
 """
 
-from typing import NamedTuple
+from ..move import Move as BaseMove
 
 from .. import InvalidMove
 from .board import SEATS, SPACES
@@ -41,12 +41,6 @@ _ITEM_ALIASES = {"food": "food", "gold": "gold", "coin": "gold", "coins": "gold"
                  "weapon": "weapons", "weapons": "weapons"}
 _SIMPLE = ("pass", "rest", "attack", "starve", "wine", "stop", "concede")
 
-
-class Move(NamedTuple):
-    """One move: ``kind`` (a word) and ``args`` (a tuple of plain values)."""
-
-    kind: str
-    args: tuple = ()
 
 
 def plural(kind, n):
@@ -182,7 +176,7 @@ def parse_move(text):
 
 def format_move(move):
     """The canonical text of a Move."""
-    kind, args = move
+    kind, args = move.kind, move.args
     if kind in _SIMPLE:
         return kind
     if kind == "give":
@@ -200,3 +194,7 @@ def format_move(move):
         return (f"duel {ntype}{'@path' if on_path else ''} "
                 f"{ltype}{'@' + place if place else ''}")
     raise ValueError(f"not a move: {move!r}")
+
+
+#: one move (``shared.move.Move``): ``kind`` (a word) and ``args`` (a tuple of plain values)
+Move = BaseMove.bind("Move", parse_move, format_move)

@@ -1,8 +1,10 @@
-"""Checking and applying moves: one ``_check_<kind>`` and one ``_apply_<kind>`` per move.
+"""Checking and applying moves: one ``check_<kind>`` and one ``apply_<kind>`` per move.
 
-``check(state, seat, move)`` raises IllegalMove and never mutates;
-``apply(state, seat, move, rng)`` assumes the move was checked and mutates the
-state in place.  Untrusted input only reaches ``apply`` through ``check``.
+``check_duty(state, seat, move)`` says whether the seat owes a move now; the tables
+``CHECKS`` and ``APPLIES`` (at the end) give each kind of move its check
+(``(state, seat, move)``, raises IllegalMove, never mutates) and its apply
+(``(state, seat, move, plan, rng)``, mutates the state in place).  ``shared.base.Game.play``
+runs them; untrusted input only reaches an apply through its check.
 """
 
 from .. import IllegalMove
@@ -110,7 +112,7 @@ def _route_problem(state, seat, tokens):
 
 # --- start of turn: gifts, buying, arming ------------------------------------
 
-def _check_give(state, seat, move):
+def check_give(state, seat, move):
     to, n, item = move.args
     if seat not in state["givers"]:
         _illegal("gifts are given at the start of another army's turn, before it marches",
@@ -123,7 +125,7 @@ def _check_give(state, seat, move):
         _illegal(f"you cannot give {n} {item}: your army has {have}", "cannot_afford")
 
 
-def _apply_give(state, seat, move, rng):
+def apply_give(state, seat, move, plan, rng):
     to, n, item = move.args
     state["armies"][seat][item] -= n
     state["armies"][to][item] += n
@@ -134,18 +136,18 @@ def _apply_give(state, seat, move, rng):
         state["givers"].remove(seat)
 
 
-def _check_pass(state, seat, move):
+def check_pass(state, seat, move):
     if seat not in state["givers"]:
         _illegal("you owe no gift now", "not_your_turn")
 
 
-def _apply_pass(state, seat, move, rng):
+def apply_pass(state, seat, move, plan, rng):
     state["givers"].remove(seat)
     if not is_v1(state):
         add_event(state, f"{seat} gives nothing (more).", kind="pass", data={"army": seat})
 
 
-def _check_active(state, seat, phase="start"):
+def _require_turn(state, seat, phase="start"):
     if seat != state["turn"]:
         _illegal(f"it is {state['turn']}'s turn, not yours", "not_your_turn")
     if state["phase"] != phase:
@@ -155,8 +157,8 @@ def _check_active(state, seat, phase="start"):
         _illegal("there is no battle now: march, rest or attack first", "no_battle")
 
 
-def _check_buy(state, seat, move):
-    _check_active(state, seat)
+def check_buy(state, seat, move):
+    _require_turn(state, seat)
     n, kind = move.args
     army = state["armies"][seat]
     gold = army["gold"]
@@ -172,7 +174,7 @@ def _check_buy(state, seat, move):
                  "cannot_afford")
 
 
-def _apply_buy(state, seat, move, rng):
+def apply_buy(state, seat, move, plan, rng):
     n, kind = move.args
     army = state["armies"][seat]
     army["gold"] -= n
@@ -183,8 +185,8 @@ def _apply_buy(state, seat, move, rng):
               kind="buy", data={"army": seat, "n": n, "soldier": kind, "gold": n})
 
 
-def _check_arm(state, seat, move):
-    _check_active(state, seat)
+def check_arm(state, seat, move):
+    _require_turn(state, seat)
     n, kind = move.args
     army = state["armies"][seat]
     if army["unarmed"][kind] < n:
@@ -196,7 +198,7 @@ def _check_arm(state, seat, move):
                  f"{army['weapons']}", "cannot_afford")
 
 
-def _apply_arm(state, seat, move, rng):
+def apply_arm(state, seat, move, plan, rng):
     n, kind = move.args
     army = state["armies"][seat]
     army["weapons"] -= n
@@ -222,14 +224,14 @@ def _leave(state, seat):
         refill(state, at)  # a new token is placed once you leave
 
 
-def _check_move(state, seat, move):
-    _check_active(state, seat)
+def check_move(state, seat, move):
+    _require_turn(state, seat)
     error = route_error(state, seat, move.args)
     if error:
         _illegal(error[1], error[0])
 
 
-def _apply_move(state, seat, move, rng):
+def apply_move(state, seat, move, plan, rng):
     army = state["armies"][seat]
     spaces = move.args[0::2]
     _leave(state, seat)
@@ -270,8 +272,8 @@ def _apply_move(state, seat, move, rng):
         end_turn(state)
 
 
-def _check_rest(state, seat, move):
-    _check_active(state, seat)
+def check_rest(state, seat, move):
+    _require_turn(state, seat)
     if state["armies"][seat]["food"] < 1:
         if is_v1(state):
             _illegal("resting still eats one food and your army has none", "cannot_afford")
@@ -279,7 +281,7 @@ def _check_rest(state, seat, move):
                  "(or renews a free city attack)", "cannot_afford")
 
 
-def _apply_rest(state, seat, move, rng):
+def apply_rest(state, seat, move, plan, rng):
     army = state["armies"][seat]
     if is_v1(state):
         army["food"] -= 1
@@ -290,8 +292,8 @@ def _apply_rest(state, seat, move, rng):
     end_turn(state)
 
 
-def _check_attack(state, seat, move):
-    _check_active(state, seat)
+def check_attack(state, seat, move):
+    _require_turn(state, seat)
     cost = attack_cost(state, seat)
     at = state["armies"][seat]["at"]
     if cost is None:
@@ -301,7 +303,7 @@ def _check_attack(state, seat, move):
                  "cannot_afford")
 
 
-def _apply_attack(state, seat, move, rng):
+def apply_attack(state, seat, move, plan, rng):
     army = state["armies"][seat]
     cost = attack_cost(state, seat)
     army["food"] -= cost
@@ -309,8 +311,8 @@ def _apply_attack(state, seat, move, rng):
     start_battle(state, seat, army["at"], rng)
 
 
-def _check_starve(state, seat, move):
-    _check_active(state, seat)
+def check_starve(state, seat, move):
+    _require_turn(state, seat)
     if not must_starve(state, seat):
         _illegal("your army still has food (or a city to attack for free): it need not "
                  "starve", "not_starving")
@@ -320,7 +322,7 @@ def _check_starve(state, seat, move):
                  "marching)", "awaiting_gifts")
 
 
-def _apply_starve(state, seat, move, rng):
+def apply_starve(state, seat, move, plan, rng):
     lose_army(state, seat, "it starved")
     end_turn(state)
 
@@ -333,8 +335,8 @@ def _available(state, seat, kind, on_path):
     return on if on_path else state["armies"][seat]["live"][kind] - on
 
 
-def _check_duel(state, seat, move):
-    _check_active(state, seat, "battle")
+def check_duel(state, seat, move):
+    _require_turn(state, seat, "battle")
     ntype, on_path, ltype, place = move.args
     battle = state["battle"]
     if on_path and not battle["path"]:
@@ -363,7 +365,7 @@ def _check_duel(state, seat, move):
         _illegal(f"there is no Lamanite {ltype}{where} to fight", "no_target")
 
 
-def _apply_duel(state, seat, move, rng):
+def apply_duel(state, seat, move, plan, rng):
     ntype, on_path, ltype, place = move.args
     battle = state["battle"]
     battle["duels"] += 1
@@ -417,8 +419,8 @@ def _after_fight(state, seat):
         end_turn(state)
 
 
-def _check_lead(state, seat, move):
-    _check_active(state, seat, "battle")
+def check_lead(state, seat, move):
+    _require_turn(state, seat, "battle")
     battle = state["battle"]
     if battle["kind"] != "hill" or battle["zone"] != 2:
         _illegal("scouts lead men up the forest paths only against Lamanites on their hill",
@@ -436,7 +438,7 @@ def _check_lead(state, seat, move):
                      f"free to follow a scout, not {n}", "no_soldiers")
 
 
-def _apply_lead(state, seat, move, rng):
+def apply_lead(state, seat, move, plan, rng):
     battle = state["battle"]
     battle["leads"] += 1
     path = battle["path"]
@@ -449,8 +451,8 @@ def _apply_lead(state, seat, move, rng):
                                  "led": dict(move.args), "on_paths": dict(path)})
 
 
-def _check_sector(state, seat, move):
-    _check_active(state, seat, "battle")
+def check_sector(state, seat, move):
+    _require_turn(state, seat, "battle")
     battle = state["battle"]
     if battle["kind"] != "city":
         _illegal("only a city has sectors", "no_sector")
@@ -461,14 +463,14 @@ def _check_sector(state, seat, move):
         _illegal(f"you are already attacking the {name}", "sector_chosen")
 
 
-def _apply_sector(state, seat, move, rng):
+def apply_sector(state, seat, move, plan, rng):
     state["battle"]["sector"] = move.args[0]
     add_event(state, f"{seat} attacks the {move.args[0]} sector.", kind="sector",
               data={"army": seat, "city": state["battle"]["site"], "sector": move.args[0]})
 
 
-def _check_wine(state, seat, move):
-    _check_active(state, seat, "battle")
+def check_wine(state, seat, move):
+    _require_turn(state, seat, "battle")
     battle = state["battle"]
     if battle["kind"] != "city":
         _illegal("the drugged wine is used only in a city", "no_wine")
@@ -490,7 +492,7 @@ def _check_wine(state, seat, move):
                  "(it cannot be used at the temple)", "no_wine")
 
 
-def _apply_wine(state, seat, move, rng):
+def apply_wine(state, seat, move, plan, rng):
     battle = state["battle"]
     cur = battle["sector"]
     battle["wine"].append(cur)
@@ -524,11 +526,11 @@ def _apply_wine(state, seat, move, rng):
     _after_fight(state, seat)
 
 
-def _check_stop(state, seat, move):
-    _check_active(state, seat, "battle")
+def check_stop(state, seat, move):
+    _require_turn(state, seat, "battle")
 
 
-def _apply_stop(state, seat, move, rng):
+def apply_stop(state, seat, move, plan, rng):
     add_event(state, f"{seat} stops the battle at {state['battle']['site']}.",
               kind="battle_stops", data={"army": seat, "site": state["battle"]["site"],
                                          "why": "stopped"})
@@ -536,34 +538,99 @@ def _apply_stop(state, seat, move, rng):
     end_turn(state)
 
 
-def _check_concede(state, seat, move):
+def check_concede(state, seat, move):
     owing = [state["turn"]] + [s for s in state["givers"] if s != state["turn"]]
     if state["phase"] == "over" or seat not in owing:
         raise IllegalMove(f"{seat} owes no move now, so cannot concede", code="not_your_turn")
 
 
-def _apply_concede(state, seat, move, rng):
+def apply_concede(state, seat, move, plan, rng):
     add_event(state, f"{seat} concedes for the Nephites: the Lamanites win.", kind="concede",
               data={"army": seat})
     finish(state, "lamanites", f"{seat} conceded (or the wall-clock deadline passed)")
 
 
-CHECK = {k[7:]: v for k, v in list(globals().items()) if k.startswith("_check_")
-         and k != "_check_active"}
-APPLY = {k[7:]: v for k, v in list(globals().items()) if k.startswith("_apply_")}
+#: move kind -> its check (raises IllegalMove, never mutates)
+CHECKS = {
+    "give": check_give,
+    "pass": check_pass,
+    "buy": check_buy,
+    "arm": check_arm,
+    "move": check_move,
+    "rest": check_rest,
+    "attack": check_attack,
+    "starve": check_starve,
+    "duel": check_duel,
+    "lead": check_lead,
+    "sector": check_sector,
+    "wine": check_wine,
+    "stop": check_stop,
+    "concede": check_concede,
+}
+
+#: move kind -> its apply (mutates; only after its check passed)
+APPLIES = {
+    "give": apply_give,
+    "pass": apply_pass,
+    "buy": apply_buy,
+    "arm": apply_arm,
+    "move": apply_move,
+    "rest": apply_rest,
+    "attack": apply_attack,
+    "starve": apply_starve,
+    "duel": apply_duel,
+    "lead": apply_lead,
+    "sector": apply_sector,
+    "wine": apply_wine,
+    "stop": apply_stop,
+    "concede": apply_concede,
+}
 
 
-def check(state, seat, move):
-    """Raise IllegalMove if ``seat`` may not play ``move`` now; never mutates."""
+def check_duty(state, seat, move):
+    """Raise IllegalMove unless ``seat`` owes a move now (the kind's check follows)."""
     if state["phase"] == "over":
         _illegal("the war is over", "game_over")
     if seat not in state["armies"]:
         _illegal(f"{seat!r} is not an army in this game", "not_your_turn")
     if seat != state["turn"] and seat not in state["givers"]:
         _illegal(f"it is {state['turn']}'s turn and you owe nothing now", "not_your_turn")
-    CHECK[move.kind](state, seat, move)
 
 
-def apply(state, seat, move, rng):
-    """Apply a checked move (mutates the state)."""
-    APPLY[move.kind](state, seat, move, rng)
+# --- who owes what ------------------------------------------------------------------
+
+def owes(state):
+    """{seat: short text of what it owes now}."""
+    if state["phase"] == "over":
+        return {}
+    turn = state["turn"]
+    out = {}
+    for seat in state["givers"]:
+        out[seat] = f"give food, gold or weapons to {turn}, or pass"
+    if state["phase"] == "battle":
+        kind = state["battle"]["kind"]
+        extra = "sector, wine, " if kind == "city" else ""
+        if kind == "hill" and state["battle"]["zone"] == 2:
+            extra = "lead, "
+        out[turn] = f"fight at {state['battle']['site']}: duel, {extra}or stop"
+    elif food_givers(state, turn) and not legal.legal_moves(state, turn):
+        pass  # it waits for the food gifts before it may starve (RULES.md note 12)
+    elif must_starve(state, turn):
+        out[turn] = "no food to march: wait for gifts, or starve"
+    else:
+        out[turn] = "buy and arm soldiers, then move, rest or attack"
+    return out
+
+
+def to_act(state):
+    if state["phase"] == "over":
+        return []
+    turn = state["turn"]
+    givers = [s for s in state["seats"] if s in state["givers"] and s != turn]
+    if food_givers(state, turn) and not legal.legal_moves(state, turn):
+        return givers  # a starving army waits for the food gifts (RULES.md note 12)
+    return [turn] + givers
+
+
+# legal.py reads this module's rules; it is imported last, so either may be imported first
+from . import legal  # noqa: E402

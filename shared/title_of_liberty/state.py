@@ -175,9 +175,9 @@ def required_cities(options, n_seats, version=FIRST_RULES_VERSION):
 
 
 def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
-    """The state at the start of the game: every army at Bountiful, moroni first."""
-    if isinstance(seed, str):
-        seed = seed.encode()
+    """The state at the start of the game: every army at Bountiful, moroni first.
+
+    ``seed``: bytes (``shared.seats.seed_bytes``)."""
     v1 = version == FIRST_RULES_VERSION
     params = None if v1 else params_for(options.get("difficulty", "book"), len(seats))
     state = {

@@ -7,46 +7,13 @@ state), so a caller may change it freely.
 """
 
 from ..base import rules_version_of
+from ..events import texts_for
 from .board import CITIES, FOOD_SPACES, SPACES
 from .combat import advantage, lamanite_groups
 from .notation import SECTORS
-from .legal import legal_moves
-from .rules import MAX_SCOUTS, food_givers, must_starve, scouts_held
+from .rules import MAX_SCOUTS, owes, scouts_held, to_act
 from .state import (LAMANITE_POOL, army_total, captive_count, captive_counts, is_v1,
                     required_cities, total)
-
-
-def owes(state):
-    """{seat: short text of what it owes now}."""
-    if state["phase"] == "over":
-        return {}
-    turn = state["turn"]
-    out = {}
-    for seat in state["givers"]:
-        out[seat] = f"give food, gold or weapons to {turn}, or pass"
-    if state["phase"] == "battle":
-        kind = state["battle"]["kind"]
-        extra = "sector, wine, " if kind == "city" else ""
-        if kind == "hill" and state["battle"]["zone"] == 2:
-            extra = "lead, "
-        out[turn] = f"fight at {state['battle']['site']}: duel, {extra}or stop"
-    elif food_givers(state, turn) and not legal_moves(state, turn):
-        pass  # it waits for the food gifts before it may starve (RULES.md note 12)
-    elif must_starve(state, turn):
-        out[turn] = "no food to march: wait for gifts, or starve"
-    else:
-        out[turn] = "buy and arm soldiers, then move, rest or attack"
-    return out
-
-
-def to_act(state):
-    if state["phase"] == "over":
-        return []
-    turn = state["turn"]
-    givers = [s for s in state["seats"] if s in state["givers"] and s != turn]
-    if food_givers(state, turn) and not legal_moves(state, turn):
-        return givers  # a starving army waits for the food gifts (RULES.md note 12)
-    return [turn] + givers
 
 
 def _army_view(state, seat):
@@ -124,6 +91,7 @@ def view(state, seat):
         "to_act": to_act(state), "owes": owes(state),
         "scores": {s: len(state["armies"][s]["flags"]) for s in state["seats"]},
         "you": seat if seat in state["armies"] else None,
+        "log": texts_for(state["events"], seat),
         "seats": list(state["seats"]),
         "round": state["round"], "rounds": state["options"]["rounds"],
         "rounds_left": (state["options"]["rounds"] - state["round"]

@@ -1,7 +1,6 @@
 """Building: Road, Settlement, City, Temple Stone and buying a Development Card."""
 
 from .. import IllegalMove
-from ..rng import Rng
 from .board import CORNER_EDGES, EDGES
 from .roads import MIN_TEMPLE, update_count_card, update_longest
 from .state import COST, DEV, DEV_TITLES, PIECES, bundle_text, cap, has, pay
@@ -189,8 +188,7 @@ def check_buy(st, seat):
     check_afford(st, seat, "buy")
 
 
-def apply_buy(st, seat, entropy):
-    rng = Rng.for_move(st, entropy)
+def apply_buy(st, seat, rng):
     pay(st, seat, COST["buy"])
     deck = st["deck"]
     card = rng.draw(deck)

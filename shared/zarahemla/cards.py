@@ -24,7 +24,7 @@ def playable(p, card):
 
 
 def check_card(st, seat, mv):
-    kind = mv[0]
+    kind = mv.kind
     guard_turn(st, seat, kind)
     card = CARD_INDEX[kind]
     title = DEV_TITLES[DEV[card]]
@@ -42,7 +42,7 @@ def check_card(st, seat, mv):
             raise IllegalMove("the Liahona is played instead of the roll, before rolling",
                               code="already_rolled")
     elif kind == "harvest":
-        bundle = mv[1]
+        bundle = mv.args[0]
         bank = st["bank"]
         want = min(2, sum(bank))
         if sum(bundle) != want:
@@ -66,8 +66,8 @@ def check_card(st, seat, mv):
             raise IllegalMove("you have placed all 10 of your Temple Stones", code="no_pieces")
 
 
-def apply_card(st, seat, mv, entropy):
-    kind = mv[0]
+def apply_card(st, seat, mv):
+    kind = mv.kind
     card = CARD_INDEX[kind]
     p = st["players"][seat]
     p["dev"][card] -= 1
@@ -89,15 +89,15 @@ def apply_card(st, seat, mv, entropy):
     if kind == "liahona":
         st["dice"] = None
         if not has_facts(st):
-            return resolve_roll(st, seat, mv[1], f"{name} played the Liahona and chose {mv[1]}",
+            return resolve_roll(st, seat, mv.args[0], f"{name} played the Liahona and chose {mv.args[0]}",
                                 liahona=True)
         # from version 2 the card and the roll are two events, each with its own facts
         out = [ev(st, f"{name} played the Liahona.", "play_card",
-                  {"seat": seat, "card": card_name, "total": mv[1]})]
-        return out + resolve_roll(st, seat, mv[1], f"{name} chose {mv[1]} with the Liahona",
+                  {"seat": seat, "card": card_name, "total": mv.args[0]})]
+        return out + resolve_roll(st, seat, mv.args[0], f"{name} chose {mv.args[0]} with the Liahona",
                                   liahona=True)
     if kind == "harvest":
-        bundle = mv[1]
+        bundle = mv.args[0]
         hand, bank = p["hand"], st["bank"]
         for r in range(5):
             hand[r] += bundle[r]
@@ -117,7 +117,7 @@ def apply_card(st, seat, mv, entropy):
                   {"seat": seat, "card": card_name, "placed": n, "stones": p["stones"]})]
         return out + temple_events(st, seat)
     # prosperity
-    r = mv[1]
+    r = mv.args[0]
     took = []
     taken = {}
     total = 0

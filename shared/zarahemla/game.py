@@ -1,12 +1,10 @@
 """The Game object for The Settlers of Zarahemla (registry name ``zarahemla``)."""
 
-from .. import IllegalMove
 from ..base import Game
-from . import rules
-from .moves import legal_moves, timeout_move
-from .notation import EXAMPLE_PATH, EXAMPLES, format_move, parse_move
+from . import notation, render, rules, svg
+from .legal import legal_moves, timeout_move
+from .notation import EXAMPLE_PATH, EXAMPLES
 from .state import SEATS, new_state
-from .svg import draw as draw_svg
 from .view import make_view
 
 #: notes printed under a group of examples in the help
@@ -70,74 +68,30 @@ class Zarahemla(Game):
                   "help": "variable board from the seed, or the fixed beginner board"},
     }
 
-    def seat_names(self, n, options=None):
-        if not self.min_seats <= n <= self.max_seats:
-            raise IllegalMove(f"Zarahemla is played by 2 to 4 players, not {n}",
-                              code="bad_seats")
-        return list(SEATS[:n])
-
-    def new_game(self, seats, options, seed, rules_version=None):
-        seats = list(seats)
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise IllegalMove(f"Zarahemla is played by 2 to 4 players, not {len(seats)}",
-                              code="bad_seats")
-        for s in seats:
-            if s not in SEATS:
-                raise IllegalMove(f"{s!r} is not a Zarahemla colour", code="bad_seats")
-        if len(set(seats)) != len(seats):
-            raise IllegalMove("each colour can be taken only once", code="bad_seats")
-        version = self.resolve_rules_version(rules_version)
-        options = self.normalize_options(options, len(seats))
-        return new_state(seats, options, seed, version)
+    seats = SEATS
+    #: versions 1 and 2 read a seed given as hex digits as hex (``shared.seats.seed_bytes``)
+    seed_hex_text = True
+    rules_module = rules          # the tables, check_duty, after_move, to_act, owes
+    notation_module = notation    # parse_move, format_move
+    render_module, svg_module, help_text = render, svg, HELP
+    new_state = staticmethod(new_state)
 
     # --- play -----------------------------------------------------------------
 
-    def to_act(self, state):
-        return rules.to_act(state)
+    legal_moves = staticmethod(legal_moves)
 
-    def owes(self, state):
-        return rules.owes(state)
-
-    def legal_moves(self, state, seat):
-        return legal_moves(state, seat)
-
-    def parse_move(self, text):
-        return parse_move(text)
-
-    def format_move(self, move):
-        return format_move(move)
-
-    def play(self, state, seat, move_text, entropy=b""):
-        mv = parse_move(move_text)
-        rules.check(state, seat, mv)
-        return rules.apply(state, seat, mv, entropy)
-
-    def check(self, state, seat, move_text):
-        rules.check(state, seat, parse_move(move_text))
-
-    def timeout_move(self, state, seat):
-        mv = timeout_move(state, seat)
-        if mv is None:
-            raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")
-        return mv
-
-    def result(self, state):
-        return state["result"]
+    def timeout_choice(self, state, seat):
+        return timeout_move(state, seat)
 
     # --- what people see ----------------------------------------------------------
 
+    def hidden_fields(self, state):
+        """A player's resource cards and development cards (RULES.md, "Hidden information")."""
+        return [(seat, ("players", seat, part, i)) for seat in state["order"]
+                for part, n in (("hand", 5), ("dev", 7)) for i in range(n)]
+
     def view(self, state, seat):
         return make_view(self, state, seat)
-
-    def render(self, view, color=False):
-        from .render import render
-        return render(view, color=color)
-
-    def svg(self, view):
-        return draw_svg(view)
-
-    def rules_help(self):
-        return HELP
 
 
 GAME = Zarahemla()

@@ -1,7 +1,8 @@
-"""Move notation: ``parse_move(text) -> tuple`` and ``format_move(tuple) -> text``.
+"""Move notation: ``parse_move(text) -> Move`` and ``format_move(Move) -> text``.
 
-A move is a plain tuple whose first item is its kind; bundles of resources
-are 5-tuples of counts in RESOURCES order (wood, brick, water, wheat, stone).
+A move is a :class:`shared.move.Move`: its ``kind`` and a tuple of ``args`` (the table
+writes ``(kind, *args)``); bundles of resources are 5-tuples of counts in RESOURCES order
+(wood, brick, water, wheat, stone).
 
 =================================  ==========================================
 text                               move
@@ -33,6 +34,9 @@ text                               move
 """
 
 from .. import InvalidMove
+from ..bundles import notation
+from ..move import Move as BaseMove
+from ..trade import trade_text
 from .board import CORNER_NEIGHBOURS, EDGE_INDEX, EDGE_NAMES, HEX_NAMES, N_CORNERS, RESOURCES
 from .state import SEATS
 
@@ -51,8 +55,7 @@ _CARD_WORDS = {
     "temples": "temples", "temple": "temples", "prosperity": "prosperity",
 }
 
-_SIMPLE = {"roll": ("roll",), "temple": ("temple",), "buy": ("buy",), "accept": ("accept",),
-           "decline": ("decline",), "withdraw": ("withdraw",), "end": ("end",)}
+_SIMPLE = ("roll", "temple", "buy", "accept", "decline", "withdraw", "end")
 
 _CORNER_NAMES = tuple(str(c + 1) for c in range(N_CORNERS))
 
@@ -176,7 +179,7 @@ def parse_move(text):
     """Parse one move; raises InvalidMove with a plain sentence when the text is wrong.
 
     >>> parse_move("road 19-14")
-    ('road', 20)
+    Move('road', (20,))
     """
     if not isinstance(text, str):
         _bad("a move must be text")
@@ -195,22 +198,22 @@ def _parse(text):
         _bad("the move is empty")
     verb, args = words[0], words[1:]
     if verb in _SIMPLE and not args:
-        return _SIMPLE[verb]
+        return Move(verb)
     if verb in ("settle", "settlement", "city", "start"):
         if len(args) != 1:
             _bad(f"write {verb} and one corner number, like: {verb} 14")
         kind = "settle" if verb == "settlement" else verb
-        return (kind, parse_corner(args[0]))
+        return Move(kind, (parse_corner(args[0]),))
     if verb == "road":
         if len(args) == 2 and _number(args[0]) is not None:
             args = [args[0] + "-" + args[1]]
         if len(args) != 1:
             _bad("write road and a path, like: road 14-19")
-        return ("road", parse_edge(args[0]))
+        return Move("road", (parse_edge(args[0]),))
     if verb == "discard":
         if len(args) != 1:
             _bad("write discard and the cards, like: discard 2wood+1stone")
-        return ("discard", parse_bundle(args[0]))
+        return Move("discard", (parse_bundle(args[0]),))
     if verb == "robber":
         if not 1 <= len(args) <= 2:
             _bad("write robber, a hex letter and whom to rob, like: robber F blue")
@@ -218,7 +221,7 @@ def _parse(text):
         if len(h) != 1 or h not in HEX_NAMES:
             _bad(f"{_q(args[0])} is not a hex: hexes are the letters A to S")
         victim = _seat(args[1]) if len(args) == 2 else None
-        return ("robber", HEX_NAMES.index(h), victim)
+        return Move("robber", (HEX_NAMES.index(h), victim))
     if verb == "play":
         if not args or args[0] not in _CARD_WORDS:
             _bad("write play and a card: warrior, liahona 8, harvest 1wood+1stone, roads, "
@@ -228,28 +231,28 @@ def _parse(text):
             n = _number(rest[0]) if len(rest) == 1 else None
             if n is None or not 2 <= n <= 12:
                 _bad("Liahona needs the roll you choose, 2 to 12, like: play liahona 8")
-            return ("liahona", n)
+            return Move("liahona", (n,))
         if card == "harvest":
             if len(rest) > 1:
                 _bad("write play harvest and two resources, like: play harvest 1wood+1stone")
-            return ("harvest", parse_bundle(rest[0]) if rest else (0, 0, 0, 0, 0))
+            return Move("harvest", (parse_bundle(rest[0]) if rest else (0, 0, 0, 0, 0),))
         if card == "prosperity":
             if len(rest) != 1:
                 _bad("Prosperity needs one resource, like: play prosperity wood")
-            return ("prosperity", parse_resource(rest[0]))
+            return Move("prosperity", (parse_resource(rest[0]),))
         if rest:
             _bad(f"play {card} takes nothing after it")
-        return (card,)
+        return Move(card)
     if verb == "bank":
         give, get = _trade_sides(args, "bank")
         if len(args) != 3:
             _bad("write bank like: bank 4wood for 1stone")
-        return ("bank", give, get)
+        return Move("bank", (give, get))
     if verb == "offer":
         give, get = _trade_sides(args, "offer")
         rest = args[3:]
         if not rest:
-            return ("offer", give, get, None)
+            return Move("offer", (give, get, None))
         if rest[0] != "to" or len(rest) < 2:
             _bad("write offer like: offer 1wood for 1water to blue,white")
         names = [w for w in rest[1:] if w != ","]
@@ -258,16 +261,16 @@ def _parse(text):
             s = _seat(w)
             if s not in seen:
                 seen.append(s)
-        return ("offer", give, get, tuple(sorted(seen, key=SEATS.index)))
+        return Move("offer", (give, get, tuple(sorted(seen, key=SEATS.index))))
     if verb == "counter":
         give, get = _trade_sides(args, "counter")
         if len(args) != 3:
             _bad("write counter like: counter 1wood for 1stone")
-        return ("counter", give, get)
+        return Move("counter", (give, get))
     if verb == "confirm":
         if len(args) != 1:
             _bad("write confirm and the player you trade with, like: confirm blue")
-        return ("confirm", _seat(args[0]))
+        return Move("confirm", (_seat(args[0]),))
     if verb in _SIMPLE:
         _bad(f"{verb} takes nothing after it")
     _bad(f"unknown move {_q(verb)}: try roll, settle, road, city, temple, buy, bank, offer, "
@@ -275,38 +278,37 @@ def _parse(text):
 
 
 def bundle_notation(bundle):
-    return "+".join(f"{n}{RESOURCES[i]}" for i, n in enumerate(bundle) if n)
+    return notation(bundle, RESOURCES)
 
 
 def format_move(mv):
-    """The canonical text of a move tuple (``format_move(parse_move(t))`` is canonical)."""
-    kind = mv[0]
+    """The canonical text of a Move (``format_move(parse_move(t))`` is canonical)."""
+    kind, a = mv.kind, mv.args
     if kind in _SIMPLE:
         return kind
     if kind in ("settle", "city", "start"):
-        return f"{kind} {_CORNER_NAMES[mv[1]]}"
+        return f"{kind} {_CORNER_NAMES[a[0]]}"
     if kind == "road":
-        return "road " + EDGE_NAMES[mv[1]]
+        return "road " + EDGE_NAMES[a[0]]
     if kind == "discard":
-        return "discard " + bundle_notation(mv[1])
+        return "discard " + bundle_notation(a[0])
     if kind == "robber":
-        h = HEX_NAMES[mv[1]]
-        return f"robber {h} {mv[2]}" if mv[2] else f"robber {h}"
+        h = HEX_NAMES[a[0]]
+        return f"robber {h} {a[1]}" if a[1] else f"robber {h}"
     if kind == "liahona":
-        return f"play liahona {mv[1]}"
+        return f"play liahona {a[0]}"
     if kind == "harvest":
-        return ("play harvest " + bundle_notation(mv[1])).rstrip()
+        return ("play harvest " + bundle_notation(a[0])).rstrip()
     if kind == "prosperity":
-        return "play prosperity " + RESOURCES[mv[1]]
+        return "play prosperity " + RESOURCES[a[0]]
     if kind in ("warrior", "roads", "temples"):
         return "play " + kind
-    if kind == "bank":
-        return f"bank {bundle_notation(mv[1])} for {bundle_notation(mv[2])}"
-    if kind == "offer":
-        text = f"offer {bundle_notation(mv[1])} for {bundle_notation(mv[2])}"
-        return text + (" to " + ",".join(mv[3]) if mv[3] else "")
-    if kind == "counter":
-        return f"counter {bundle_notation(mv[1])} for {bundle_notation(mv[2])}"
+    if kind in ("bank", "offer", "counter"):
+        return trade_text(kind, a[0], a[1], RESOURCES, a[2] if kind == "offer" else None)
     if kind == "confirm":
-        return "confirm " + mv[1]
+        return "confirm " + a[0]
     raise ValueError(f"not a Zarahemla move: {mv!r}")
+
+
+#: one Zarahemla move (``shared.move.Move``)
+Move = BaseMove.bind("Move", parse_move, format_move)

@@ -1,100 +1,121 @@
-"""The checked path: ``check(state, seat, move)`` and ``apply(state, seat, move, entropy)``.
+"""The rules' tables: each kind of move with its check and its apply; who owes what.
 
-``check`` raises IllegalMove and never mutates.  ``apply`` must only be
-called after ``check`` passed; it mutates the state, sets ``events`` and
-increments ``ply``.  Also: who owes a move now and what they owe.
+``check_duty(st, seat, mv)`` refuses a move of a kind the seat does not owe now (the set-up,
+the starting resources); ``CHECKS[kind](st, seat, mv)`` raises IllegalMove and never mutates;
+``APPLIES[kind](st, seat, mv, plan, rng)`` is only called after the check passed and adds the
+move's events to ``st["events"]`` (the rules in ``turn``, ``build``, ``cards`` and ``trade``
+return their events as lists).  ``after_move`` ends the game on a win.
+``shared.base.Game.play`` runs them in that order.
 """
 
 from .. import IllegalMove
 from . import build, cards, trade, turn
 
 
-def _check_settle(st, seat, mv):
+def check_settle(st, seat, mv):
     if st["phase"] == "setup":
-        turn.check_setup_settle(st, seat, mv[1])
+        turn.check_setup_settle(st, seat, mv.args[0])
     else:
-        build.check_settle(st, seat, mv[1])
+        build.check_settle(st, seat, mv.args[0])
 
 
-def _check_road(st, seat, mv):
+def check_road(st, seat, mv):
     if st["phase"] == "setup":
-        turn.check_setup_road(st, seat, mv[1])
+        turn.check_setup_road(st, seat, mv.args[0])
     else:
-        build.check_road(st, seat, mv[1])
+        build.check_road(st, seat, mv.args[0])
 
 
-_CHECK = {
+#: move kind -> its check ``(st, seat, mv)``
+CHECKS = {
     "roll": lambda st, seat, mv: turn.check_roll(st, seat),
-    "settle": _check_settle,
-    "road": _check_road,
-    "city": lambda st, seat, mv: build.check_city(st, seat, mv[1]),
+    "settle": check_settle,
+    "road": check_road,
+    "city": lambda st, seat, mv: build.check_city(st, seat, *mv.args),
     "temple": lambda st, seat, mv: build.check_temple(st, seat),
     "buy": lambda st, seat, mv: build.check_buy(st, seat),
-    "start": lambda st, seat, mv: turn.check_start(st, seat, mv[1]),
-    "discard": lambda st, seat, mv: turn.check_discard(st, seat, mv[1]),
-    "robber": lambda st, seat, mv: turn.check_robber(st, seat, mv[1], mv[2]),
+    "start": lambda st, seat, mv: turn.check_start(st, seat, *mv.args),
+    "discard": lambda st, seat, mv: turn.check_discard(st, seat, *mv.args),
+    "robber": lambda st, seat, mv: turn.check_robber(st, seat, *mv.args),
     "warrior": cards.check_card,
     "liahona": cards.check_card,
     "harvest": cards.check_card,
     "roads": cards.check_card,
     "temples": cards.check_card,
     "prosperity": cards.check_card,
-    "bank": lambda st, seat, mv: trade.check_bank(st, seat, mv[1], mv[2]),
-    "offer": lambda st, seat, mv: trade.check_offer(st, seat, mv[1], mv[2], mv[3]),
+    "bank": lambda st, seat, mv: trade.check_bank(st, seat, *mv.args),
+    "offer": lambda st, seat, mv: trade.check_offer(st, seat, *mv.args),
     "accept": lambda st, seat, mv: trade.check_accept(st, seat),
     "decline": lambda st, seat, mv: trade.check_decline(st, seat),
-    "counter": lambda st, seat, mv: trade.check_counter(st, seat, mv[1], mv[2]),
-    "confirm": lambda st, seat, mv: trade.check_confirm(st, seat, mv[1]),
+    "counter": lambda st, seat, mv: trade.check_counter(st, seat, *mv.args),
+    "confirm": lambda st, seat, mv: trade.check_confirm(st, seat, *mv.args),
     "withdraw": lambda st, seat, mv: trade.check_withdraw(st, seat),
     "end": lambda st, seat, mv: turn.check_end(st, seat),
 }
 
 
-def _apply_settle(st, seat, mv, entropy):
+def apply_settle(st, seat, mv, plan, rng):
     if st["phase"] == "setup":
-        return turn.apply_setup_settle(st, seat, mv[1])
-    return build.apply_settle(st, seat, mv[1])
+        st["events"] += turn.apply_setup_settle(st, seat, mv.args[0])
+    else:
+        st["events"] += build.apply_settle(st, seat, mv.args[0])
 
 
-def _apply_road(st, seat, mv, entropy):
+def apply_road(st, seat, mv, plan, rng):
     if st["phase"] == "setup":
-        return turn.apply_setup_road(st, seat, mv[1])
-    return build.apply_road(st, seat, mv[1])
+        st["events"] += turn.apply_setup_road(st, seat, mv.args[0])
+    else:
+        st["events"] += build.apply_road(st, seat, mv.args[0])
 
 
-_APPLY = {
-    "roll": lambda st, seat, mv, en: turn.apply_roll(st, seat, en),
-    "settle": _apply_settle,
-    "road": _apply_road,
-    "city": lambda st, seat, mv, en: build.apply_city(st, seat, mv[1]),
-    "temple": lambda st, seat, mv, en: build.apply_temple(st, seat),
-    "buy": lambda st, seat, mv, en: build.apply_buy(st, seat, en),
-    "start": lambda st, seat, mv, en: turn.apply_start(st, seat, mv[1]),
-    "discard": lambda st, seat, mv, en: turn.apply_discard(st, seat, mv[1]),
-    "robber": lambda st, seat, mv, en: turn.apply_robber(st, seat, mv[1], mv[2], en),
-    "warrior": cards.apply_card,
-    "liahona": cards.apply_card,
-    "harvest": cards.apply_card,
-    "roads": cards.apply_card,
-    "temples": cards.apply_card,
-    "prosperity": cards.apply_card,
-    "bank": lambda st, seat, mv, en: trade.apply_bank(st, seat, mv[1], mv[2]),
-    "offer": lambda st, seat, mv, en: trade.apply_offer(st, seat, mv[1], mv[2], mv[3]),
-    "accept": lambda st, seat, mv, en: trade.apply_accept(st, seat),
-    "decline": lambda st, seat, mv, en: trade.apply_decline(st, seat),
-    "counter": lambda st, seat, mv, en: trade.apply_counter(st, seat, mv[1], mv[2]),
-    "confirm": lambda st, seat, mv, en: trade.apply_confirm(st, seat, mv[1]),
-    "withdraw": lambda st, seat, mv, en: trade.apply_withdraw(st, seat),
-    "end": lambda st, seat, mv, en: turn.apply_end(st, seat),
+def _events(rule):
+    """An apply for a rule ``(st, seat, *args) -> events`` (the move's args, no rng)."""
+    return lambda st, seat, mv, plan, rng: st["events"].extend(rule(st, seat, *mv.args))
+
+
+def _events_rng(rule):
+    """An apply for a rule ``(st, seat, *args, rng) -> events`` that draws randomness."""
+    return lambda st, seat, mv, plan, rng: st["events"].extend(rule(st, seat, *mv.args, rng))
+
+
+def apply_card(st, seat, mv, plan, rng):
+    st["events"] += cards.apply_card(st, seat, mv)
+
+
+#: move kind -> its apply ``(st, seat, mv, plan, rng)``
+APPLIES = {
+    "roll": _events_rng(turn.apply_roll),
+    "settle": apply_settle,
+    "road": apply_road,
+    "city": _events(build.apply_city),
+    "temple": _events(build.apply_temple),
+    "buy": _events_rng(build.apply_buy),
+    "start": _events(turn.apply_start),
+    "discard": _events(turn.apply_discard),
+    "robber": _events_rng(turn.apply_robber),
+    "warrior": apply_card,
+    "liahona": apply_card,
+    "harvest": apply_card,
+    "roads": apply_card,
+    "temples": apply_card,
+    "prosperity": apply_card,
+    "bank": _events(trade.apply_bank),
+    "offer": _events(trade.apply_offer),
+    "accept": _events(trade.apply_accept),
+    "decline": _events(trade.apply_decline),
+    "counter": _events(trade.apply_counter),
+    "confirm": _events(trade.apply_confirm),
+    "withdraw": _events(trade.apply_withdraw),
+    "end": _events(turn.apply_end),
 }
 
 _SETUP_KINDS = ("settle", "road")
 
 
-def check(st, seat, mv):
-    """Raise IllegalMove when ``seat`` may not play ``mv`` now."""
+def check_duty(st, seat, mv):
+    """Raise IllegalMove when ``seat`` may not play a move of this kind now."""
     turn.guard_seat(st, seat)
-    kind = mv[0]
+    kind = mv.kind
     phase = st["phase"]
     if phase == "setup" and kind not in _SETUP_KINDS:
         nxt = st["setup"][0]
@@ -107,7 +128,6 @@ def check(st, seat, mv):
     if phase == "start" and kind != "start":
         raise IllegalMove("every player first chooses the settlement for their starting "
                           "resources (start N)", code="setup")
-    _CHECK[kind](st, seat, mv)
 
 
 #: moves that change no one's points and not whose turn it is: after them the current player
@@ -116,15 +136,10 @@ _NO_POINTS = frozenset(("roll", "discard", "robber", "liahona", "harvest", "pros
                         "offer", "accept", "decline", "counter", "confirm", "withdraw"))
 
 
-def apply(st, seat, mv, entropy=b""):
-    """Apply a checked move: mutate, set events, count the ply, end the game on a win."""
-    kind = mv[0]
-    events = _APPLY[kind](st, seat, mv, entropy)
-    if kind not in _NO_POINTS:
-        events.extend(turn.check_win(st))
-    st["events"] = events
-    st["ply"] += 1
-    return st
+def after_move(st, seat, mv):
+    """After a move that may change points or the turn: end the game on a win."""
+    if mv.kind not in _NO_POINTS:
+        st["events"] += turn.check_win(st)
 
 
 # --- who owes what -----------------------------------------------------------------
@@ -184,4 +199,4 @@ def owes(st):
     return out
 
 
-__all__ = ["check", "apply", "to_act", "owes"]
+__all__ = ["CHECKS", "APPLIES", "check_duty", "after_move", "to_act", "owes"]

@@ -14,6 +14,7 @@ Settlement, 2 = City) and ``roads`` per path (owning seat or None).
 """
 
 from ..base import set_rules_version
+from ..bundles import fields, has, notation, transfer  # noqa: F401 - has: for the rules
 from ..events import make_event
 from ..rng import Rng
 from .board import EDGES, N_CORNERS, N_EDGES, POST_EDGES, RESOURCES, make_board
@@ -75,12 +76,7 @@ def starting_order(seats, rng, rounds=None):
 
 def new_state(seats, options, seed, rules_version="1"):
     """A fresh state (see the module docstring) played under ``rules_version``."""
-    if isinstance(seed, str):
-        try:
-            seed = bytes.fromhex(seed)
-        except ValueError:
-            seed = seed.encode()
-    seed_hex = bytes(seed).hex()
+    seed_hex = seed.hex()
     rng = Rng(seed_hex, b"setup")
     terrain, numbers, markers, posts, robber = make_board(options["board"], rng)
     rounds = []
@@ -150,46 +146,22 @@ def total_vp(state, seat):
 
 def bundle_text(bundle):
     """``(2, 1, 0, 0, 0)`` -> ``"2wood+1brick"``; empty -> ``"nothing"``."""
-    parts = [f"{n}{RESOURCES[i]}" for i, n in enumerate(bundle) if n]
-    return "+".join(parts) if parts else "nothing"
+    return notation(bundle, RESOURCES) or "nothing"
 
 
 def res_dict(bundle):
     """``(2, 1, 0, 0, 0)`` -> ``{"wood": 2, "brick": 1, "water": 0, ...}`` (a fact's bundle)."""
-    return {"wood": bundle[0], "brick": bundle[1], "water": bundle[2], "wheat": bundle[3],
-            "stone": bundle[4]}
-
-
-assert RESOURCES == ("wood", "brick", "water", "wheat", "stone")     # res_dict spells them
-
-
-def has(hand, bundle):
-    for i in range(5):
-        if hand[i] < bundle[i]:
-            return False
-    return True
+    return fields(bundle, RESOURCES)
 
 
 def pay(state, seat, bundle):
     """Move ``bundle`` from a hand to the bank (the caller checked it is held)."""
-    hand = state["players"][seat]["hand"]
-    bank = state["bank"]
-    for i in range(5):
-        n = bundle[i]
-        if n:
-            hand[i] -= n
-            bank[i] += n
+    transfer(state["players"][seat]["hand"], state["bank"], bundle)
 
 
 def take(state, seat, bundle):
     """Move ``bundle`` from the bank to a hand (the caller checked the bank has it)."""
-    hand = state["players"][seat]["hand"]
-    bank = state["bank"]
-    for i in range(5):
-        n = bundle[i]
-        if n:
-            hand[i] += n
-            bank[i] -= n
+    transfer(state["bank"], state["players"][seat]["hand"], bundle)
 
 
 def post_rates(state, seat):

@@ -12,19 +12,11 @@ for the game to go on; ending the turn withdraws the offer.
 """
 
 from .. import IllegalMove
+from ..bundles import exchange
+from ..trade import answer_value, check_sides, terms
 from .board import RESOURCES
 from .state import bundle_text, cap, has, post_rates, res_dict
 from .turn import ev, guard_rolled, guard_turn
-
-
-def _sides_ok(give, get, who="you"):
-    if not sum(give) or not sum(get):
-        raise IllegalMove("a trade needs cards on both sides: giving cards away for nothing "
-                          "is not a trade", code="empty_side")
-    for r in range(5):
-        if give[r] and get[r]:
-            raise IllegalMove(f"{RESOURCES[r]} cannot be on both sides of a trade",
-                              code="same_resource")
 
 
 def _holds(st, seat, bundle, you=True):
@@ -33,14 +25,6 @@ def _holds(st, seat, bundle, you=True):
         if you:
             raise IllegalMove(f"you do not hold {bundle_text(bundle)}", code="cannot_afford")
         raise IllegalMove(f"{seat} no longer holds {bundle_text(bundle)}", code="cannot_afford")
-
-
-def _swap(st, a, give_a, b, give_b):
-    ha = st["players"][a]["hand"]
-    hb = st["players"][b]["hand"]
-    for r in range(5):
-        ha[r] += give_b[r] - give_a[r]
-        hb[r] += give_a[r] - give_b[r]
 
 
 # --- bank ---------------------------------------------------------------------
@@ -72,10 +56,7 @@ def check_bank(st, seat, give, get):
 
 
 def apply_bank(st, seat, give, get):
-    hand, bank = st["players"][seat]["hand"], st["bank"]
-    for i in range(5):
-        hand[i] += get[i] - give[i]
-        bank[i] += give[i] - get[i]
+    exchange(st["players"][seat]["hand"], give, st["bank"], get)
     return [ev(st, f"{cap(seat)} traded {bundle_text(give)} to the bank for "
                f"{bundle_text(get)}.", "bank_trade",
                {"seat": seat, "give": res_dict(give), "get": res_dict(get),
@@ -87,7 +68,7 @@ def apply_bank(st, seat, give, get):
 def check_offer(st, seat, give, get, to):
     guard_turn(st, seat, "offer")
     guard_rolled(st)
-    _sides_ok(give, get)
+    check_sides(give, get, RESOURCES)
     _holds(st, seat, give)
     if to:
         for s in to:
@@ -128,10 +109,15 @@ def check_accept(st, seat):
     _holds(st, seat, offer["get"])
 
 
-def apply_accept(st, seat):
+def _answer(st, seat, kind, give=None, get=None):
     offer = st["offer"]
     offer["owed"].remove(seat)
-    offer["answers"][seat] = "accept"
+    offer["answers"][seat] = answer_value(kind, give, get)
+    return offer
+
+
+def apply_accept(st, seat):
+    offer = _answer(st, seat, "accept")
     return [ev(st, f"{cap(seat)} accepts {cap(offer['from'])}'s offer.", "answer",
                {"seat": seat, "offerer": offer["from"], "answer": "accept"})]
 
@@ -141,23 +127,19 @@ def check_decline(st, seat):
 
 
 def apply_decline(st, seat):
-    offer = st["offer"]
-    offer["owed"].remove(seat)
-    offer["answers"][seat] = "decline"
+    offer = _answer(st, seat, "decline")
     return [ev(st, f"{cap(seat)} declines {cap(offer['from'])}'s offer.", "answer",
                {"seat": seat, "offerer": offer["from"], "answer": "decline"})]
 
 
 def check_counter(st, seat, give, get):
     _guard_answer(st, seat)
-    _sides_ok(give, get)
+    check_sides(give, get, RESOURCES)
     _holds(st, seat, give)
 
 
 def apply_counter(st, seat, give, get):
-    offer = st["offer"]
-    offer["owed"].remove(seat)
-    offer["answers"][seat] = {"give": list(give), "get": list(get)}
+    offer = _answer(st, seat, "counter", give, get)
     return [ev(st, f"{cap(seat)} counters: {bundle_text(give)} for {bundle_text(get)}.",
                "answer", {"seat": seat, "offerer": offer["from"], "answer": "counter",
                           "give": res_dict(give), "get": res_dict(get)})]
@@ -173,28 +155,21 @@ def _open_offer(st, seat, kind):
 
 def check_confirm(st, seat, partner):
     offer = _open_offer(st, seat, "confirm")
-    answer = offer["answers"].get(partner)
-    if answer is None or answer == "decline":
+    deal = terms(offer, partner)
+    if deal is None:
         if partner in offer["owed"]:
             raise IllegalMove(f"{partner} has not answered your offer yet", code="no_answer")
         raise IllegalMove(f"{partner} has not accepted or countered your offer",
                           code="no_answer")
-    give, get = _terms(offer, answer)
+    give, get = deal
     _holds(st, seat, give)
     _holds(st, partner, get, you=False)
 
 
-def _terms(offer, answer):
-    """(what the offerer gives, what the offerer gets) for an answer."""
-    if answer == "accept":
-        return offer["give"], offer["get"]
-    return answer["get"], answer["give"]
-
-
 def apply_confirm(st, seat, partner):
     offer = st["offer"]
-    give, get = _terms(offer, offer["answers"][partner])
-    _swap(st, seat, give, partner, get)
+    give, get = terms(offer, partner)
+    exchange(st["players"][seat]["hand"], give, st["players"][partner]["hand"], get)
     st["offer"] = None
     return [ev(st, f"{cap(seat)} traded {bundle_text(give)} to {cap(partner)} for "
                f"{bundle_text(get)}.", "trade",

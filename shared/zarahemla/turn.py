@@ -8,7 +8,6 @@ assumes its check passed, mutates the state and returns the move's events.
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, rules_version_of
 from ..events import make_event
-from ..rng import Rng
 from .board import (CORNER_HEXES, CORNER_NEIGHBOURS, EDGES, HEX_CORNERS, HEX_NAMES, HIDEOUT,
                     RESOURCES)
 from .roads import road_length
@@ -186,8 +185,7 @@ def check_roll(st, seat):
         raise IllegalMove("you have already rolled this turn", code="already_rolled")
 
 
-def apply_roll(st, seat, entropy):
-    rng = Rng.for_move(st, entropy)
+def apply_roll(st, seat, rng):
     d1, d2 = rng.die(6), rng.die(6)
     st["dice"] = [d1, d2]
     return resolve_roll(st, seat, d1 + d2, f"{cap(seat)} rolled {d1 + d2} ({d1}+{d2})")
@@ -355,14 +353,13 @@ def check_robber(st, seat, h, victim):
                               code="bad_victim")
 
 
-def apply_robber(st, seat, h, victim, entropy):
+def apply_robber(st, seat, h, victim, rng):
     st["robber"] = h
     st["robber_due"] = False
     name = HEX_NAMES[h]
     if victim is None:
         return [ev(st, f"{cap(seat)} moved the robber to {name}.", "robber",
                    {"seat": seat, "hex": name, "victim": None})]
-    rng = Rng.for_move(st, entropy)
     vhand = st["players"][victim]["hand"]
     r = rng.draw(vhand)
     vhand[r] -= 1

@@ -152,7 +152,7 @@ def test_bank_trade_three_for_one():
     play(st, "red", "bank 3meat for 1hide")
     refused(st, "red", "bank 2bone for 1flint", "bad_rate")
     refused(st, "red", "bank 3bone for 1flint", "cannot_afford")
-    refused(st, "red", "bank 3meat for 1meat", "bad_trade")
+    refused(st, "red", "bank 3meat for 1meat", "same_resource")
     cards_conserved(st)
 
 

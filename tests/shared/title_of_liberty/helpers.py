@@ -33,11 +33,11 @@ class Dice:
 def act(state, seat, text, *rolls):
     """Check and apply ``text`` with scripted dice; all scripted rolls must be used."""
     move = parse_move(text)
-    rules.check(state, seat, move)
+    plan = GAME.check_move(state, seat, move)
     dice = Dice(*rolls)
     state["events"] = []
     state["ply"] += 1
-    rules.apply(state, seat, move, dice)
+    rules.APPLIES[move.kind](state, seat, move, plan, dice)
     assert not dice.rolls, f"unused rolls {dice.rolls}"
     return dice
 

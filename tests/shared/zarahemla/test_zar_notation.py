@@ -215,8 +215,8 @@ def test_every_help_example_parses_canonically_and_names_real_places(text):
     mv = parse_move(text)
     assert GAME.format_move(mv) == text
     assert text in GAME.rules_help()
-    if mv[0] == "robber":           # a hex the robber may go to on the beginner board
-        assert BEGINNER_TERRAIN[mv[1]] != HIDEOUT
+    if mv.kind == "robber":           # a hex the robber may go to on the beginner board
+        assert BEGINNER_TERRAIN[mv.args[0]] != HIDEOUT
 
 
 def test_move_like_text_anywhere_in_the_help_is_a_real_move():

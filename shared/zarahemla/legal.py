@@ -8,6 +8,7 @@ is still accepted by ``play``.
 """
 
 from ..rng import Rng
+from ..trade import terms
 from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, EDGES,
                     HEX_NAMES, HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
 from .build import placeable_roads
@@ -160,9 +161,10 @@ def _play_moves(st, seat):
         out.append("decline")
         give = offer["give"]
         mask = sum(1 << r for r in range(5) if give[r]) or 31
-        for x in range(5):
-            if hand[x]:
-                out.extend(COUNTER_ROW[x][mask])
+        counters = [t for x in range(5) if hand[x] for t in COUNTER_ROW[x][mask]]
+        if not counters:  # it holds only what the offerer gives: ask for anything else
+            counters = [t for x in range(5) if hand[x] for t in COUNTER_ROW[x][31]]
+        out.extend(counters)
     if seat != st["turn"] or st["discard"]:
         return out
     if st["robber_due"]:
@@ -212,22 +214,23 @@ def _play_moves(st, seat):
             if hand[x]:
                 out.extend(OFFERS_FROM[x])
     else:
+        # a new offer replaces the open one (trade.apply_offer): one example is listed
+        held = next((x for x in range(5) if hand[x]), None)
+        if held is not None:
+            out.append(OFFERS_FROM[held][0])
         out.append("withdraw")
-        for s, ans in offer["answers"].items():
-            if ans == "decline":
-                continue
-            give, get = ((offer["give"], offer["get"]) if ans == "accept"
-                         else (ans["get"], ans["give"]))
-            if has(hand, give) and has(st["players"][s]["hand"], get):
+        for s in offer["answers"]:
+            deal = terms(offer, s)
+            if deal and has(hand, deal[0]) and has(st["players"][s]["hand"], deal[1]):
                 out.append("confirm " + s)
     return out
 
 
 def timeout_move(st, seat):
-    """The move played for a seat that missed its deadline (RULES.md, "Timeouts")."""
+    """The move played for a seat that missed its deadline (RULES.md, "Timeouts").
+
+    Only asked for a seat that has a legal move (``shared.base.Game.timeout_move``)."""
     moves = legal_moves(st, seat)
-    if not moves:
-        return None
     rng = Rng(st["seed"], b"timeout|%d" % st["ply"])
     phase = st["phase"]
     if phase == "setup":
