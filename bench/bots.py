@@ -11,6 +11,7 @@ Pairings:
 * ``zar-greedy-random``: two-player Zarahemla, greedy against random;
 * ``zar-strong-greedy``: two-player Zarahemla, strong against greedy;
 * ``sa-greedy-random``: three-player Stone Age, one greedy seat against two random ones;
+* ``sa-strong-greedy``: three-player Stone Age, one strong seat against two greedy ones;
 * ``tol``: Title of Liberty, a team of bots with one to five armies at each difficulty
   and level (``--tol-levels``).
 """
@@ -32,6 +33,7 @@ PAIRINGS = {
     "zar-greedy-random": ("zarahemla", ["greedy", "random"]),
     "zar-strong-greedy": ("zarahemla", ["strong", "greedy"]),
     "sa-greedy-random": ("stone_age", ["greedy", "random", "random"]),
+    "sa-strong-greedy": ("stone_age", ["strong", "greedy", "greedy"]),
 }
 
 
@@ -107,7 +109,40 @@ def _pct(x):
     return f"{100 * x:.0f}%"
 
 
+SECTION = "bots"
+
+
+def section(run):
+    """The ``bots`` section of ``python -m bench``: think time per move at each level (two
+    Zarahemla games of strong against greedy, one of greedy against random) and a small
+    win-rate sample; the full win-rate run is ``python -m bench.bots`` (docs/BOTS.md)."""
+    from .common import percentile
+    games = 1 if run.settings.quick else 3
+    times = {}
+    wins, n, _, _ = pairing("zar-strong-greedy", games, times=times, first=1000)
+    pairing("zar-greedy-random", games, times=times, first=1000)
+    for level in ("random", "greedy", "strong"):
+        ts = times.get(level)
+        if not ts:
+            continue
+        median = 1000 * percentile(ts, 50)
+        p99 = 1000 * percentile(ts, 99)
+        if level == "strong":
+            run.add(SECTION, "strong bot think time, median", f"{median:.0f} ms",
+                    "<= 1000 ms", median <= 1000)
+            run.add(SECTION, "strong bot think time, p99", f"{p99:.0f} ms", "<= 3000 ms",
+                    p99 <= 3000)
+        else:
+            run.add(SECTION, f"{level} bot think time, median / p99",
+                    f"{median:.1f} / {p99:.1f} ms")
+    run.add(SECTION, "strong beats greedy (Zarahemla, sample)", f"{wins}/{n} games")
+    run.note(SECTION, "win rates over 200 games per pairing: python -m bench.bots "
+             "(docs/BOTS.md)")
+
+
 def main(argv=None):
+    if argv is not None and not isinstance(argv, (list, tuple)):
+        return section(argv)      # called by ``python -m bench`` with its Run
     parser = argparse.ArgumentParser(prog="python -m bench.bots",
                                      description=__doc__.split("\n\n")[1])
     parser.add_argument("--games", type=int, default=200, help="games per pairing (200)")

@@ -9,8 +9,11 @@ import marshal
 
 from .. import IllegalMove, InvalidMove
 
-#: nodes a ``strong`` bot may spend on one move unless the budget says otherwise
-DEFAULT_NODES = 400
+#: nodes (moves applied to sampled worlds) a ``strong`` bot may spend on one move unless the
+#: budget says otherwise
+DEFAULT_NODES = 1500
+#: sampled worlds a ``strong`` bot averages over
+WORLDS = 3
 
 
 def clone(state):
@@ -69,4 +72,55 @@ def best(scored, rng):
     return moves[0] if len(moves) == 1 else rng.choice(moves)
 
 
-__all__ = ["Budget", "after", "best", "clone", "node_budget", "DEFAULT_NODES"]
+def zero_sum(value):
+    """``value`` made relative: the seat's value less the best opponent's (a leaf of a
+    search counts what the move does to the others too: blocking, robbing, racing)."""
+    def relative(state, seat):
+        mine = value(state, seat)
+        if state.get("result") is not None:
+            return mine
+        others = [s for s in _seats(state) if s != seat]
+        return mine - max((value(state, s) for s in others), default=0.0)
+    return relative
+
+
+def _seats(state):
+    return state.get("order") or state.get("seats") or []
+
+
+def sampled_search(game, worlds, seat, moves, value, rng, budget, follow=None):
+    """The move of ``moves`` with the best value averaged over the sampled ``worlds``.
+
+    ``follow(move)`` says whether the move is worth a second one of the same turn (a trade
+    is worth what it lets the seat build): its score is then the best of its value and the
+    value after each of ``follow``'s second moves (``follow.seconds(state, seat)``).  The
+    first world is always searched whole; further worlds while the node budget lasts.
+    Returns (move, scored) where scored is [(average, move)].
+    """
+    totals = {}
+    for k, world in enumerate(worlds):
+        if k and not budget.left():
+            break
+        for m in moves:
+            nxt = after(game, world, seat, m)
+            budget.spend()
+            if nxt is None:
+                continue
+            score = value(nxt, seat)
+            if follow is not None and follow(m) and budget.left():
+                for f in follow.seconds(game, nxt, seat):
+                    nn = after(game, nxt, seat, f)
+                    budget.spend()
+                    if nn is not None:
+                        score = max(score, value(nn, seat))
+            totals.setdefault(m, []).append(score)
+    # a move every world was searched with; the averages compare like with like
+    full = max((len(v) for v in totals.values()), default=0)
+    scored = [(sum(v) / len(v), m) for m, v in totals.items() if len(v) == full]
+    if not scored:
+        return None, []
+    return best(scored, rng), scored
+
+
+__all__ = ["Budget", "after", "best", "clone", "node_budget", "sampled_search", "zero_sum",
+           "DEFAULT_NODES", "WORLDS"]

@@ -1,4 +1,4 @@
-"""Bots for The Settlers of the Stone Age: ``greedy`` (and ``strong`` through the fallback).
+"""Bots for The Settlers of the Stone Age: ``greedy`` and ``strong``.
 
 The greedy bot plays from its seat's view only: it samples a world consistent with it
 (``determinize.stone_age_world``), applies each listed move to a copy of that world with the
@@ -14,13 +14,17 @@ they stand to a free people chip they may reach (the tracks open the condition b
 progress tracks (Food makes moving cheaper, Clothing and Construction open boxes); the hand
 (what it buys now, and the risk of a 7); and the leading opponent's points and production,
 so the Neanderthal and the Predator go where they hurt the leader.
+
+The strong bot searches like Zarahemla's (``shared/bots/zarahemla.py``): the average over
+several sampled worlds, the purchase a bank trade pays for, and a relative leaf value (its
+own less the best opponent's), in a node budget.
 """
 
 from ..stone_age import board
 from ..stone_age.state import (HAND_LIMIT, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS,
                                TRIBE_COST, points)
 from .determinize import stone_age_world
-from .search import after, best
+from .search import WORLDS, Budget, after, best, sampled_search, zero_sum
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 0, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 TRACKS = ("food", "hunting", "construction", "clothing")
@@ -188,7 +192,38 @@ def _my_offer(view, seat, world, legal, rng):
 
 def greedy_move(game, view, seat, legal, rng, budget=None):
     """One move ahead with :func:`value` on a world sampled from the view."""
-    world = stone_age_world(view, seat, rng)
+    return _choose(game, view, seat, legal, rng, None)
+
+
+class _AfterTrade:
+    """The strong level's second move: after a bank trade, what the trade pays for."""
+
+    def __call__(self, move):
+        return move.startswith("bank ")
+
+    @staticmethod
+    def seconds(game, state, seat):
+        if state["result"] is not None or state["current"] != seat or \
+                state["phase"] != "main" or state["pending"]:
+            return []
+        return [m for m in game.legal_moves(state, seat)
+                if m.split()[0] in ("develop", "tribe", "nomad")]
+
+
+#: the strong level's leaf value: the seat's value less the best opponent's
+RELATIVE = zero_sum(value)
+
+
+def strong_move(game, view, seat, legal, rng, budget=None):
+    """Search over sampled worlds with a relative value, in a node budget (as Zarahemla's
+    strong level: ``shared/bots/zarahemla.py``)."""
+    return _choose(game, view, seat, legal, rng, Budget(budget))
+
+
+def _choose(game, view, seat, legal, rng, budget):
+    strong = budget is not None
+    worlds = [stone_age_world(view, seat, rng) for _ in range(WORLDS if strong else 1)]
+    world = worlds[0]
     offer = view["offer"]
     if offer is not None and seat != view["current"] and \
             ("accept" in legal or "decline" in legal):
@@ -210,14 +245,20 @@ def greedy_move(game, view, seat, legal, rng, budget=None):
             out = parse_move(m).args[0]
             scored.append((hand_value([hand[r] - out[r] for r in range(4)], world, seat), m))
         return best(scored, rng)
-    scored = []
-    for m in moves:
-        nxt = after(game, world, seat, m)
-        if nxt is not None:
-            scored.append((value(nxt, seat), m))
-    if not scored:
-        return sorted(moves)[0]
-    choice = best(scored, rng)
+    if strong:
+        choice, _ = sampled_search(game, worlds, seat, moves, RELATIVE, rng, budget,
+                                   follow=_AfterTrade())
+        if choice is None:
+            return sorted(moves)[0]
+    else:
+        scored = []
+        for m in moves:
+            nxt = after(game, world, seat, m)
+            if nxt is not None:
+                scored.append((value(nxt, seat), m))
+        if not scored:
+            return sorted(moves)[0]
+        choice = best(scored, rng)
     if choice == "end" and offer is None:
         mine = _my_offer(view, seat, world, legal, rng)
         if mine is not None:
@@ -225,6 +266,6 @@ def greedy_move(game, view, seat, legal, rng, budget=None):
     return choice
 
 
-LEVELS = {"greedy": greedy_move}
+LEVELS = {"greedy": greedy_move, "strong": strong_move}
 
-__all__ = ["LEVELS", "greedy_move", "value", "production", "hand_value"]
+__all__ = ["LEVELS", "greedy_move", "strong_move", "value", "production", "hand_value"]

@@ -11,11 +11,14 @@ library.
   offerer is not about to win), offers a 1-for-1 trade of its own when that card is the
   one missing for a building, confirms a beneficial answer and withdraws an answered one.
   Discards drop, card by card, the card whose loss costs the least.
-* ``strong`` searches: over several sampled worlds it scores every candidate by the best
-  sequence of two of its own moves (a bank trade then a building, a card then its use)
-  and, for the robber and the dice cards, by the value after the move in every world;
-  the candidates are pruned to the greedy's best few and the search stops at the node
-  budget (``budget={"nodes": n}``, default ``search.DEFAULT_NODES``).
+* ``strong`` searches: it samples several worlds (``search.WORLDS``) and scores every
+  move by its average over them (a development card bought, a card stolen, the dice of a
+  Liahona are then weighed by how likely they are in what the seat may know), after a bank
+  trade it also tries the building the trade pays for, and its leaf value is relative:
+  its own value less the best opponent's (so it blocks, robs and races where the greedy
+  only builds).  The search stops at the node budget (``budget={"nodes": n}``, default
+  ``search.DEFAULT_NODES``; ``{"seconds": s, "clock": fn}`` bounds it by the caller's
+  clock); the first world is always searched whole.
 
 The value function (:func:`value`) reads the position the way Catanatron's value-function
 player does (docs/BOTS.md): points first, then production weighted by the dice
@@ -29,7 +32,7 @@ from ..zarahemla.board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, ED
 from ..zarahemla.moves import settle_spots
 from ..zarahemla.state import COST, PIECES, W_VP, post_rates, total_vp
 from .determinize import zarahemla_world
-from .search import Budget, after, best
+from .search import WORLDS, Budget, after, best, sampled_search, zero_sum
 
 #: chance, in 36ths, that a number is rolled
 PIPS = {0: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 0, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -301,54 +304,22 @@ def greedy_move(game, view, seat, legal, rng, budget=None):
     return choice
 
 
-def _rollout(game, state, seat, rng, budget, turns=2, cap=160):
-    """Play ``state`` on with the greedy move for every seat until ``seat`` has ended
-    ``turns`` more turns (or ``cap`` moves, or the game's end); its value to ``seat``.
+class _AfterTrade:
+    """The strong level's second move: after a bank trade, the building it pays for."""
 
-    The rollout plays on a sampled world, so every seat's greedy choice there reads that
-    world (never the real state)."""
-    ended = 0
-    for ply in range(cap):
-        if state["result"] is not None or not budget.left():
-            break
-        s = game.to_act(state)[0]
-        legal = game.legal_moves(state, s)
-        if not legal:
-            break
-        move = _greedy_in(game, state, game.view(state, s), s, legal, rng)
-        try:
-            state = game.play(state, s, move, b"roll|%d" % ply)
-        except Exception:   # noqa: BLE001 - a sampled world may refuse a hidden-card trade
-            break
-        budget.spend()
-        if s == seat and move == "end":
-            ended += 1
-            if ended >= turns:
-                break
-    return value(state, seat)
+    def __call__(self, move):
+        return move.startswith("bank ")
 
-
-def _greedy_in(game, world, view, seat, legal, rng):
-    """The greedy choice with ``world`` as its sample (used inside rollouts)."""
-    move = _special(view, seat, world, legal, rng)
-    if move is not None:
-        return move
-    moves = _playable(legal)
-    if not moves:
-        return "decline" if "decline" in legal else sorted(legal)[0]
-    if len(moves) == 1:
-        return moves[0]
-    scored = _scores(game, world, seat, moves)
-    return best(scored, rng) if scored else sorted(moves)[0]
-
-
-#: how many of the greedy's best moves the strong level searches, and in how many worlds
-CANDIDATES = 4
-WORLDS = 3
+    @staticmethod
+    def seconds(game, state, seat):
+        if state["result"] is not None or state["turn"] != seat or \
+                game.to_act(state)[:1] != [seat]:
+            return []
+        return [m for m in game.legal_moves(state, seat) if m.split()[0] in BUILDS]
 
 
 def strong_move(game, view, seat, legal, rng, budget=None):
-    """Search over several sampled worlds (see the module docstring)."""
+    """Search over sampled worlds with a relative value (see the module docstring)."""
     budget = Budget(budget)
     worlds = [zarahemla_world(view, seat, rng) for _ in range(WORLDS)]
     move = _special(view, seat, worlds[0], legal, rng)
@@ -359,39 +330,19 @@ def strong_move(game, view, seat, legal, rng, budget=None):
         return "decline" if "decline" in legal else sorted(legal)[0]
     if len(moves) == 1:
         return moves[0]
-    # the greedy's order on the first world prunes the candidates
-    first = _scores(game, worlds[0], seat, moves)
-    budget.spend(len(moves))
-    if not first:
+    choice, _ = sampled_search(game, worlds, seat, moves, RELATIVE, rng, budget,
+                               follow=_AfterTrade())
+    if choice is None:
         return sorted(moves)[0]
-    first.sort(key=lambda sm: (-sm[0], sm[1]))
-    candidates = [m for _, m in first[:CANDIDATES]]
-    if len(candidates) == 1:
-        return candidates[0]
-    share = max(1, (budget.nodes - budget.used) // (len(candidates) * len(worlds)))
-    totals = {m: 0.0 for m in candidates}
-    counts = {m: 0 for m in candidates}
-    for w in worlds:
-        for m in candidates:
-            nxt = after(game, w, seat, m)
-            budget.spend()
-            if nxt is None:
-                continue
-            sub = Budget({"nodes": share})
-            totals[m] += _rollout(game, nxt, seat, rng, sub)
-            budget.spend(sub.used)
-            counts[m] += 1
-        if not budget.left():
-            break
-    scored = [(totals[m] / counts[m], m) for m in candidates if counts[m]]
-    if not scored:
-        return first[0][1]
-    choice = best(scored, rng)
     if choice == "end" and view["offer"] is None:
         offer = _my_offer(view, seat, worlds[0], legal, rng)
         if offer is not None:
             return offer
     return choice
+
+
+#: the strong level's leaf value: the seat's value less the best opponent's
+RELATIVE = zero_sum(value)
 
 
 LEVELS = {"greedy": greedy_move, "strong": strong_move}
