@@ -53,8 +53,13 @@ def production(st, seat):
     return out
 
 
+#: how far a nomad looks for a free people chip (crossings)
+HORIZON = 25
+
+
 def _chip_distance(st, seat, x):
-    """Crossings from ``x`` to the nearest free people chip ``seat``'s nomad may reach (0-8)."""
+    """Crossings from ``x`` to the nearest free people chip ``seat``'s nomad may reach
+    (``HORIZON`` when none is that near)."""
     chips = st["chips"]
     occ = set()
     for s in st["seats"]:
@@ -63,7 +68,7 @@ def _chip_distance(st, seat, x):
     clothing, construction = st["tracks"][seat][3], st["tracks"][seat][2]
     seen = {x}
     frontier = [x]
-    for dist in range(9):
+    for dist in range(HORIZON):
         for y in frontier:
             if str(y) in chips and y not in occ:
                 return dist
@@ -79,7 +84,7 @@ def _chip_distance(st, seat, x):
         frontier = nxt
         if not frontier:
             break
-    return 9
+    return HORIZON
 
 
 def hand_value(hand, st, seat):
@@ -121,7 +126,8 @@ def value(st, seat):
     tribes = st["tribes"][seat]
     v += 20.0 * min(len(tribes), MAX_TRIBES)
     for x in st["nomads"][seat]:
-        v += 18.0 - 5.0 * min(_chip_distance(st, seat, x), 6)
+        # a nomad is worth having even far from a chip; each crossing nearer counts
+        v += 20.0 + 3.0 * (HORIZON - _chip_distance(st, seat, x))
     v += hand_value(st["hands"][seat], st, seat)
     worst = 0.0
     for s in st["seats"]:

@@ -14,7 +14,8 @@ def seats_for(game, n=None):
     return game.seat_names(max(game.min_seats, min(game.max_seats, n)))
 
 
-def bot_game(name, levels, seed, budget=None, on_move=None, cap=None):
+def bot_game(name, levels, seed, budget=None, on_move=None, cap=None, options=None,
+             version=None):
     """Play a game with ``levels[i]`` in seat ``i``; returns (state, moves played).
 
     Every move a bot returns is checked by the rules library before it is played (the
@@ -23,7 +24,7 @@ def bot_game(name, levels, seed, budget=None, on_move=None, cap=None):
     game = get_game(name)
     seats = seats_for(game, len(levels))
     by_seat = dict(zip(seats, levels))
-    state = game.new_game(seats, {}, b"botgame-%d" % seed)
+    state = game.new_game(seats, options or {}, b"botgame-%d" % seed, rules_version=version)
     rngs = {s: random.Random(seed * 10 + i) for i, s in enumerate(seats)}
     order = random.Random(seed)
     played = 0

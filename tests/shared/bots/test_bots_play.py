@@ -61,6 +61,18 @@ def test_every_level_answers_at_positions_of_random_games(name):
                     on_move(state, seat, move, legal)
 
 
+@pytest.mark.parametrize("version,options,seed,levels", [
+    ("1", {"setup": "advanced"}, 0, ["greedy"] * 3),
+    ("2", {"setup": "advanced"}, 1, ["strong", "greedy", "greedy", "strong"])])
+def test_stone_age_bots_alone_finish_under_both_versions(version, options, seed, levels):
+    """Bots alone must make the game end (test_bots_purpose.py has the position where they
+    once stopped sending out nomads)."""
+    game = get_game("stone_age")
+    state, played = bot_game("stone_age", levels, seed, budget={"nodes": 60},
+                             options=options, version=version, cap=2500)
+    assert game.result(state) is not None, (version, options, seed, played)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_many_bot_games_every_level(name):

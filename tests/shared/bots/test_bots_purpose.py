@@ -136,3 +136,34 @@ def test_the_strong_level_stays_in_its_node_budget_and_its_clock():
     assert not clocked.left()          # the caller's clock says the 5 seconds are up
     assert Budget({"nodes": 3}).nodes == 3 and Budget(None).nodes == search.DEFAULT_NODES
     assert Budget({"nodes": -1}).nodes == search.DEFAULT_NODES
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_stone_age_bot_sends_out_a_nomad_even_when_every_chip_is_far(level):
+    """Bots alone once stopped for good: with every free people chip far from its tribes, a
+    nomad seemed worth less than its two cards, so no bot made one and every turn ended
+    with nothing done.  A nomad is worth having however far the chips are."""
+    from collections import deque
+
+    from shared.stone_age import GAME as SA
+    from shared.stone_age import board
+
+    from tests.shared.stone_age.helpers import give, main_phase
+    st = main_phase(3)
+    dist = {x: 0 for x in st["tribes"]["red"]}
+    queue = deque(dist)
+    while queue:
+        x = queue.popleft()
+        for y in board.ADJ[x]:
+            if y not in dist:
+                dist[y] = dist[x] + 1
+                queue.append(y)
+    st["chips"] = {x: p for x, p in st["chips"].items() if dist.get(int(x), 99) >= 9}
+    assert st["chips"]
+    st["nomads"]["red"] = []
+    give(st, "red", meat=1, hide=1)
+    legal = SA.legal_moves(st, "red")
+    assert any(m.startswith("nomad ") for m in legal)
+    move = choose_move(SA, SA.view(st, "red"), "red", legal, random.Random(1), level,
+                       {"nodes": 200})
+    assert move.startswith("nomad "), move
