@@ -1,7 +1,7 @@
 """``python -m bench.tol_balance [--games N] [--difficulty book,hard] [--players greedy,random]``
 
 Measures how often a Title of Liberty team wins, for one to five armies, under rules
-version 2: the purposeful (greedy) player of ``tests/shared/title_of_liberty/greedy.py`` and
+version 2: the purposeful (greedy) player of ``shared/bots/title_of_liberty.py`` and
 a random player (uniform over the legal moves).  Every game has a fixed seed (game ``i`` of
 a cell uses seed ``b"balance-<i>"`` and the chooser's ``random.Random(i)``), so a run is
 reproducible; it prints a Markdown table (the one in shared/title_of_liberty/RULES.md,
@@ -14,7 +14,7 @@ import sys
 import time
 
 from shared.title_of_liberty import GAME
-from tests.shared.title_of_liberty.greedy import greedy_choice
+from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 
 PLAYERS = {"greedy": greedy_choice, "random": None}
 

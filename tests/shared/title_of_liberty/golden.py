@@ -2,7 +2,7 @@
 
 ``python -m tests.shared.title_of_liberty.golden VERSION PATH [SEATS SEED [OPTIONS]]`` records
 a game (by default three armies, seed 3, no options): the greedy
-player of ``greedy.py`` (with one move in ten chosen at random among the legal moves, so the
+player of ``shared/bots/title_of_liberty.py`` (with one move in ten chosen at random among the legal moves, so the
 log also reaches gifts, rests and forest paths) plays three armies from a fixed seed; the log,
 the options and the sha256 of the final state are written to PATH.  Recorded files are never
 rewritten: they prove that an old game keeps replaying to the same state under its own rules.
@@ -15,7 +15,7 @@ import sys
 
 from shared.title_of_liberty import GAME
 
-from .greedy import greedy_choice
+from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 
 
 def state_hash(state):

@@ -8,7 +8,7 @@ import pytest
 
 from shared.title_of_liberty import GAME
 
-from .greedy import greedy_choice
+from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 from .helpers import conserved, random_game
 
 CAP = 20000

@@ -1,7 +1,11 @@
-"""A purposeful (greedy) player for Title of Liberty.
+"""Bots for Title of Liberty: the purposeful (``greedy``) player, for any army.
 
-``bench/tol_balance.py`` measures it (``python -m bench.tol_balance``; the table in
-RULES.md, "Balance"); the random-play tests use it to reach deep positions.
+Title of Liberty hides nothing but the future dice: every army board, city and battle is in
+the view, so the greedy player reads the view of its seat (never the state) and needs no
+sampled world.  ``bench/tol_balance.py`` and ``bench/bots.py`` measure a team of them (the
+table in shared/title_of_liberty/RULES.md, "Balance"); the random-play tests use it to
+reach deep positions.  There is no ``strong`` level of its own: ``choose_move`` falls
+back to this one.
 
 What it does, seat by seat:
 
@@ -26,9 +30,9 @@ What it does, seat by seat:
 
 from collections import deque
 
-from shared.title_of_liberty import parse_move
-from shared.title_of_liberty.board import CITIES, KIND, ROAD_NEXT, SEA_NEXT
-from shared.title_of_liberty.combat import duel_dice
+from ..title_of_liberty.board import CITIES, KIND, ROAD_NEXT, SEA_NEXT
+from ..title_of_liberty.combat import lamanite_die, nephite_die
+from ..title_of_liberty.notation import parse_move
 
 #: stop a battle below this many soldiers (besides the captain)
 STOP = 4
@@ -44,11 +48,20 @@ def _fighters(army):
     return sum(army["live"].values()) - army["live"]["captain"]
 
 
-def _distances(state, target):
+def duel_dice(view, seat, ntype, on_path, ltype):
+    """(Nephite die, Lamanite die) for a duel in the view's battle (as combat.duel_dice)."""
+    adv = view["battle"]["advantage"]
+    n_die = nephite_die(seat, ntype, adv == "nephite")
+    # a scout-led party on a forest path negates the Lamanite hill advantage
+    l_die = lamanite_die(ltype, adv == "lamanite" and not on_path)
+    return n_die, l_die
+
+
+def _distances(view, target):
     """Steps from every space to ``target`` (roads, and boat trips while the boat is free)."""
     dist = {target: 0}
     queue = deque([target])
-    boat = state.get("boat")
+    boat = view.get("boat")
     while queue:
         space = queue.popleft()
         nxt = list(ROAD_NEXT[space])
@@ -61,24 +74,24 @@ def _distances(state, target):
     return dist
 
 
-def _targets(state):
+def _targets(view):
     """Cities still worth attacking: Morianton always; others until enough are retaken."""
-    held = [c for c in CITIES if not state["cities"][c]["liberated_by"]]
+    held = [c for c in CITIES if not view["cities"][c]["liberated_by"]]
     done_others = sum(1 for c in CITIES if c != "morianton"
-                      and state["cities"][c]["liberated_by"])
-    if done_others >= state["required"] - 1:
+                      and view["cities"][c]["liberated_by"])
+    if done_others >= view["required"] - 1:
         return [c for c in held if c == "morianton"]
     return held
 
 
-def _give(state, seat, legal):
-    army = state["armies"][seat]
-    turn = state["turn"]
-    receiver = state["armies"][turn]
+def _give(view, seat, legal):
+    army = view["armies"][seat]
+    turn = view["turn"]
+    receiver = view["armies"][turn]
     gift = f"give {turn} 2 food"
     if receiver["food"] <= 1 and army["food"] >= 4 and gift in legal:
         return gift
-    at_battle = KIND[receiver["at"]] == "city" and receiver["at"] in _targets(state)
+    at_battle = KIND[receiver["at"]] == "city" and receiver["at"] in _targets(view)
     if at_battle and KIND[army["at"]] != "city":
         for item in ("gold", "weapons"):
             if army[item]:
@@ -88,8 +101,8 @@ def _give(state, seat, legal):
     return "pass"
 
 
-def _start(state, seat, legal):
-    army = state["armies"][seat]
+def _start(view, seat, legal):
+    army = view["armies"][seat]
     for verb in ("arm", "buy"):
         options = _moves_of(legal, verb)
         if options:
@@ -97,7 +110,7 @@ def _start(state, seat, legal):
             return max(options, key=lambda m: (int(m.split()[1]), "infantry" in m,
                                                "scout" in m, m))
     fighters = _fighters(army)
-    targets = _targets(state)
+    targets = _targets(view)
     marches = [parse_move(m).args for m in _moves_of(legal, "move")]
     if "attack" in legal and army["at"] in targets and fighters >= WEAK:
         return "attack"
@@ -111,7 +124,7 @@ def _start(state, seat, legal):
             return "attack"
     best = None
     for target in targets:
-        dist = _distances(state, target)
+        dist = _distances(view, target)
         for route in marches:
             end = route[-1]
             if KIND[end] in ("hill", "seashore") and fighters < WEAK:
@@ -121,7 +134,7 @@ def _start(state, seat, legal):
             key = (dist.get(end, 99), len(route), route)
             if best is None or key < best[0]:
                 best = (key, route)
-    here = min((_distances(state, t).get(army["at"], 99) for t in targets), default=99)
+    here = min((_distances(view, t).get(army["at"], 99) for t in targets), default=99)
     if best is not None and best[0][0] < here:
         return "move " + "".join(best[1])
     if "rest" in legal:
@@ -131,10 +144,10 @@ def _start(state, seat, legal):
     return legal[0]
 
 
-def _battle(state, seat, legal):
-    army = state["armies"][seat]
+def _battle(view, seat, legal):
+    army = view["armies"][seat]
     fighters = _fighters(army)
-    battle = state["battle"]
+    battle = view["battle"]
     if fighters < STOP and not (fighters and battle["kind"] != "city"):
         return "stop"
     if "wine" in legal:
@@ -147,27 +160,42 @@ def _battle(state, seat, legal):
         ntype, on_path, ltype, place = parse_move(text).args
         if ntype == "captain":
             continue
-        n_die, l_die = duel_dice(state, seat, ntype, on_path, ltype)
+        n_die, l_die = duel_dice(view, seat, ntype, on_path, ltype)
         duels.append((n_die - l_die, place == "temple", text))
     if duels:
         return max(duels)[2]
     sectors = _moves_of(legal, "sector")
     if sectors:
-        city = state["cities"][battle["site"]]
+        city = view["cities"][battle["site"]]
         if city["stockade"].get(seat) and "sector stockade" in sectors:
             return "sector stockade"
         return sectors[0]
     return "stop"
 
 
-def greedy_choice(state, seat, legal, rnd=None):
-    """The purposeful player's move among ``legal`` (texts); ``rnd`` is unused (it is
-    deterministic), kept so that it can stand where a random chooser does."""
-    if seat != state["turn"]:
-        return _give(state, seat, legal)
-    if state["phase"] == "start":
-        return _start(state, seat, legal)
-    return _battle(state, seat, legal)
+def greedy_choice(view, seat, legal, rnd=None):
+    """The purposeful player's move among ``legal`` (texts), from ``view`` (the view of
+    ``seat``: ``GAME.view(state, seat)``); ``rnd`` is unused (it is deterministic), kept so
+    that it can stand where a random chooser does."""
+    if seat != view["turn"]:
+        return _give(view, seat, legal)
+    if view["phase"] == "start":
+        return _start(view, seat, legal)
+    return _battle(view, seat, legal)
 
 
-__all__ = ["greedy_choice"]
+def greedy_move(game, view, seat, legal, rng, budget=None):
+    """The ``greedy`` level (the signature of ``shared.bots.random_move``)."""
+    return greedy_choice(view, seat, list(legal), rng)
+
+
+def choose_for_state(state, seat, legal, rnd=None):
+    """The greedy choice for a caller that holds the state (the tests and the balance
+    bench): it hands the bot only ``seat``'s view of it."""
+    from ..title_of_liberty import GAME
+    return greedy_choice(GAME.view(state, seat), seat, legal, rnd)
+
+
+LEVELS = {"greedy": greedy_move}
+
+__all__ = ["LEVELS", "choose_for_state", "greedy_choice", "greedy_move"]
