@@ -50,7 +50,7 @@ class _Bot:
         return random.Random(f"{self.seed}:{game_id}:{seq}")
 
     def choose(self, view, me, legal, rng):
-        from shared.bots import BotError, choose_move
+        from shared.bots import BotError, choose_move, may_play
         budget = {"seconds": self.seconds, "clock": time.monotonic}
         try:
             move = choose_move(self.rules, view, me, legal, rng, self.level, budget)
@@ -60,7 +60,7 @@ class _Bot:
             self.note(f"pbem: the {self.level} bot failed ({exc.__class__.__name__}: {exc}); "
                       "playing a random legal move instead")
             move = None
-        if move not in legal:  # never sign what the server did not list
+        if not may_play(self.rules, move, legal):  # never sign what the rules cannot judge
             if move is not None:
                 self.note(f"pbem: the {self.level} bot chose {move!r}, which is not a legal "
                           "move; playing a random legal move instead")

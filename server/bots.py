@@ -35,7 +35,7 @@ from sqlalchemy import ForeignKey, String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from shared.bots import LEVELS, choose_move, levels
+from shared.bots import LEVELS, choose_move, levels, may_play
 from shared.envelope import EnvelopeError, make_envelope, public_key_hex, sign_envelope
 from shared.games import get_game
 
@@ -305,7 +305,7 @@ def play_seat(game, seat, level, priv):
     except Exception:  # a bot bug: logged, and a random legal move instead
         log.exception("bot %s (%s) in game %s failed to choose a move", seat, level, game.id)
         move = None
-    if move not in legal:
+    if not may_play(game_def, move, legal):
         if move is not None:
             log.error("bot %s (%s) in game %s chose %r, which is not a legal move", seat,
                       level, game.id, move)

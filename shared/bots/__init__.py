@@ -44,16 +44,30 @@ def random_move(game, view, seat, legal, rng, budget=None):
     return rng.choice(sorted(legal))
 
 
+def may_play(game, move, legal):
+    """Whether a bot's ``move`` may be sent: one of ``legal``, or a move of a kind the game
+    lists only by examples (``Game.open_ended_kinds``: a discard, an offer) that parses.  The
+    rules judge such a move when it is played (a bot builds its own discard, which the list
+    shows only one example of)."""
+    if not isinstance(move, str):
+        return False
+    if move in legal:
+        return True
+    try:
+        parsed = game.parse_move(move)
+    except Exception:  # noqa: BLE001 - a move that does not parse is not one to send
+        return False
+    return getattr(parsed, "kind", None) in game.open_ended_kinds
+
+
 def _levels_for(game):
     """{level: chooser} for ``game``: its own bots over the random one."""
     levels = {"random": random_move}
     path = _GAME_BOTS.get(game.name)
     if path is not None:
-        try:
-            module = importlib.import_module(path)
-        except ImportError:
-            module = None
-        levels.update(getattr(module, "LEVELS", {}) or {})
+        # a game's bot module that fails to import is a bug to see, not a reason to play
+        # its seats at random
+        levels.update(getattr(importlib.import_module(path), "LEVELS", {}) or {})
     return levels
 
 

@@ -29,7 +29,7 @@ longest road, the army and the temple, and the threat of the leading opponent.
 
 from ..zarahemla.board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGES,
                                N_CORNERS, RESOURCES)
-from ..zarahemla.moves import settle_spots
+from ..zarahemla.legal import settle_spots
 from ..zarahemla.state import COST, PIECES, W_VP, post_rates, total_vp
 from .determinize import zarahemla_world
 from .search import WORLDS, Budget, after, best, sampled_search, zero_sum

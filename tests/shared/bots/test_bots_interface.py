@@ -27,3 +27,21 @@ def test_unknown_level_and_no_legal_move_are_refused():
         choose_move(game, {}, "red", ["end"], random.Random(1), "godlike")
     with pytest.raises(BotError, match="no legal move"):
         choose_move(game, {}, "red", [], random.Random(1), "random")
+
+
+def test_a_bot_may_send_its_own_discard_or_offer_but_nothing_unlisted_otherwise():
+    from shared.bots import may_play
+    game = get_game("zarahemla")
+    legal = ["discard 1wood", "end"]
+    assert may_play(game, "discard 2brick+1stone", legal)      # open-ended: the rules judge it
+    assert may_play(game, "offer 1wood for 1stone", legal)
+    assert not may_play(game, "settle 14", legal)               # a closed kind must be listed
+    assert not may_play(game, "settle ²", legal)
+    assert not may_play(game, None, legal)
+
+
+@pytest.mark.parametrize("name", ["zarahemla", "stone_age", "title_of_liberty"])
+def test_every_game_has_its_own_greedy_bot(name):
+    """A bot module that stopped importing (a renamed engine module) once made every level
+    play at random without a word."""
+    assert "greedy" in levels(get_game(name))
