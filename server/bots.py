@@ -45,6 +45,7 @@ from .state_cache import load_state
 from .views import view_for
 from .clock import now_ts
 from .domain import Conflict, DomainError, Refused
+from . import workers
 from .extensions import db
 from .models import Game, Player, Seat, UTCDateTime, utcnow
 
@@ -350,22 +351,8 @@ def _append(game, seat, move, priv):
 
 def run_forever(app, interval=1.0, stop=None):
     """The ``pbem-server bots`` loop: a pass, then a pause of ``interval`` seconds."""
-    stop = stop or threading.Event()
-    while not stop.is_set():
-        with app.app_context():
-            try:
-                play_due()
-            except Exception:  # the worker outlives a bad pass; the error is logged
-                db.session.rollback()
-                log.exception("bot worker pass failed")
-            finally:
-                db.session.remove()
-        stop.wait(interval)
+    workers.run_forever(app, play_due, interval, "bots", stop)
 
 
 def start_background(app, interval=1.0):
-    stop = threading.Event()
-    thread = threading.Thread(target=run_forever, args=(app, interval, stop),
-                              name="pbem-bots", daemon=True)
-    thread.start()
-    return stop
+    return workers.start_background(app, play_due, interval, "bots")

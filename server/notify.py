@@ -16,7 +16,6 @@ notify``, turns them into notices in the outbox table and drains it:
 
 import logging
 import secrets
-import threading
 from datetime import datetime, time as dtime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -29,6 +28,7 @@ from shared.games import get_game
 from .append import append_move
 from .clock import now, now_ts
 from .domain import DomainError
+from . import workers
 from .extensions import db
 from .keys import server_key
 from .mailer import SendError, post_webhook, send_email
@@ -332,22 +332,9 @@ def tick():
 
 
 def run_forever(app, interval=5.0, stop=None):
-    stop = stop or threading.Event()
-    while not stop.is_set():
-        with app.app_context():
-            try:
-                tick()
-            except Exception:  # the worker must outlive a bad notice; the error is logged
-                db.session.rollback()
-                log.exception("notice worker tick failed")
-            finally:
-                db.session.remove()
-        stop.wait(interval)
+    """The ``pbem-server notify`` loop: a tick, then a pause of ``interval`` seconds."""
+    workers.run_forever(app, tick, interval, "notices", stop)
 
 
 def start_background(app, interval=5.0):
-    stop = threading.Event()
-    thread = threading.Thread(target=run_forever, args=(app, interval, stop),
-                              name="pbem-notices", daemon=True)
-    thread.start()
-    return stop
+    return workers.start_background(app, tick, interval, "notices")

@@ -15,7 +15,7 @@ from ..auth import current_player
 from ..errors import Blueprint, fail
 from ..extensions import db
 from ..idempotency import idempotent
-from ..lifecycle import create_game, join_game
+from ..lifecycle import join_game
 from ..limits import move_limit
 from ..models import Game, Seat
 from ..state_cache import load_state

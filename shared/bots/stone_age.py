@@ -23,6 +23,7 @@ own less the best opponent's), in a node budget.
 from ..stone_age import board
 from ..stone_age.state import (HAND_LIMIT, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS,
                                TRIBE_COST, points)
+from . import talk
 from .determinize import stone_age_world
 from .search import WORLDS, Budget, after, best, sampled_search, zero_sum
 
@@ -147,39 +148,23 @@ def _bundle(d):
 def _answer(view, seat, world, legal):
     offer = view["offer"]
     give, get = _bundle(offer["give"]), _bundle(offer["get"])   # the offerer's side
-    hand = _bundle(view["hand"])
-    if "accept" in legal and view["scores"][offer["from"]] < 8:
-        new = [hand[r] + give[r] - get[r] for r in range(4)]
-        if hand_value(new, world, seat) > hand_value(hand, world, seat) + 1.0:
-            return "accept"
-    return "decline"
+    return talk.answer(legal, _bundle(view["hand"]), give, get,
+                       lambda h: hand_value(h, world, seat), view["scores"][offer["from"]] < 8)
 
 
 def _as_offerer(view, seat, world, legal):
     offer = view["offer"]
-    hand = _bundle(view["hand"])
-    base = hand_value(hand, world, seat)
-    scored = []
-    for m in legal:
-        if not m.startswith("confirm "):
-            continue
-        s = m.split()[1]
+
+    def terms_of(s):
         ans = offer["answers"].get(s)
         if ans == "accept":
-            give, get = _bundle(offer["give"]), _bundle(offer["get"])
-        elif isinstance(ans, dict):      # a counter, written from the answerer's side
-            give, get = _bundle(ans["get"]), _bundle(ans["give"])
-        else:
-            continue
-        new = [hand[r] - give[r] + get[r] for r in range(4)]
-        gain = hand_value(new, world, seat) - base
-        if gain > 0:
-            scored.append((gain, m))
-    if scored:
-        return max(scored)[1]
-    if not offer["waiting"] and "withdraw" in legal:
-        return "withdraw"
-    return None
+            return _bundle(offer["give"]), _bundle(offer["get"])
+        if isinstance(ans, dict):           # a counter, written from the answerer's side
+            return _bundle(ans["get"]), _bundle(ans["give"])
+        return None
+
+    return talk.confirm_or_withdraw(legal, _bundle(view["hand"]), terms_of,
+                                    lambda h: hand_value(h, world, seat), not offer["waiting"])
 
 
 def _my_offer(view, seat, world, legal, rng):

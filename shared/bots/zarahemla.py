@@ -31,6 +31,7 @@ from ..zarahemla.board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, ED
                                N_CORNERS, RESOURCES)
 from ..zarahemla.legal import settle_spots
 from ..zarahemla.state import COST, PIECES, W_VP, post_rates, total_vp
+from . import talk
 from .determinize import zarahemla_world
 from .search import WORLDS, Budget, after, best, sampled_search, zero_sum
 
@@ -187,42 +188,27 @@ def _offer_terms(view):
 def _answer(view, seat, world, legal):
     """Accept an offer that raises the hand's value (never to a seat about to win)."""
     give, get = _offer_terms(view)      # the offerer gives ``give`` and gets ``get``
-    hand = [view["hand"][r] for r in RESOURCES]
     offerer = view["offer"]["from"]
-    if "accept" in legal and view["players"][offerer]["vp"] < view["vp_to_win"] - 2:
-        new = [hand[r] + give[r] - get[r] for r in range(5)]
-        if hand_value(new, world, seat) > hand_value(hand, world, seat) + 1.0:
-            return "accept"
-    return "decline"
+    return talk.answer(legal, [view["hand"][r] for r in RESOURCES], give, get,
+                       lambda h: hand_value(h, world, seat),
+                       view["players"][offerer]["vp"] < view["vp_to_win"] - 2)
 
 
 def _as_offerer(view, seat, world, legal):
     """With an open offer: confirm a beneficial answer, or withdraw once all answered."""
     offer = view["offer"]
-    hand = [view["hand"][r] for r in RESOURCES]
-    base = hand_value(hand, world, seat)
-    scored = []
-    for m in legal:
-        if not m.startswith("confirm "):
-            continue
-        s = m.split()[1]
+
+    def terms_of(s):
         ans = offer["answers"].get(s)
         if ans == "accept":
-            give, get = _offer_terms(view)
-        elif isinstance(ans, dict):
-            give = [ans["counter"]["get"][r] for r in RESOURCES]
-            get = [ans["counter"]["give"][r] for r in RESOURCES]
-        else:
-            continue
-        new = [hand[r] - give[r] + get[r] for r in range(5)]
-        gain = hand_value(new, world, seat) - base
-        if gain > 0:
-            scored.append((gain, m))
-    if scored:
-        return max(scored)[1]
-    if not offer["owed"] and "withdraw" in legal:
-        return "withdraw"
-    return None
+            return _offer_terms(view)
+        if isinstance(ans, dict):           # a counter, written from the answerer's side
+            return ([ans["counter"]["get"][r] for r in RESOURCES],
+                    [ans["counter"]["give"][r] for r in RESOURCES])
+        return None
+
+    return talk.confirm_or_withdraw(legal, [view["hand"][r] for r in RESOURCES], terms_of,
+                                    lambda h: hand_value(h, world, seat), not offer["owed"])
 
 
 def _my_offer(view, seat, world, legal, rng):

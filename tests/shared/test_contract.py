@@ -258,11 +258,18 @@ def test_hidden_fields_never_reach_another_seat(game):
             sentinels.setdefault(seat, []).append(str(value))
         seats = state_seats(game, state)
 
+        def drawing(view):
+            try:
+                return game.svg(view)
+            except NotImplementedError:
+                return ""
+
         def leaks(st):
             for viewer in seats + [None]:
-                shown = json.dumps([game.view(st, viewer),
-                                    game.events_for(st["events"], viewer),
-                                    game.facts_for(st["events"], viewer)])
+                view = game.view(st, viewer)
+                shown = json.dumps([view, game.events_for(st["events"], viewer),
+                                    game.facts_for(st["events"], viewer),
+                                    game.render(view), drawing(view)])
                 for owner, values in sentinels.items():
                     if owner == viewer:
                         continue
