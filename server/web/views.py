@@ -111,8 +111,10 @@ def _game_context(game, player, seat):
     log = list(reversed(log_entries(game, seat, since))) if game.genesis else []
     mine = [s.seat for s in game.seats if player is not None and s.player_id == player.id]
     deadlines = {}
-    if mine and game.status == "playing" and game.move_hours:
-        deadlines = {s: at for s, at in duties.deadlines(game.id, mine).items() if at}
+    if game.status == "playing" and game.move_hours:
+        # when each owing seat must move is public, like whose move it is: every reader sees it
+        deadlines = {s: at for s, at in duties.deadlines(game.id, [x.seat for x in game.seats])
+                     .items() if at}
     scores = (view or {}).get("scores") or {}
     owes = (view or {}).get("owes") or {}
     counts = (view or {}).get("hand_counts") or {}

@@ -582,3 +582,15 @@ def test_damaged_archives_are_refused_with_a_page_never_a_500(client, make_playe
         r = client.post("/archive", data={"archive": json.dumps(damaged), "step": "1"})
         assert r.status_code in (200, 400, 422), (damaged, r.status_code)
         assert r.mimetype == "text/html"
+
+
+def test_every_reader_sees_each_owing_seats_deadline(client, make_player):
+    """#17: the panel shows what each seat owes and its deadline, to spectators too (as a
+    <time> the page's script turns into the reader's own time zone)."""
+    ann, bob = make_player("annd"), make_player("bobd")
+    r = ann.post("/api/games", {"type": "pig", "seats": 2, "options": {}, "move_hours": 24})
+    game_id = r.get_json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
+    html = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "You are watching as a spectator" in html
+    assert re.search(r'owes: [^<]*; by <time datetime="[0-9T:+-]+', html), html
