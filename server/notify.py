@@ -112,13 +112,20 @@ def enqueue(player, game_id, kind, subject, body, payload=None, to=None):
 def compose_turn_notices():
     """A notice for every duty not yet announced (claimed with a conditional update)."""
     count = 0
-    duties = db.session.execute(db.select(Duty).filter_by(notified=False).limit(200)) \
-        .scalars().all()
+    duties = db.session.execute(db.select(*_DUTY_COLUMNS).filter_by(notified=False)
+                                .limit(200)).all()
     for duty in duties:
         if _claim(duty, Duty.notified):
             _announce(db.session.get(Game, duty.game_id), duty, "turn")
             count += 1
     return count
+
+
+# Duties are read as plain rows, not ORM objects: a move appended while a sweep runs (by a
+# player, or by the sweep's own forced move) deletes duty rows, and an ORM object expired by
+# the commit that follows would then fail to reload (or, where ids are reused, reload as
+# another seat's duty).
+_DUTY_COLUMNS = (Duty.id, Duty.game_id, Duty.seat, Duty.player_id, Duty.due_at, Duty.reminded)
 
 
 def _claim(duty, flag):
@@ -150,8 +157,8 @@ def sweep_deadlines():
     """Reminders for deadlines getting close; forced moves for deadlines passed."""
     current = now()
     forced = reminded = 0
-    rows = db.session.execute(db.select(Duty).filter(Duty.due_at.is_not(None))
-                              .order_by(Duty.due_at).limit(500)).scalars().all()
+    rows = db.session.execute(db.select(*_DUTY_COLUMNS).filter(Duty.due_at.is_not(None))
+                              .order_by(Duty.due_at).limit(500)).all()
     for duty in rows:
         game = db.session.get(Game, duty.game_id)
         if game is None or game.status != "playing":
