@@ -300,8 +300,10 @@ class Api:
         return self.request("GET", f"/api/games/{self._g(game_id)}")
 
     def create_game(self, type_, seats, options=None, seat=None, move_hours=None, bots=0,
-                    bot_level=None):
+                    bot_level=None, rated=None):
         body = {"type": type_, "seats": seats, "options": options or {}}
+        if rated is not None:
+            body["rated"] = rated
         if bots:
             body["bots"] = bots
             if bot_level:
@@ -311,6 +313,13 @@ class Api:
         if move_hours:
             body["move_hours"] = move_hours
         return self.request("POST", "/api/games", body)
+
+    def rematch(self, game_id, decline=False):
+        return self.request("POST", f"/api/games/{self._g(game_id)}/rematch",
+                            {"decline": True} if decline else {})
+
+    def ratings(self, game_type):
+        return self.request("GET", f"/api/ratings/{game_type}", signed=False)
 
     def join(self, game_id, seat=None):
         return self.request("POST", f"/api/games/{self._g(game_id)}/join",

@@ -38,6 +38,10 @@ COMMANDS = {
                "once it is over) to FILE."),
     "verify": ("commands_archive", "Check an archive offline: seed, signatures, hash links "
                "and a full replay."),
+    "rematch": ("commands_ratings", "Offer a rematch of the finished GAME, or accept the one "
+                "offered."),
+    "ratings": ("commands_ratings", "The ratings of TYPE (a cooperative game: wins by team "
+                "size)."),
     "open": ("commands_web", "Print a one-time link that opens GAME's page as you see it, and "
              "open a browser."),
 }

@@ -89,8 +89,11 @@ def _seat_summary(game):
 @click.option("--bot-level", type=click.Choice(["random", "greedy", "strong"]),
               metavar="LEVEL", help="How the bots play: random, greedy (the default) or "
                                     "strong.")
+@click.option("--unrated", is_flag=True, help="The result changes nobody's rating (games are "
+                                             "rated by default, but for games with bots and "
+                                             "cooperative games).")
 @pass_ctx
-def new(c, game_type, seats, options, seat, move_hours, bots, bot_level):
+def new(c, game_type, seats, options, seat, move_hours, bots, bot_level, unrated):
     """Create a game of TYPE, take the first seat and print its id.
 
     The game starts when every seat is filled (others run pbem join ID).
@@ -110,7 +113,7 @@ def new(c, game_type, seats, options, seat, move_hours, bots, bot_level):
         raise UsageProblem(f"--bots {bots} leaves no seat for you: a game of {seats} "
                                f"seats takes at most {seats - 1} bot(s)")
     game = c.signed_api().create_game(game_type, seats, opts, seat, move_hours, bots,
-                                      bot_level)
+                                      bot_level, rated=False if unrated else None)
     c.home.remember_games(c.server, [game])
     if not c.json:
         free = sum(1 for s in game["seats"] if not s["player"])

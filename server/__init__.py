@@ -70,9 +70,10 @@ def create_app(config=None):
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     configure_storage(app)
     limiter.init_app(app)
-    from .api import games, links, mail, players
+    from .api import games, links, mail, players, ratings
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(ratings.blp)
     api.register_blueprint(mail.blp)
     api.register_blueprint(links.blp)
     from .web import init_app as init_pages

@@ -154,14 +154,17 @@ def bot_keys():
 # --- games with bots ----------------------------------------------------------------------------
 
 def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bots=0,
-                level=DEFAULT_LEVEL):
+                level=DEFAULT_LEVEL, rated=None):
     """``lifecycle.create_game``, then ``bots`` of the free seats filled with bot accounts.
 
     Everything that could refuse is checked before the game exists, so a refusal leaves no
     half-filled game behind.
     """
     if not bots:
-        return create_plain_game(player, type_, n_seats, options, seat, move_hours)
+        return create_plain_game(player, type_, n_seats, options, seat, move_hours, rated)
+    if rated:
+        raise Refused("not_rated", "a game with bots is never rated: leave out rated, or play "
+                      "without bots")
     try:
         game_def = get_game(type_)
     except KeyError:
@@ -173,7 +176,7 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bot
         raise Refused("bad_bot_level", f"there is no bot level {level!r}: the levels are "
                       f"{', '.join(LEVELS)}")
     bot = bot_player(level_for(game_def, level)) if game_def is not None else None
-    game = create_plain_game(player, type_, n_seats, options, seat, move_hours)
+    game = create_plain_game(player, type_, n_seats, options, seat, move_hours, rated=False)
     for _ in range(bots):
         join_game(game, bot)
     db.session.refresh(game)

@@ -29,8 +29,12 @@ def new_game_id():
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
 
 
-def create_game(player, type_, n_seats, options, seat=None, move_hours=None):
-    """A new open game of ``type_``, with ``player`` in ``seat`` (the first by default)."""
+def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rated=None):
+    """A new open game of ``type_``, with ``player`` in ``seat`` (the first by default).
+
+    ``rated``: whether the finished game changes its players' ratings (server/ratings.py);
+    None: rated when the game is competitive.  A cooperative game is never rated.
+    """
     try:
         game_def = get_game(type_)
     except KeyError:
@@ -46,13 +50,17 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None):
         raise Refused(exc.code, exc.message) from None
     if seat is not None and seat not in names:
         raise Refused("bad_seat", f"there is no seat {seat!r}; the seats are {', '.join(names)}")
+    if rated and game_def.cooperative:
+        raise Refused("not_rated", f"{type_} is cooperative: it is never rated (a record of "
+                      "wins by team size is kept instead)")
     seed = secrets.token_bytes(32)
     with write_lock():  # SQLite: creations queue, so the cap below is counted exactly
         _check_open_games_cap(player)
         game = Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
                     options=options, n_seats=n_seats, status="open", seed=seed.hex(),
                     seed_commitment=seed_commitment(seed), created_by=player.id,
-                    created_at=now(), move_hours=move_hours)
+                    created_at=now(), move_hours=move_hours,
+                    rated=not game_def.cooperative if rated is None else bool(rated))
         db.session.add(game)
         for i, name in enumerate(names):
             db.session.add(Seat(game_id=game.id, index=i, seat=name))
@@ -91,7 +99,9 @@ def join_game(game, player, seat=None):
     """Seat ``player`` in ``game`` (the first free seat by default); start it when full."""
     if game.status != "open":
         raise Conflict("game_started", f"game {game.id} has already started")
-    free = [s.seat for s in game.seats if s.player_id is None]
+    # a seat kept for an invited player (a rematch) is theirs: they take it, nobody else may
+    kept = [s.seat for s in game.seats if s.player_id is None and s.invited_id == player.id]
+    free = kept or [s.seat for s in game.seats if s.player_id is None and s.invited_id is None]
     if seat is None:
         if not free:
             raise Conflict("game_full", f"game {game.id} has no free seat")
@@ -99,6 +109,10 @@ def join_game(game, player, seat=None):
     elif seat not in [s.seat for s in game.seats]:
         raise Refused("bad_seat", f"there is no seat {seat!r}; the seats are "
                       f"{', '.join(s.seat for s in game.seats)}")
+    invited = next(s.invited_id for s in game.seats if s.seat == seat)
+    if invited is not None and invited != player.id:
+        raise Conflict("seat_taken", f"seat {seat} of game {game.id} is kept for another "
+                       "player (a rematch)")
     result = db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == seat,
                                                    Seat.player_id.is_(None))
                                 .values(player_id=player.id, joined_at=now()))

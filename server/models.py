@@ -2,7 +2,7 @@
 
 from datetime import datetime, timezone
 
-from sqlalchemy import (BigInteger, Boolean, DateTime, ForeignKey, Integer, JSON, String, Text,
+from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, JSON, String, Text,
                         UniqueConstraint)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -74,6 +74,12 @@ class Game(db.Model):
     move_hours: Mapped[int | None] = mapped_column(Integer)
     # the game's own wall-clock limit (Game.wall_clock_limit), when it has one
     ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    # rated: the finished game changes its players' ratings (server/ratings.py), once: rated_at
+    rated: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    rated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # a rematch (server/rematch.py): the game this one replays, and the rematch offered of it
+    rematch_of: Mapped[str | None] = mapped_column(String(16), index=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(16))
 
     seats = relationship("Seat", order_by="Seat.index", lazy="selectin",
                          back_populates="game")
@@ -88,9 +94,11 @@ class Seat(db.Model):
     seat: Mapped[str] = mapped_column(String(32), nullable=False)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # a seat kept for one player (a rematch's invitation): only they may take it
+    invited_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
 
     game = relationship("Game", back_populates="seats")
-    player = relationship("Player", lazy="joined")
+    player = relationship("Player", lazy="joined", foreign_keys=[player_id])
 
 
 class Move(db.Model):
@@ -192,3 +200,31 @@ class Notice(db.Model):
                                         index=True)  # pending, digest, sent, failed
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_error: Mapped[str | None] = mapped_column(String(500))
+
+
+class Rating(db.Model):
+    """A player's rating in one competitive game type (openskill's Plackett-Luce model)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("player_id", "game_type"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    game_type: Mapped[str] = mapped_column(String(32), nullable=False, index=True)
+    mu: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma: Mapped[float] = mapped_column(Float, nullable=False)
+    games: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    wins: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TeamRecord(db.Model):
+    """A cooperative game's record: a player's games and wins by the team's size."""
+
+    __tablename__ = "team_records"
+    __table_args__ = (UniqueConstraint("player_id", "game_type", "team_size"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    game_type: Mapped[str] = mapped_column(String(32), nullable=False, index=True)
+    team_size: Mapped[int] = mapped_column(Integer, nullable=False)
+    games: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    wins: Mapped[int] = mapped_column(Integer, nullable=False, default=0)

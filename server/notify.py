@@ -28,7 +28,7 @@ from shared.games import get_game
 from .append import append_move
 from .clock import now, now_ts
 from .domain import DomainError
-from . import workers
+from . import ratings, workers
 from .extensions import db
 from .keys import server_key
 from .mailer import SendError, post_webhook, send_email
@@ -334,8 +334,9 @@ def tick():
     composed = compose_turn_notices()
     digests = build_digests()
     sent = send_due()
+    rated = ratings.rate_finished_games()
     return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed, "digests": digests,
-            "sent": sent}
+            "sent": sent, "rated": rated}
 
 
 def run_forever(app, interval=5.0, stop=None):

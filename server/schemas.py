@@ -49,6 +49,42 @@ class PlayerSchema(Strict):
     created_at = fields.DateTime(dump_only=True)
 
 
+class RatingSchema(Strict):
+    player = fields.String(dump_only=True)
+    rating = fields.Float(dump_only=True)  # openskill's ordinal: mu - 3 sigma
+    mu = fields.Float(dump_only=True)
+    sigma = fields.Float(dump_only=True)
+    games = fields.Integer(dump_only=True)
+    wins = fields.Integer(dump_only=True)
+
+
+class TeamRecordSchema(Strict):
+    player = fields.String(dump_only=True)
+    team_size = fields.Integer(dump_only=True)
+    games = fields.Integer(dump_only=True)
+    wins = fields.Integer(dump_only=True)
+    players = fields.List(fields.Nested(lambda: TeamRecordSchema()), dump_only=True)
+
+
+class RatingTableSchema(Strict):
+    type = fields.String(dump_only=True)
+    cooperative = fields.Boolean(dump_only=True)
+    ratings = fields.List(fields.Nested(RatingSchema), dump_only=True)
+    teams = fields.List(fields.Nested(TeamRecordSchema), dump_only=True)
+
+
+class ProfileSchema(PlayerSchema):
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
+                          dump_only=True)
+    team_records = fields.Dict(keys=fields.String(),
+                               values=fields.List(fields.Nested(TeamRecordSchema)),
+                               dump_only=True)
+
+
+class RematchSchema(Strict):
+    decline = fields.Boolean(load_default=False)
+
+
 class GameCreateSchema(Strict):
     type = fields.String(required=True, validate=validate.Length(min=1, max=32))
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
@@ -62,6 +98,9 @@ class GameCreateSchema(Strict):
     bots = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
     bot_level = fields.String(load_default="greedy", validate=validate.OneOf(
         ["random", "greedy", "strong"], error="the bot levels are random, greedy and strong"))
+    # rated: the finished game changes its players' ratings; default: rated when the game is
+    # competitive and has no bots (server/ratings.py)
+    rated = fields.Boolean(load_default=None, allow_none=True)
 
     @ma.validates("options")
     def _scalar_options(self, value, **kwargs):
@@ -97,6 +136,10 @@ class GameSchema(Strict):
     move_hours = fields.Integer(dump_only=True, allow_none=True)
     you = fields.List(fields.String(), dump_only=True)
     deadlines = fields.Dict(keys=fields.String(), values=fields.DateTime(), dump_only=True)
+    rated = fields.Boolean(dump_only=True)
+    rematch_of = fields.String(dump_only=True, allow_none=True)
+    rematch = fields.String(dump_only=True, allow_none=True)
+    invited = fields.List(fields.String(), dump_only=True)
 
 
 class HeadSchema(Strict):

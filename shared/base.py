@@ -119,6 +119,12 @@ class Game:
     svg_module = None
     #: the notation help with examples (:meth:`rules_help`; default: the class docstring)
     help_text = None
+    #: True: the seats play together against the game (no seat beats another), so the game
+    #: is never rated; the server keeps a record of wins per team size instead
+    cooperative = False
+    #: the key of ``result`` holding {seat: final score}, which ranks the seats that did not
+    #: win (see :meth:`standings`); None: only winners and the others
+    score_key = None
 
     _FROM_RULES = ("check_duty", "after_move", "to_act", "owes")
     _FROM_NOTATION = ("parse_move", "format_move")
@@ -312,6 +318,25 @@ class Game:
         Every game keeps it as ``state["result"]``.
         """
         return state["result"]
+
+    def standings(self, result, seats):
+        """{seat: place} of a finished competitive game, 1 the best; equal places tie.
+
+        The winners share place 1; the other seats follow by their final score
+        (``result[score_key]``), higher first, equal scores sharing a place.  Ratings are made
+        from these places (the server's ``ratings`` module).
+        """
+        winners = [s for s in seats if s in result.get("winners", ())]
+        scores = result.get(self.score_key) or {} if self.score_key else {}
+        others = sorted((s for s in seats if s not in winners),
+                        key=lambda s: -scores.get(s, 0))
+        places = {s: 1 for s in winners}
+        for i, seat in enumerate(others):
+            if i and scores.get(seat, 0) == scores.get(others[i - 1], 0):
+                places[seat] = places[others[i - 1]]
+            else:
+                places[seat] = len(winners) + i + 1
+        return places
 
     # --- what people see --------------------------------------------------
 

@@ -42,7 +42,11 @@ def game_json(game, player=None):
             "seq": game.head_seq, "head": game.head_hash, "to_act": game.to_act or [],
             "seed_commitment": game.seed_commitment, "result": game.result,
             "created_at": game.created_at, "move_hours": game.move_hours, "you": mine,
-            "deadlines": due}
+            "deadlines": due, "rated": bool(game.rated), "rematch_of": game.rematch_of,
+            "rematch": game.rematch_id if game.rematch_id != "pending" else None,
+            # seats kept for an invited player (a rematch) who has not taken them yet
+            "invited": [s.seat for s in game.seats
+                        if s.player_id is None and s.invited_id is not None]}
 
 
 def _cursor(game):
@@ -119,6 +123,8 @@ class Games(MethodView):
                 stmt = stmt.where(Game.status == query["status"])
         else:
             stmt = stmt.where(Game.status == (query["status"] or "open"))
+            if (query["status"] or "open") == "open":  # a rematch's seats are all kept
+                stmt = stmt.where(Game.rematch_of.is_(None))
         if query["cursor"]:
             at, last_id = _read_cursor(query["cursor"])
             stmt = stmt.where((Game.created_at < at) |
@@ -144,7 +150,7 @@ class Games(MethodView):
         player = current_player()
         game = bots.create_game(player, data["type"], data["seats"], data["options"],
                                 data["seat"], data["move_hours"], data["bots"],
-                                data["bot_level"])
+                                data["bot_level"], data["rated"])
         return game_json(game, player)
 
 

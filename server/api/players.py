@@ -14,7 +14,9 @@ from ..clock import now
 from ..errors import Blueprint, fail
 from ..extensions import db
 from ..models import Duty, Player, RequestNonce
-from ..schemas import MeSchema, PlayerCreateSchema, PlayerSchema, SettingsSchema, VacationSchema
+from ..ratings import player_ratings
+from ..schemas import (MeSchema, PlayerCreateSchema, PlayerSchema, ProfileSchema, SettingsSchema,
+                       VacationSchema)
 
 #: what PATCH /api/players/me may change (SettingsSchema's fields)
 SETTINGS_FIELDS = ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url")
@@ -161,11 +163,12 @@ class Vacation(MethodView):
 
 @blp.route("/<name>")
 class OnePlayer(MethodView):
-    @blp.response(200, PlayerSchema)
+    @blp.response(200, ProfileSchema)
     @blp.refusals(404)
     def get(self, name):
-        """A player's public profile: name, public key, time zone."""
+        """A player's public profile: name, public key, time zone, ratings per game type
+        and team records of cooperative games."""
         player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
         if player is None:
             fail(404, "unknown_player", f"no player is registered as {name!r}")
-        return _public(player)
+        return {**_public(player), **player_ratings(player)}

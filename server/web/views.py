@@ -161,8 +161,10 @@ def lobby():
     player = session_player()
 
     def games(status, order, limit):
-        return db.session.execute(db.select(Game).where(Game.status == status)
-                                  .order_by(order.desc()).limit(limit)).scalars().all()
+        stmt = db.select(Game).where(Game.status == status)
+        if status == "open":  # a rematch's seats are all kept for its players
+            stmt = stmt.where(Game.rematch_of.is_(None))
+        return db.session.execute(stmt.order_by(order.desc()).limit(limit)).scalars().all()
 
     mine = []
     if player is not None:

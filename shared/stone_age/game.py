@@ -18,6 +18,7 @@ class StoneAgeGame(Game):
 
     name = "stone_age"
     title = "The Settlers of the Stone Age"
+    score_key = "points"
     rules_version = "2"
     rules_versions = ("1", "2")
     open_ended_kinds = frozenset({"move", "offer", "counter"})

@@ -45,6 +45,7 @@ class TitleOfLiberty(Game):
 
     name = "title_of_liberty"
     title = "Title of Liberty"
+    cooperative = True
     rules_version = "2"
     rules_versions = ("1", "2")
     open_ended_kinds = frozenset({"move"})

@@ -54,6 +54,7 @@ class Zarahemla(Game):
 
     name = "zarahemla"
     title = "The Settlers of Zarahemla"
+    score_key = "vp"
     #: "2" records every event's facts as fields (RULES.md, "Facts"); "1" states replay as
     #: they were recorded, without facts
     rules_version = "2"

@@ -1,0 +1,45 @@
+"""``pbem rematch`` and ``pbem ratings`` against a real server process."""
+
+
+def finish_pig(players, game):
+    by_seat = {p.json("show", game)["you"]: p for p in players}
+    for _ in range(200):
+        view = players[0].json("show", game)
+        if view["status"] == "over":
+            return view
+        seat = view["to_act"][0]
+        mover = by_seat[seat]
+        move = "hold" if mover.json("show", game)["pot"] > 0 else "roll"
+        mover.run("play", game, move)
+    raise AssertionError("the game did not end")
+
+
+def test_rematch_from_the_cli(make_player):
+    ann, bob = make_player("ann"), make_player("bob")
+    game = ann.json("new", "pig", "--seats", 2, "--option", "target=1")["id"]
+    bob.run("join", game)
+    finish_pig([ann, bob], game)
+    offered = bob.run("rematch", game)
+    new = offered.stdout.strip()
+    assert new and new != game and "waiting for 1 player(s) to accept" in offered.stderr
+    accepted = ann.run("rematch", game)
+    assert accepted.stdout.strip() == new and "the game has started" in accepted.stderr
+    started = ann.json("show", new)
+    assert started["status"] == "playing"
+    assert ann.json("show", game)["you"] != started["you"]  # the seats moved on
+
+
+def test_declining_and_bad_input(make_player):
+    ann, bob = make_player("ann"), make_player("bob")
+    game = ann.json("new", "pig", "--seats", 2, "--option", "target=1", "--unrated")["id"]
+    bob.run("join", game)
+    r = ann.run("rematch", game, ok=1)
+    assert "not over" in r.stderr and "Traceback" not in r.stderr
+    finish_pig([ann, bob], game)
+    ann.run("rematch", game)
+    r = bob.run("rematch", game, "--decline")
+    assert "withdrawn" in r.stderr
+    r = bob.run("ratings", "no_such_game", ok=1)
+    assert "no game called" in r.stderr and "Traceback" not in r.stderr
+    out = bob.run("ratings", "title_of_liberty").stdout
+    assert "cooperative game, recorded by team size" in out
