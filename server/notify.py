@@ -209,6 +209,8 @@ def _force(game, duty):
     if duty.seat not in game_def.to_act(state):
         return 0
     move = game_def.timeout_move(state, duty.seat)
+    if move is None:  # its timeout waits for other seats' moves (their deadlines come too)
+        return 0
     if not _append_forced(game, duty.seat, move):
         return 0
     player = db.session.get(Player, duty.player_id)

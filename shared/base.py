@@ -291,6 +291,10 @@ class Game:
         :meth:`timeout_choice`.  Each game documents its policy in its RULES.md (a missed
         roll is rolled, a missed discard discards at random via the seeded generator, a
         missed answer declines, an idle turn ends).
+
+        None: the seat's timeout must wait for other seats' moves (a game documents when, in
+        its RULES.md); the server plays nothing for it then, and tries again after the next
+        move.  Every other answer is a legal move.
         """
         if seat not in self.to_act(state) or not self.legal_moves(state, seat):
             raise IllegalMove(f"{seat} owes nothing now", code="not_your_turn")

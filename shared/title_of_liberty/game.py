@@ -122,7 +122,8 @@ class TitleOfLiberty(Game):
 
     def timeout_choice(self, state, seat):
         """Givers pass; a battle stops; an idle army rests (or renews a free attack,
-        or starves when it has neither food nor a city to attack)."""
+        or starves when it has neither food nor a city to attack, once no captain may still
+        give it food: until then None, its timeout waits for theirs)."""
         if seat != state["turn"]:
             return "pass"
         if state["phase"] == "battle":
@@ -131,6 +132,10 @@ class TitleOfLiberty(Game):
             return "rest"
         if rules.attack_cost(state, seat) == 0:
             return "attack"
+        if rules.food_givers(state, seat):
+            # note 26: a starving army with gold owes a move (it may buy), but it starves only
+            # once the captains who may still give it food have given or passed
+            return None
         return "starve"
 
     def wall_clock_limit(self, options):

@@ -132,3 +132,28 @@ def test_rules_note_26_timeout_policy():
     assert GAME.timeout_move(state, "moroni") == "starve"
     with pytest.raises(IllegalMove):
         GAME.timeout_move(state, "lehi")
+
+
+def test_rules_note_26_a_starving_army_waits_for_the_givers():
+    """RULES.md note 26 with note 12: an army with no food but gold owes a move (it may buy)
+    while a captain may still give it food; its timeout waits (None) until the captains have
+    given or passed, and then it starves."""
+    state = fresh(2)
+    GAME.play(state, "helaman", "pass")
+    GAME.play(state, "moroni", "rest")
+    pass_all(state)
+    GAME.play(state, "helaman", "rest")
+    state["armies"]["moroni"]["food"] = 0
+    state["armies"]["moroni"]["at"] = "w1"
+    state["armies"]["moroni"]["gold"] += 2  # from the box: enough to buy a soldier
+    state["box"]["gold"] -= 2
+    owing = GAME.to_act(state)
+    assert "moroni" in owing and "helaman" in owing  # moroni may buy; helaman may give
+    assert GAME.timeout_move(state, "moroni") is None
+    with pytest.raises(IllegalMove) as refused:
+        GAME.check(state, "moroni", "starve")
+    assert refused.value.code == "awaiting_gifts"
+    GAME.play(state, "helaman", GAME.timeout_move(state, "helaman"))  # the giver's timeout
+    assert GAME.timeout_move(state, "moroni") == "starve"
+    GAME.play(state, "moroni", "starve")
+    assert not state["armies"]["moroni"]["alive"]
