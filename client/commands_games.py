@@ -170,7 +170,8 @@ def _parse_time(text):
 
 def _deadline(c, game):
     """When my earliest move in this game is due (aware datetime), from the server, or None."""
-    times = [_parse_time(t) for t in (game.get("deadlines") or {}).values()]
+    mine = set(game.get("you") or ())
+    times = [_parse_time(t) for seat, t in (game.get("deadlines") or {}).items() if seat in mine]
     times = [t for t in times if t is not None]
     return min(times) if times else None
 

@@ -33,8 +33,9 @@ OPTIONAL = [{}, {"pbemSignature": []}]
 def game_json(game, player=None):
     mine = [s.seat for s in game.seats if player is not None and s.player_id == player.id]
     due = {}
-    if mine and game.status == "playing" and game.move_hours:
-        due = {seat: at for seat, at in duties.deadlines(game.id, mine).items() if at}
+    if game.status == "playing" and game.move_hours and game.to_act:
+        # whose move it is is public, and so is when it is due (the game page shows them all)
+        due = {seat: at for seat, at in duties.deadlines(game.id, game.to_act).items() if at}
     return {"id": game.id, "type": game.type, "rules_version": game.rules_version,
             "options": game.options, "status": game.status,
             "seats": [{"seat": s.seat, "player": s.player.name if s.player else None}

@@ -97,6 +97,10 @@ def test_turn_notice_has_board_moves_and_local_deadline(app, make_player, clock,
     # the deadline shows in her zone in the API too (stored in UTC)
     mine = ann.get(f"/api/games/{game_id}").get_json()
     assert mine["deadlines"]["north"].startswith("2027-03-12T15:00:00")
+    # whose move it is and when it is due are public: bob and a stranger read it too
+    assert bob.get(f"/api/games/{game_id}").get_json()["deadlines"] == mine["deadlines"]
+    assert bob.get(f"/api/games/{game_id}", signed=False).get_json()["deadlines"] == \
+        mine["deadlines"]
     # a move by ann makes bob owe: he is told, once
     assert ann.play(game_id, "north", "hold").status_code == 201
     tick(app)
