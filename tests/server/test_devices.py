@@ -4,8 +4,6 @@ device key, the registry, and the one-time links that delegate a browser's key, 
 import json
 import secrets
 
-import pytest
-
 from client.signing import request_headers
 from shared.archive import verify_archive
 from shared.delegation import fingerprint, make_delegation

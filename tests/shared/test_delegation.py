@@ -56,6 +56,58 @@ def test_canonical_cases(case):
     assert canonical_json(case["object"]).decode("utf-8") == case["canonical"]
 
 
+def make_vectors():
+    """The contents of shared/vectors/delegation-v1.json (how it was made; the test below
+    checks that the file still says exactly this)."""
+    envelope_vectors = json.loads((Path(shared.__file__).parent / "vectors" /
+                                   "envelope-v1.json").read_text("utf-8"))
+    main, dev = bytes(range(32)), bytes(range(32, 64))
+    dkey = public_key_hex(dev)
+    d = make_delegation(main, "ann", dkey, "phone \u2713", 1800000100)
+    body = {k: d[k] for k in ("player", "device_key", "label", "not_after")}
+    genesis = envelope_vectors["genesis"]
+    entries, prev = [], genesis
+    for seq, (move, ts) in enumerate([("roll", 1800000000), ("hold", 1800000001)]):
+        env = make_envelope("vectorgame", seq, prev, "north", move, f"dev-nonce-{seq}", ts,
+                            delegation=d)
+        text, sig = sign_envelope(dev, env)
+        prev = entry_hash(text.encode(), sig)
+        entries.append({"envelope_object": env, "envelope": text, "signature": sig,
+                        "hash": prev})
+    expired = make_envelope("vectorgame", 0, genesis, "north", "roll", "late", 1800000101,
+                            delegation=d)
+    et, es = sign_envelope(dev, expired)
+    canon = [
+        {"a": 1, "b": [1, 2, {"z": "x", "y": None}], "c": True, "d": False},
+        {"\u00e9": "\u00e9", "\u2713": "hold \u2713", "quote": "\"\\/",
+         "ctl": "\n\t\r\b\f\u0001\u001f\u007f"},
+        {"line": "\u2028\u2029", "emoji": "\U0001f600", "\uff61": 1, "\U0001f600": 2,
+         "~": 3, "": 0},
+        {"big": 9007199254740991, "neg": -5, "zero": 0, "nested": [[], {}, [[{"k": [0]}]]]},
+        env,
+    ]
+    return {
+        "comment": "Golden vectors for delegated moves (shared/delegation.py). Main key = "
+                   "bytes 0..31 (the seats' key of envelope-v1.json), device key = bytes "
+                   "32..63. Changing these breaks every archive with device moves.",
+        "main_private_key": main.hex(), "main_public_key": public_key_hex(main),
+        "device_private_key": dev.hex(), "device_public_key": dkey,
+        "device_fingerprint": fingerprint(dkey),
+        "header": envelope_vectors["header"], "genesis": genesis,
+        "delegation_body": body,
+        "delegation_message_hex": delegation_message(body).hex(),
+        "delegation": d,
+        "entries": entries,
+        "expired_entry": {"envelope": et, "signature": es},
+        "canonical": [{"object": o, "canonical": canonical_json(o).decode("utf-8")}
+                      for o in canon],
+    }
+
+
+def test_the_vector_file_is_what_make_vectors_makes():
+    assert make_vectors() == V
+
+
 # --- refusals ---------------------------------------------------------------------------------
 
 def _entry(delegation=None, signer=DEVICE, ts=1800000000, seat="north"):
