@@ -115,6 +115,16 @@ def register(player, delegation):
     return row
 
 
+def commit_or_conflict():
+    """Commit; a rival registration of the same device key first is a Conflict, not a 500."""
+    from sqlalchemy.exc import IntegrityError
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("device_taken", "that device key is already registered") from None
+
+
 def revoke(player, label):
     """Mark the player's live devices labelled ``label`` revoked; return their keys."""
     rows = [d for d in live_devices(player) if d.label == label]
@@ -267,4 +277,4 @@ def deliver(player, row, delegation):
     if done.rowcount != 1:
         db.session.rollback()
         raise Conflict("already_delegated", "this link's device is already delegated")
-    db.session.commit()
+    commit_or_conflict()

@@ -86,8 +86,7 @@ class Devices(MethodView):
         """Register a delegation the caller's main key signed (for a device home)."""
         player = _main_key_player()
         row = devicekeys.register(player, data["delegation"])
-        from ..extensions import db
-        db.session.commit()
+        devicekeys.commit_or_conflict()
         return _device_json(row, player), 201
 
 
