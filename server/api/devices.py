@@ -42,6 +42,48 @@ class KeySchema(ma.Schema):
     public_key = ma.fields.String(required=True, validate=ma.validate.Length(max=64))
 
 
+class DeviceSchema(ma.Schema):
+    label = ma.fields.String(dump_only=True)
+    device_key = ma.fields.String(dump_only=True)
+    fingerprint = ma.fields.String(dump_only=True)
+    not_after = ma.fields.Integer(dump_only=True)
+    created_at = ma.fields.DateTime(dump_only=True)
+    ended = ma.fields.Boolean(dump_only=True)
+    delegation = ma.fields.Dict(dump_only=True)
+
+
+class DeviceListSchema(ma.Schema):
+    devices = ma.fields.List(ma.fields.Nested(DeviceSchema), dump_only=True)
+
+
+class RevokedSchema(ma.Schema):
+    revoked = ma.fields.List(ma.fields.String(), dump_only=True, metadata={
+        "description": "the device keys revoked"})
+
+
+class DeviceLinkSchema(ma.Schema):
+    id = ma.fields.Integer(dump_only=True)
+    label = ma.fields.String(dump_only=True)
+    expires_at = ma.fields.DateTime(dump_only=True)
+    status = ma.fields.String(dump_only=True, metadata={
+        "description": "waiting, key, delegated, done or expired"})
+    public_key = ma.fields.String(dump_only=True, allow_none=True)
+    fingerprint = ma.fields.String(dump_only=True, allow_none=True)
+    path = ma.fields.String(dump_only=True)
+    url = ma.fields.String(dump_only=True)
+
+
+class PageKeyAnswerSchema(ma.Schema):
+    fingerprint = ma.fields.String(dump_only=True)
+    label = ma.fields.String(dump_only=True)
+
+
+class PageDelegationSchema(ma.Schema):
+    status = ma.fields.String(dump_only=True, metadata={"description": "no_key, waiting or "
+                                                                        "done"})
+    delegation = ma.fields.Dict(dump_only=True)
+
+
 def _main_key_player():
     """The signed caller, who must sign with the main key (not a device's)."""
     player = current_player()
@@ -73,6 +115,7 @@ def _link_json(row, token=None):
 @blp.route("/devices")
 class Devices(MethodView):
     @blp.doc(security=SIGNED)
+    @blp.response(200, DeviceListSchema)
     @blp.refusals(401, 403)
     def get(self):
         """The caller's devices (not revoked), with their delegations."""
@@ -81,18 +124,20 @@ class Devices(MethodView):
 
     @blp.doc(security=SIGNED)
     @blp.arguments(DelegationSchema)
+    @blp.response(201, DeviceSchema)
     @blp.refusals(400, 401, 403, 409)
     def post(self, data):
         """Register a delegation the caller's main key signed (for a device home)."""
         player = _main_key_player()
         row = devicekeys.register(player, data["delegation"])
         devicekeys.commit_or_conflict()
-        return _device_json(row, player), 201
+        return _device_json(row, player)
 
 
 @blp.route("/devices/<label>/revoke")
 class Revoke(MethodView):
     @blp.doc(security=SIGNED)
+    @blp.response(200, RevokedSchema)
     @blp.refusals(401, 403, 404)
     def post(self, label):
         """Revoke the caller's device ``label``: its key signs no more requests or moves here
@@ -105,6 +150,7 @@ class Revoke(MethodView):
 class Links(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(LinkCreateSchema)
+    @blp.response(201, DeviceLinkSchema)
     @blp.refusals(400, 401, 403, 409)
     def post(self, data):
         """A one-time link (``url``) that lets a browser post its new key for device ``label``.
@@ -116,12 +162,13 @@ class Links(MethodView):
             fail(400, "bad_label", f"a label is 1 to {MAX_LABEL} characters, without control "
                  "characters or spaces at either end")
         row, token = devicekeys.issue_link(player, data["label"])
-        return _link_json(row, token), 201
+        return _link_json(row, token)
 
 
 @blp.route("/devices/links/<int:link_id>")
 class OneLink(MethodView):
     @blp.doc(security=SIGNED)
+    @blp.response(200, DeviceLinkSchema)
     @blp.refusals(401, 403, 404)
     def get(self, link_id):
         """The link's state: waiting, key (the page posted its key: compare the fingerprint),
@@ -134,6 +181,7 @@ class OneLink(MethodView):
 class LinkDelegation(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(DelegationSchema)
+    @blp.response(200, DeviceLinkSchema)
     @blp.refusals(400, 401, 403, 404, 409)
     def post(self, data, link_id):
         """The delegation the caller signed for the key the page posted; the page fetches it."""
@@ -155,16 +203,18 @@ def _live_link(token):
 @blp.route("/device-links/<token>/key")
 class PageKey(MethodView):
     @blp.arguments(KeySchema)
+    @blp.response(201, PageKeyAnswerSchema)
     @blp.refusals(400, 404, 409, 410)
     def post(self, data, token):
         """The page's new public key (once per link); answers its fingerprint."""
         row = _live_link(token)
         return {"fingerprint": devicekeys.post_key(row, data["public_key"]),
-                "label": row.label}, 201
+                "label": row.label}
 
 
 @blp.route("/device-links/<token>/delegation")
 class PageDelegation(MethodView):
+    @blp.response(200, PageDelegationSchema)
     @blp.refusals(404, 410)
     def get(self, token):
         """The delegation once the player signed it (then the link is spent), else
