@@ -88,3 +88,24 @@ def test_a_revoked_device_home_is_refused(make_player, tmp_path):
     r = laptop.run("play", game, "roll", ok=1)
     assert "Traceback" not in r.stderr and r.stderr.startswith("pbem: ")
     assert "laptop" not in ann.run("device", "list").stdout
+
+
+def test_revoke_is_recorded_in_each_running_game(make_player, tmp_path):
+    """End to end once the table entries (branch `table`, shared/table.py) are merged with
+    this branch: `pbem device revoke` appends `@revoke KEY` to the game's log, signed by the
+    main key, and the archive carries it and verifies."""
+    import pytest
+    pytest.importorskip("shared.table", reason="the @revoke table entry comes with the "
+                                               "`table` branch")
+    game, (ann, bob) = start(make_player, target=50)
+    laptop, path = _device_home(ann, tmp_path)
+    key = json.loads(path.read_text())["delegation"]["device_key"]
+    laptop.run("play", game, "roll")
+    r = ann.run("device", "revoke", "laptop")
+    assert f"recorded in game {game}" in r.stdout
+    out = tmp_path / "revoked.json"
+    ann.run("export", game, "-o", out)
+    moves = [json.loads(e["envelope"])["move"] for e in json.loads(out.read_text())["entries"]]
+    assert f"@revoke {key}" in moves
+    assert laptop.run("play", game, "roll", ok=1).stderr.startswith("pbem: ")
+    ann.run("verify", out, ok=5)  # a running game: a verified prefix
