@@ -138,12 +138,17 @@ def revoke(player, label):
 
 def request_key(player, device_key):
     """The device key a request of ``player`` may be signed by (X-Pbem-Device), or None: it
-    must be the player's, not revoked and not ended by the server's clock."""
+    must be the player's, not revoked, not ended by the server's clock, and delegated by the
+    player's current main key."""
     if not isinstance(device_key, str) or len(device_key) != 64:
         return None
     row = db.session.execute(db.select(DeviceKey).filter_by(
         player_id=player.id, device_key=device_key, revoked_at=None)).scalar_one_or_none()
     if row is None or row.not_after < now_ts():
+        return None
+    try:  # signed by the player's key as it is now: a key rotation ends older delegations
+        verify_delegation(row.delegation(player.name), player.public_key, player.name)
+    except DelegationError:
         return None
     return row
 

@@ -276,3 +276,19 @@ def test_bad_labels_and_unsigned_link_requests(make_player, client):
         assert r.status_code in (400, 422), label
     assert client.post("/api/devices/links", json={"label": "x"}).status_code == 401
     assert client.get("/api/devices").status_code == 401
+
+
+def test_a_new_main_key_ends_the_old_delegations_requests(make_player, app):
+    """After a key rotation (branch `table`) the registry's delegations signed by the old
+    key sign no more requests."""
+    ann = make_player("ann")
+    phone = Device(ann)
+    assert phone.register().status_code == 201
+    assert phone.request("GET", "/api/players/me").status_code == 200
+    from server.extensions import db
+    from server.models import Player
+    with app.app_context():
+        player = db.session.execute(db.select(Player).filter_by(name="ann")).scalar_one()
+        player.public_key = public_key_hex(secrets.token_bytes(32))
+        db.session.commit()
+    assert phone.request("GET", "/api/players/me").status_code == 401
