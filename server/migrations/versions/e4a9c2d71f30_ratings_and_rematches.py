@@ -1,7 +1,7 @@
 """ratings and rematches: rated games, ratings per game type, team records, rematch links
 
 Revision ID: e4a9c2d71f30
-Revises: b07a11c3e5d2
+Revises: d3v1c3k3y5a1
 Create Date: 2026-12-01 11:50:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'e4a9c2d71f30'
-down_revision = 'b07a11c3e5d2'
+down_revision = 'd3v1c3k3y5a1'
 branch_labels = None
 depends_on = None
 
