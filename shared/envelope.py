@@ -33,6 +33,9 @@ REQUEST_DOMAIN = b"pbem-request-v1\n"
 ENVELOPE_FIELDS = ("game", "seq", "prev", "seat", "move", "nonce", "ts")
 MAX_MOVE_LENGTH = 500
 MAX_NONCE_LENGTH = 64
+#: optional envelope fields: ``forced`` (a server-signed entry) and ``order`` (the hash of the
+#: standing order a forced entry carries out, shared/orders.py)
+OPTIONAL_FIELDS = frozenset({"forced", "order"})
 
 
 class EnvelopeError(ValueError):
@@ -136,7 +139,7 @@ def validate_envelope(env):
     missing = [f for f in ENVELOPE_FIELDS if f not in env]
     if missing:
         raise EnvelopeError(f"the envelope lacks {', '.join(missing)}")
-    extra = sorted(set(env) - set(ENVELOPE_FIELDS) - {"forced"})
+    extra = sorted(set(env) - set(ENVELOPE_FIELDS) - OPTIONAL_FIELDS)
     if extra:
         raise EnvelopeError(f"the envelope has unknown fields: {', '.join(extra)}")
     for key in ("game", "prev", "seat", "move", "nonce"):
@@ -151,6 +154,12 @@ def validate_envelope(env):
         raise EnvelopeError(f"the nonce must be 1 to {MAX_NONCE_LENGTH} characters")
     if "forced" in env and env["forced"] is not True:
         raise EnvelopeError("envelope field forced may only be true")
+    # --- standing orders (shared/orders.py): a server-signed entry names its order's hash
+    if "order" in env and (env.get("forced") is not True or not isinstance(env["order"], str)
+                           or len(env["order"]) != 64
+                           or env["order"].strip("0123456789abcdef")):
+        raise EnvelopeError("envelope field order is a standing order's hash (64 lowercase "
+                            "hex digits), on a forced entry only")
     return env
 
 
@@ -231,11 +240,13 @@ def verify_entry(envelope_text, signature, *, game_id=None, seq=None, prev=None,
     return env, digest
 
 
-def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False):
+def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False, order=None):
     env = {"game": game, "seq": seq, "prev": prev, "seat": seat, "move": move,
            "nonce": nonce, "ts": ts}
     if forced:
         env["forced"] = True
+    if order is not None:
+        env["order"] = order
     return validate_envelope(env)
 
 
