@@ -75,6 +75,16 @@ class MuteListSchema(ma.Schema):
     muted = fields.List(fields.String(), dump_only=True)
 
 
+@blp.app_template_global("table_talk")
+def table_talk(game, player):
+    """The messages the game page shows its reader (templates/_talk.html)."""
+    if game.status == "open":
+        return []
+    rows = talk.readable(game, player)
+    names = talk.names_for(rows)
+    return [talk.message_json(m, names) for m in rows]
+
+
 @blp.route("/games/<game_id>/messages")
 class Messages(MethodView):
     decorators = [talk_limit()]
