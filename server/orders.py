@@ -34,7 +34,7 @@ from shared.envelope import EnvelopeError, canonical_json, make_envelope, sign_e
 from shared.games import get_game
 from shared.messages import DocumentError, document_hash
 from shared.orders import (OrderError, describe, format_order, parse_order,
-                           read_order_document, reply)
+                           read_order_document, reply, same_move)
 
 from .clock import now_ts
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
@@ -242,19 +242,20 @@ def _next(game, game_def, state, rows, length):
         except OrderError:
             row.done = True  # a rules change made it unreadable: it can never be carried out
             continue
+        after = None
         if order.kind == "if":
             after = [e for e in history if e["seq"] >= row.at and e["seat"] != row.seat
                      and not e["move"].startswith("@")]
-            if after and after[0] is not history[-1]:
-                row.done = True  # its "next move" came and went
+            if after and (after[0] is not history[-1]
+                          or not same_move(game_def, after[0]["move"], order.args[0])):
+                row.done = True  # its "next move" came, and was another one (or passed)
                 continue
-        if row.seat not in to_act:
-            continue
-        move = reply(game_def, state, row.seat, order, row.at, history)
+        move = reply(game_def, state, row.seat, order, row.at, history) \
+            if row.seat in to_act else None
         if move is not None:
             return row, move, order
-        if order.kind == "if" and after:
-            row.done = True  # the next move was another one: the order is spent
+        if after:
+            row.done = True  # its move came, and the reply cannot be played: spent
     return None
 
 

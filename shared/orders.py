@@ -325,7 +325,7 @@ def reply(game, state, seat, order, at, history):
             move = hooks.discard_move(game, bundle) if need == 0 else None
     elif order.kind == "if":
         after = [env for env in past if env["seq"] >= at and env["seat"] != seat]
-        if after and after[0] is past[-1] and _same_move(game, after[0]["move"], order.args[0]):
+        if after and after[0] is past[-1] and same_move(game, after[0]["move"], order.args[0]):
             move = order.args[1]
     if move is None:
         return None
@@ -336,7 +336,8 @@ def reply(game, state, seat, order, at, history):
         return None
 
 
-def _same_move(game, a, b):
+def same_move(game, a, b):
+    """True when texts ``a`` and ``b`` write the same move in ``game``'s notation."""
     try:
         return game.format_move(game.parse_move(a)) == game.format_move(game.parse_move(b))
     except IllegalMove:
@@ -359,7 +360,7 @@ def check_entry(game, state, env, book, history):
         raise OrderError("claims an order that was not in force at that point (written after "
                          "it, or cancelled before it)", "order_not_in_force")
     expected = reply(game, state, env["seat"], order, body["at"], history)
-    if expected is None or not _same_move(game, expected, env["move"]):
+    if expected is None or not same_move(game, expected, env["move"]):
         raise OrderError(f"does not follow from its order ({format_order(order)!r}): "
                          + ("its situation did not hold" if expected is None
                             else f"the order's reply was {expected!r}"), "order_not_followed")
