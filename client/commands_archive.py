@@ -70,12 +70,12 @@ def _with_talk(c, game_id, entries):
     """Entries and the messages the caller may read, interleaved (shared.messages); the
     messages are left out when the server has no table talk (an older server)."""
     from shared.messages import interleave
-    from .api import NotFound
+    from .api import NotFound, NotPbemServer
     if c.json:
         return [("entry", e) for e in entries]
     try:
         messages = c.api.messages(game_id)["messages"]
-    except NotFound:
+    except (NotFound, NotPbemServer):  # a server from before table talk: it answered the log
         messages = []
     return interleave(entries, messages)
 
