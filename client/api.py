@@ -343,4 +343,34 @@ class Api:
                             signed=self.identity is not None)
 
     def archive(self, game_id):
-        return self.request("GET", f"/api/games/{self._g(game_id)}/archive", signed=False)
+        """Signed when the client has an identity: the archive then carries the private
+        messages to and from the caller's seats, and their standing orders (pbem-archive-v3)."""
+        return self.request("GET", f"/api/games/{self._g(game_id)}/archive",
+                            signed=self.identity is not None)
+
+    # --- table talk and standing orders (server/api/talk.py) ---------------------------------
+
+    def messages(self, game_id, since=None):
+        return self.request("GET", f"/api/games/{self._g(game_id)}/messages",
+                            params={"since": since}, signed=self.identity is not None)
+
+    def post_message(self, game_id, document):
+        return self.request("POST", f"/api/games/{self._g(game_id)}/messages", document)
+
+    def orders(self, game_id):
+        return self.request("GET", f"/api/games/{self._g(game_id)}/orders")
+
+    def post_order(self, game_id, document):
+        return self.request("POST", f"/api/games/{self._g(game_id)}/orders", document)
+
+    def cancel_order(self, game_id, document):
+        return self.request("POST", f"/api/games/{self._g(game_id)}/orders/cancel", document)
+
+    def mutes(self):
+        return self.request("GET", "/api/mutes")
+
+    def mute(self, name):
+        return self.request("POST", "/api/mutes", {"player": name})
+
+    def unmute(self, name):
+        return self.request("DELETE", "/api/mutes/" + quote(name, safe=""))

@@ -46,6 +46,16 @@ COMMANDS = {
              "open a browser."),
     "device": ("commands_devices", "Let another device (a second home, a browser) move for "
                "you: add, import, list, revoke."),
+    # table talk and standing orders (#19)
+    "say": ("commands_talk", "Say TEXT at the table of GAME: to everyone, or --to one seat "
+            "only."),
+    "order": ("commands_talk", "Leave a standing order in GAME (or cancel one): the server "
+              "plays it for you."),
+    "orders": ("commands_talk", "Your standing orders in GAME: id, status, seat, the order and "
+               "how often it played."),
+    "mute": ("commands_talk", "Stop reading NAME's messages (in every game): pbem log, pages "
+             "and notices leave them out."),
+    "unmute": ("commands_talk", "Read NAME's messages again."),
 }
 
 

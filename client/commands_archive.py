@@ -46,6 +46,10 @@ def _device_note(entry):
 def log(c, game_id):
     """The moves of GAME so far, with what they caused as you may see it.
 
+    The table talk you may read (pbem say) is shown between the moves, where it was written;
+    moves the server played for a standing order (pbem order) are marked so.  With --json,
+    the entries only (pbem --json log); the messages are in the archive (pbem export).
+
     \b
     Example:
       pbem log k7m2q9xa3b
@@ -56,15 +60,42 @@ def log(c, game_id):
     entries = resp["entries"]
     _check_log(game_id, entries, resp.get("head"))
     lines = []
-    for e in entries:
+    for kind, e in _with_talk(c, game_id, entries):
+        if kind == "message":
+            lines.append(_talk_line(e))
+            continue
         events = "; ".join(e.get("events") or [])
         forced = " (forced)" if e.get("forced") else ""
         forced += _device_note(e)  # a move signed by a device key (pbem device)
+        if forced and '"order":' in e.get("envelope", ""):
+            forced = " (standing order)"
         lines.append(f"{e['seq']:>4}  {e['seat']:<10} {e['move']}{forced}"
                      + (f"  -- {events}" if events else ""))
     if not entries and not c.json:
         c.note(f"no moves yet in game {game_id}")
     c.emit(entries, wrap_lines(lines, terminal_width(), hang=" " * 17))
+
+
+def _with_talk(c, game_id, entries):
+    """Entries and the messages the caller may read, interleaved (shared.messages); the
+    messages are left out when the server has no table talk (an older server)."""
+    from shared.messages import interleave
+    from .api import NotFound, NotPbemServer
+    if c.json:
+        return [("entry", e) for e in entries]
+    try:
+        messages = c.api.messages(game_id)["messages"]
+    except (NotFound, NotPbemServer):  # a server from before table talk: it answered the log
+        messages = []
+    return interleave(entries, messages)
+
+
+def _talk_line(m):
+    """One message as ``pbem log`` shows it, every control character escaped."""
+    from shared.messages import printable
+    who = f"{m['seat']} ({m['player']})" if m.get("player") else m["seat"]
+    to = f" to {m['to']} only" if m.get("to") else ""
+    return "      " + printable(f"> {who}{to}: ") + printable(m["text"])
 
 
 @click.command()
@@ -177,7 +208,7 @@ def verify(c, file, server_key, no_color):
                  f"of {report['entries']} move(s) of {header['type']} game {header['game']} "
                  f"hold, up to the head signed by {signer} (length {head['length']}, hash "
                  f"{head['hash'][:16]}...)."]
-        if report["format"] != "pbem-archive-v2":
+        if report["format"] not in ("pbem-archive-v2", "pbem-archive-v3"):
             replay = (" The seed matches its commitment and the moves replay."
                       if report["replayed"] else "")
             lines.append(f"It is in the old format {report['format']}, whose end is not signed "
@@ -195,11 +226,26 @@ def verify(c, file, server_key, no_color):
     game = report["game"]
     color = color_wanted(no_color)
     winners = ", ".join((report["result"] or {}).get("winners") or []) or "nobody"
-    c.emit(data, [game.render(report["view"], color=color), seats_line, _printable(
+    talk = _talk_summary(report)
+    if talk:
+        data["messages"] = len(report.get("messages") or [])
+        data["orders"] = report.get("orders", 0)
+        data["order_entries"] = report.get("order_entries", 0)
+    c.emit(data, [game.render(report["view"], color=color), seats_line, *talk, _printable(
         f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} game "
         f"{header['game']} up to the final head signed by {signer}; the seed matches its "
         f"commitment, every signature and hash link holds, and the replay agrees; won by "
         f"{winners}.")])
+
+
+def _talk_summary(report):
+    """v3: a line on the messages and standing orders the verifier checked ([] for none)."""
+    messages, orders = len(report.get("messages") or []), report.get("orders", 0)
+    if not messages and not orders:
+        return []
+    return [f"Table talk: {messages} signed message(s) verified; standing orders: {orders} "
+            f"signed order(s), and every one of the {report.get('order_entries', 0)} move(s) "
+            "played for them follows from its order."]
 
 
 def _is_bot_name(name):

@@ -77,6 +77,8 @@ def create_app(config=None):
     api.register_blueprint(ratings.blp)
     api.register_blueprint(mail.blp)
     api.register_blueprint(links.blp)
+    from .api import talk  # table talk and standing orders (#19)
+    api.register_blueprint(talk.blp)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)
 

@@ -136,10 +136,15 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     game = _game_row(game_id)
     env, digest = _verified(game, envelope_text, signature, forced)
     try:
-        return _append_verified(game, env, envelope_text, signature, digest, forced, reader)
+        answer = _append_verified(game, env, envelope_text, signature, digest, forced, reader)
     except DomainError as exc:
         exc.seat = env["seat"]
         raise
+    # --- standing orders (server/orders.py): the new entry may be what an order waits for
+    if answer[1] and "order" not in env:
+        from .orders import after_append
+        after_append(game.id)
+    return answer
 
 
 def _append_verified(game, env, envelope_text, signature, digest, forced, reader):

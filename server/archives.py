@@ -1,4 +1,4 @@
-"""A game's archive (``shared/archive.py``, pbem-archive-v2), signed by the server.
+"""A game's archive (``shared/archive.py``, pbem-archive-v3), signed by the server.
 
 Ed25519 signatures are deterministic: signing a fixed message when it is asked for gives the
 bytes signed when the fact became fixed.  A game's start (its genesis, hence its header) is
@@ -6,7 +6,7 @@ fixed when the last seat fills; its final head (length, last hash, result, seed)
 last move ends it.  So these two are signed when an archive is exported, not stored.
 """
 
-from shared.archive import FORMAT
+from shared.archive import V3_FORMAT
 from shared.envelope import final_head_message, running_head_message, sign, start_message
 
 from .domain import Conflict
@@ -47,18 +47,23 @@ def archive_head(game):
             "signature": sign(priv, message)}
 
 
-def archive_for(game):
-    """The archive document (shared/archive.py, pbem-archive-v2): header, start signature,
-    every entry, the head (running, or final once over); the seed and result once over."""
+def archive_for(game, reader=None):
+    """The archive document (shared/archive.py, pbem-archive-v3): header, start signature,
+    every entry, the head (running, or final once over); the seed and result once over; the
+    messages ``reader`` (a Player, None: anyone) may read, and the standing orders: the
+    reader's own while the game runs, every seat's once it is over."""
+    from . import orders, talk
     if game.status == "open":
         raise Conflict("not_started", f"game {game.id} has not started yet: there is no log")
     moves = db.session.execute(db.select(Move).filter_by(game_id=game.id)
                                .filter(Move.seq <= game.head_seq).order_by(Move.seq)).scalars()
     over = game.status == "over"
-    return {"format": FORMAT, "header": game.header, "genesis": game.genesis,
+    return {"format": V3_FORMAT, "header": game.header, "genesis": game.genesis,
             "start_signature": start_signature(game),
             "entries": [{"seq": m.seq, "envelope": m.envelope, "signature": m.signature,
                          "hash": m.hash} for m in moves],
             "head": archive_head(game),
             "seed": game.seed if over else None,
-            "result": game.result if over else None}
+            "result": game.result if over else None,
+            "messages": talk.documents(game, reader),
+            "orders": orders.documents(game, reader)}

@@ -28,6 +28,9 @@ SETTINGS = {
     "PBEM_LIMIT_MOVES": ("120/minute", "moves by one player or seat"),
     "PBEM_LIMIT_UNVERIFIED": ("120/minute", "requests from one address whose signature "
                               "did not verify"),
+    # table talk and standing orders (server/talk.py, server/orders.py)
+    "PBEM_LIMIT_TALK": ("10/minute;100/hour", "messages and standing orders written by one "
+                        "player"),
 }
 
 
@@ -115,6 +118,12 @@ def registration_limit():
 def move_limit():
     return limiter.limit(lambda: limit("MOVES"), key_func=player_key, deduct_when=_authentic,
                          methods=["POST"], error_message="PBEM_LIMIT_MOVES")
+
+
+def talk_limit():
+    """Messages and orders one (verified) player may write: PBEM_LIMIT_TALK."""
+    return limiter.limit(lambda: limit("TALK"), key_func=player_key, deduct_when=_authentic,
+                         methods=["POST", "DELETE"], error_message="PBEM_LIMIT_TALK")
 
 
 def configure_storage(app):

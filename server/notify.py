@@ -70,9 +70,14 @@ def _turn_text(game, seat, player, kind):
     more = f"\n  ... and {len(moves) - len(shown)} more (pbem moves {game.id})" \
         if len(moves) > len(shown) else ""
     head = "Reminder: you still owe" if kind == "reminder" else "You owe"
+    from .talk import notice_lines  # table talk (#19): the last messages this player may read
+    talk = notice_lines(game, player)
+    talk = ["Table talk (the last messages):", *(f"  {line}" for line in talk), ""] \
+        if talk else []
     body = "\n".join([
         f"{game_def.title} - game {game.id} - you play {seat}",
         f"{head}: {owes}", due, "", board, "",
+        *talk,
         "Your legal moves:", *(f"  {m}" for m in shown), more.lstrip("\n") if more else "",
         "To answer:",
         f"  pbem play {game.id} '<move>'",
@@ -94,7 +99,7 @@ def enqueue(player, game_id, kind, subject, body, payload=None, to=None):
                               subject=subject, body=body, next_attempt_at=current, created_at=current))
         return
     if player.email and player.notify != "none":
-        status = "digest" if player.notify == "digest" and kind in ("turn", "reminder") \
+        status = "digest" if player.notify == "digest" and kind in ("turn", "reminder", "talk") \
             else "pending"
         db.session.add(Notice(player_id=player.id, to_address=player.email, game_id=game_id,
                               kind=kind, channel="email", subject=subject, body=body,
@@ -334,11 +339,13 @@ def tick():
     ended = sweep_time_limits()
     forced, reminded = sweep_deadlines()
     composed = compose_turn_notices()
+    from .orders import sweep  # standing orders (#19): what no move set off yet
+    ordered = sweep()
     digests = build_digests()
     sent = send_due()
     rated = ratings.rate_finished_games()
     return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed, "digests": digests,
-            "sent": sent, "rated": rated}
+            "sent": sent, "rated": rated, "orders": ordered}
 
 
 def run_forever(app, interval=5.0, stop=None):

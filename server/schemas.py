@@ -253,6 +253,9 @@ class ArchiveSchema(Strict):
     head = fields.Nested(ArchiveHeadSchema, dump_only=True)
     seed = fields.String(dump_only=True, allow_none=True)
     result = fields.Dict(dump_only=True, allow_none=True)
+    # pbem-archive-v3 (table talk and standing orders, shared/messages.py, shared/orders.py)
+    messages = fields.List(fields.Dict(), dump_only=True)
+    orders = fields.List(fields.Dict(), dump_only=True)
 
 
 class InboundResultSchema(Strict):

@@ -13,6 +13,10 @@ An archive (format ``pbem-archive-v2``) is one JSON document with exactly these 
      "seed": hex or null,             # revealed when the game is over
      "result": {...} or null}         # the result, when the game is over
 
+An archive of format ``pbem-archive-v3`` (what the server writes now) has two more keys,
+``"messages"`` and ``"orders"``: the signed table talk and standing orders (see the v3 part
+below, ``shared/messages.py`` and ``shared/orders.py``); everything else is checked as in v2.
+
 Every object has exactly the keys shown (a missing or an unknown key is refused).  The header
 is bound from the start: the genesis hash covers it and the server signs ``start_message``
 (game id and genesis) once the game starts and its header is fixed.  The head is signed by the
@@ -70,6 +74,72 @@ _HEAD_FIELDS = {FORMAT: ("game", "length", "hash", "status", "signature"),
                 OLD_FORMAT: ("game", "length", "hash", "signature")}
 MAX_SEATS = 64
 MAX_TEXT = 200
+
+# --- pbem-archive-v3: table talk and standing orders (shared/messages.py, shared/orders.py) ----
+# v3 is v2 with two more top-level keys: "messages" (the signed messages the archive's reader
+# may read, each {"body", "signature"}) and "orders" (the signed standing orders and their
+# cancellations: a seat's own while the game runs, every seat's once it is over).  Every
+# document's signature is checked against its seat's key; an entry that carries "order" must
+# follow from that order in the replay (shared.orders.check_entry).  v1 and v2 archives hold
+# neither, and an entry carrying an order is refused in them.
+V3_FORMAT = "pbem-archive-v3"
+_TOP_FIELDS[V3_FORMAT] = _TOP_FIELDS[FORMAT] + ("messages", "orders")
+_HEAD_FIELDS[V3_FORMAT] = _HEAD_FIELDS[FORMAT]
+#: the formats whose start and end the server signs (everything v2 checks, v3 checks too)
+SIGNED_FORMATS = (FORMAT, V3_FORMAT)
+MAX_DOCUMENTS = 200_000
+
+
+def _check_side_documents(fmt, archive, header, envelopes, status):
+    """v3's messages and orders; returns {"messages": [bodies], "orders": OrderBook or None,
+    "unseen_orders": entries whose order the archive does not hold (a running game)}."""
+    from .messages import DocumentError, read_message, document_hash
+    from .orders import OrderBook
+    side = {"messages": [], "orders": None, "unseen_orders": 0}
+    claimed = [env for env in envelopes if "order" in env]
+    if fmt != V3_FORMAT:
+        if claimed:
+            raise ArchiveError(f"entry {claimed[0]['seq']} carries a standing order, which a "
+                               f"{fmt} archive cannot hold", claimed[0]["seq"])
+        return side
+    keys = {s["seat"]: s["public_key"] for s in header["seats"]}
+    length = len(envelopes)
+    messages, documents = archive["messages"], archive["orders"]
+    if not isinstance(messages, list) or not isinstance(documents, list) \
+            or len(messages) + len(documents) > MAX_DOCUMENTS:
+        raise ArchiveError(f"the archive's messages and orders must be lists (at most "
+                           f"{MAX_DOCUMENTS} documents)")
+    seen = set()
+    try:
+        for i, doc in enumerate(messages):
+            body = read_message(doc, keys, header["game"], length, f"message {i}")
+            digest = document_hash(body)
+            if digest in seen:
+                raise ArchiveError(f"message {i} appears twice")
+            seen.add(digest)
+            side["messages"].append(body)
+        try:
+            game = get_game(header["type"])
+        except (KeyError, TypeError):
+            game = None
+        book = OrderBook(documents, keys, game, header["game"], length)
+    except DocumentError as exc:
+        raise ArchiveError(exc.message) from None
+    for env in claimed:
+        where = f"entry {env['seq']}"
+        if env["order"] not in book.orders:
+            if status == "over":
+                raise ArchiveError(f"{where} claims a standing order that is not in the "
+                                   "archive", env["seq"])
+            side["unseen_orders"] += 1  # another seat's order stays secret while it runs
+            continue
+        body = book.orders[env["order"]][0]
+        if body["seat"] != env["seat"] or not book.active(env["order"], env["seq"]):
+            raise ArchiveError(f"{where} claims an order of seat {body['seat']} that was not "
+                               f"in force for {env['seat']} at that point", env["seq"])
+    side["orders"] = book
+    return side
+# --- end of the v3 part ----------------------------------------------------------------------
 
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _HEX128 = re.compile(r"[0-9a-f]{128}\Z")
@@ -178,7 +248,7 @@ def _check_format(archive):
     fmt = archive.get("format")
     if not isinstance(fmt, str) or fmt not in _TOP_FIELDS:
         raise ArchiveError(f"this is not a pbem archive: its format is {_name(fmt)}, not "
-                           f"{FORMAT} (or the older {OLD_FORMAT})")
+                           f"{V3_FORMAT} (or the older {FORMAT} or {OLD_FORMAT})")
     _exact_keys(archive, _TOP_FIELDS[fmt], "the archive")
     return fmt
 
@@ -326,7 +396,7 @@ def _check_all(archive, server_key):
     genesis = genesis_hash(header)
     if archive["genesis"] != genesis:
         raise ArchiveError("the genesis hash does not match the header: the header was altered")
-    if fmt == FORMAT:
+    if fmt in SIGNED_FORMATS:
         signature = archive["start_signature"]
         if not isinstance(signature, str) or not _HEX128.match(signature) or not verify(
                 header["server_key"], start_message(header["game"], genesis), signature):
@@ -334,7 +404,8 @@ def _check_all(archive, server_key):
                                "not the header the game started with")
     envelopes, last = _check_entries(archive, header, genesis)
     status = _check_head(fmt, archive, header, len(envelopes), last)
-    return fmt, status, envelopes
+    side = _check_side_documents(fmt, archive, header, envelopes, status)
+    return fmt, status, envelopes, side
 
 
 def check_chain(archive, server_key=None):
@@ -352,11 +423,15 @@ def _broke(exc):
     return f"{exc.__class__.__name__}: {str(exc)[:80]}"
 
 
-def replay(game, header, seed, envelopes, upto=None):
+def replay(game, header, seed, envelopes, upto=None, orders=None):
     """Replay ``envelopes`` from a fresh game; return the state.
 
+    ``orders`` (a ``shared.orders.OrderBook``): each entry that carries a standing order must
+    follow from it at its point of the replay (``shared.orders.check_entry``).
+
     Raises ArchiveError when the game cannot be set up from the header, or a move is out of
-    turn, illegal, or breaks the rules library (whatever the library raised, named).
+    turn, illegal, breaks the rules library (whatever the library raised, named), or does not
+    follow from the standing order it claims.
     """
     seats = [s["seat"] for s in header["seats"]]
     try:
@@ -367,10 +442,12 @@ def replay(game, header, seed, envelopes, upto=None):
     except Exception as exc:  # noqa: BLE001 - hostile headers must end in an ArchiveError
         raise ArchiveError(f"the game cannot be set up from the header ({_broke(exc)})") \
             from None
-    for env in envelopes[:upto]:
+    for index, env in enumerate(envelopes[:upto]):
         seat, seq = env["seat"], env["seq"]
         where = f"entry {seq} ({seat}: {env['move'][:60]})"
         try:
+            if orders is not None and "order" in env:  # v3: a standing order's entry
+                _check_order_entry(game, state, env, orders, envelopes[:index], where)
             if seat not in game.to_act(state):
                 raise ArchiveError(f"{where} was played out of turn", seq)
             state = game.play(state, seat, env["move"],
@@ -383,6 +460,14 @@ def replay(game, header, seed, envelopes, upto=None):
             raise ArchiveError(f"{where} breaks the rules library ({_broke(exc)})", seq) \
                 from None
     return state
+
+
+def _check_order_entry(game, state, env, orders, history, where):
+    from .orders import OrderError, check_entry
+    try:
+        check_entry(game, state, env, orders, history)
+    except OrderError as exc:
+        raise ArchiveError(f"{where} {exc.message}", env["seq"]) from None
 
 
 def _check_setup(game, header):
@@ -433,12 +518,15 @@ def verify_archive(archive, server_key=None):
     ...
     shared.archive.ArchiveError: the archive lacks start_signature, entries, head, seed, result
     """
-    fmt, status, envelopes = _check_document(archive, server_key)
+    fmt, status, envelopes, side = _check_document(archive, server_key)
     header = archive["header"]
     report = {"complete": False, "format": fmt, "status": status, "entries": len(envelopes),
               "head": {"length": archive["head"]["length"], "hash": archive["head"]["hash"]},
               "server_key": header["server_key"], "replayed": False, "game": None,
-              "state": None, "view": None, "result": None, "note": None}
+              "state": None, "view": None, "result": None, "note": None,
+              "messages": side["messages"],
+              "orders": len(side["orders"].orders) if side["orders"] else 0,
+              "order_entries": sum(1 for env in envelopes if "order" in env)}
     try:
         game = get_game(header["type"])
     except KeyError:
@@ -449,8 +537,12 @@ def verify_archive(archive, server_key=None):
     elif status == "playing":
         report["note"] = ("the game is still running: the server signed that its log had "
                           "this length, not how the game goes on")
+        if side["unseen_orders"]:  # v3: other seats' orders stay secret while the game runs
+            report["note"] += (f"; {side['unseen_orders']} entries were played for standing "
+                               "orders this archive does not show (another seat's, secret "
+                               "until the game ends)")
     if game is None:
-        if fmt == FORMAT and status == "playing":
+        if fmt in SIGNED_FORMATS and status == "playing":
             report["note"] += (f"; this verifier does not know game type "
                                f"{_name(header['type'])}, so it checked signatures and links "
                                "only")
@@ -473,14 +565,14 @@ def verify_archive(archive, server_key=None):
         raise ArchiveError("the revealed seed is not 64 lowercase hex digits")
     if seed_commitment(bytes.fromhex(seed_hex)) != header["seed_commitment"]:
         raise ArchiveError("the revealed seed does not match its commitment")
-    state = replay(game, header, bytes.fromhex(seed_hex), envelopes)
+    state = replay(game, header, bytes.fromhex(seed_hex), envelopes, orders=side["orders"])
     try:
         result = game.result(state)
         view = game.view(state, None)
     except Exception as exc:  # noqa: BLE001
         raise ArchiveError(f"the rules library cannot read the replayed game ({_broke(exc)})") \
             from None
-    if fmt == FORMAT:
+    if fmt in SIGNED_FORMATS:
         if result is None:
             raise ArchiveError(f"the head says the game is over, but the replay of its "
                                f"{len(envelopes)} moves does not end it")

@@ -31,9 +31,10 @@ FINAL_HEAD_DOMAIN = b"pbem-final-head-v1\n"
 REQUEST_DOMAIN = b"pbem-request-v1\n"
 
 ENVELOPE_FIELDS = ("game", "seq", "prev", "seat", "move", "nonce", "ts")
-#: fields an envelope may carry besides ENVELOPE_FIELDS: ``forced`` (a server-signed move) and
-#: ``delegation`` (a move signed by a device key: its delegation, see shared/delegation.py)
-OPTIONAL_FIELDS = ("forced", "delegation")
+#: fields an envelope may carry besides ENVELOPE_FIELDS: ``forced`` (a server-signed move),
+#: ``delegation`` (a move signed by a device key: its delegation, see shared/delegation.py) and
+#: ``order`` (the hash of the standing order a forced entry carries out, shared/orders.py)
+OPTIONAL_FIELDS = frozenset({"forced", "delegation", "order"})
 MAX_MOVE_LENGTH = 500
 MAX_NONCE_LENGTH = 64
 
@@ -139,7 +140,7 @@ def validate_envelope(env):
     missing = [f for f in ENVELOPE_FIELDS if f not in env]
     if missing:
         raise EnvelopeError(f"the envelope lacks {', '.join(missing)}")
-    extra = sorted(set(env) - set(ENVELOPE_FIELDS) - set(OPTIONAL_FIELDS))
+    extra = sorted(set(env) - set(ENVELOPE_FIELDS) - OPTIONAL_FIELDS)
     if extra:
         raise EnvelopeError(f"the envelope has unknown fields: {', '.join(extra)}")
     for key in ("game", "prev", "seat", "move", "nonce"):
@@ -160,6 +161,12 @@ def validate_envelope(env):
             raise EnvelopeError("a forced move is the server's: it carries no delegation")
         from .delegation import check_shape
         check_shape(env["delegation"])
+    # --- standing orders (shared/orders.py): a server-signed entry names its order's hash
+    if "order" in env and (env.get("forced") is not True or not isinstance(env["order"], str)
+                           or len(env["order"]) != 64
+                           or env["order"].strip("0123456789abcdef")):
+        raise EnvelopeError("envelope field order is a standing order's hash (64 lowercase "
+                            "hex digits), on a forced entry only")
     return env
 
 
@@ -275,13 +282,16 @@ def _delegation_in_force(subject, env, revoked):
                      "whose key the player revoked")
 
 
-def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False, delegation=None):
+def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False, delegation=None,
+                  order=None):
     env = {"game": game, "seq": seq, "prev": prev, "seat": seat, "move": move,
            "nonce": nonce, "ts": ts}
     if forced:
         env["forced"] = True
     if delegation is not None:
         env["delegation"] = dict(delegation)
+    if order is not None:
+        env["order"] = order
     return validate_envelope(env)
 
 

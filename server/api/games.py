@@ -256,8 +256,13 @@ class Log(MethodView):
 
 @blp.route("/games/<game_id>/archive")
 class Archive(MethodView):
+    @blp.doc(security=OPTIONAL)
     @blp.response(200, ArchiveSchema)
-    @blp.refusals(404, 409)
+    @blp.refusals(401, 404, 409)
     def get(self, game_id):
-        """The archive: header, every signed entry, the signed head; seed and result once over."""
-        return archive_for(get_or_404(game_id))
+        """The archive: header, every signed entry, the signed head; seed and result once over.
+
+        Its messages are the ones the caller may read (unsigned: the public ones); its orders
+        are the caller's own while the game runs, and every seat's once it is over.
+        """
+        return archive_for(get_or_404(game_id), current_player(required=False))

@@ -1,4 +1,4 @@
-"""Archives as the server writes them (pbem-archive-v2), and the attacks of tracker #12 item 4
+"""Archives as the server writes them (pbem-archive-v3: v2 with messages and orders), and the attacks of tracker #12 item 4
 on the archive of a real game played through the API.
 
 Runs on SQLite, and on PostgreSQL with PBEM_TEST_DATABASE_URL set (the ``app`` fixture).
@@ -10,12 +10,12 @@ import random
 
 import pytest
 
-from shared.archive import FORMAT, ArchiveError, load_archive, verify_archive
+from shared.archive import V3_FORMAT, ArchiveError, load_archive, verify_archive
 from shared.envelope import genesis_hash, head_message, running_head_message, verify
 from tests.server.test_platform import start_pig
 
 TOP_KEYS = {"format", "header", "genesis", "start_signature", "entries", "head", "seed",
-            "result"}
+            "result", "messages", "orders"}
 
 
 def outcome(archive, **kw):
@@ -54,7 +54,7 @@ def played(make_player):
 def test_every_archive_while_running_is_a_prefix_and_the_last_is_complete(played):
     final, key = played["final"], played["key"]
     n = final["head"]["length"]
-    assert set(final) == TOP_KEYS and final["format"] == FORMAT
+    assert set(final) == TOP_KEYS and final["format"] == V3_FORMAT
     assert final["head"]["status"] == "over" and final["seed"] and final["result"]["winners"]
     report = verify_archive(copy.deepcopy(final), server_key=key)
     assert report["complete"] and report["entries"] == n and report["result"] == final["result"]
