@@ -254,3 +254,7 @@ class Archive(MethodView):
     def get(self, game_id):
         """The archive: header, every signed entry, the signed head; seed and result once over."""
         return archive_for(get_or_404(game_id))
+
+
+# --- the move check (issue #18, moving from the page): its routes live in check.py ---------
+from . import check  # noqa: E402,F401  (registers POST /games/<id>/check on this blueprint)
