@@ -154,6 +154,7 @@
   function showChoices(place, found) {
     var box = $("move-pick");
     if (!box) { return; }
+    if (mem.note) { mem.note = null; renderPreview(null); }
     box.textContent = "";
     box.hidden = false;
     if (!found.length) {
@@ -183,6 +184,7 @@
 
   function choose(move) {
     var input = $("move-text");
+    mem.note = null;
     mem.text = move;
     mem.picks = [];
     if (input) { input.value = move; }
