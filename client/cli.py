@@ -40,6 +40,8 @@ COMMANDS = {
                "and a full replay."),
     "open": ("commands_web", "Print a one-time link that opens GAME's page as you see it, and "
              "open a browser."),
+    "device": ("commands_devices", "Let another device (a second home, a browser) move for "
+               "you: add, import, list, revoke."),
 }
 
 

@@ -31,6 +31,15 @@ def _check_log(game_id, entries, head):
         raise HistoryError(f"the log of game {game_id} does not end at the server's signed head")
 
 
+def _device_note(entry):
+    """" (device 'phone')" for an entry signed by a delegated device key, else ""."""
+    try:
+        delegation = json.loads(entry["envelope"]).get("delegation")
+        return f" (device {delegation['label']!r})" if isinstance(delegation, dict) else ""
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return ""
+
+
 @click.command()
 @click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @pass_ctx
@@ -50,6 +59,7 @@ def log(c, game_id):
     for e in entries:
         events = "; ".join(e.get("events") or [])
         forced = " (forced)" if e.get("forced") else ""
+        forced += _device_note(e)  # a move signed by a device key (pbem device)
         lines.append(f"{e['seq']:>4}  {e['seat']:<10} {e['move']}{forced}"
                      + (f"  -- {events}" if events else ""))
     if not entries and not c.json:

@@ -8,6 +8,9 @@ Layout (every file written atomically, mode 0600; the directory 0700)::
     HOME/cache/<server>/<game>.json   the last view response fetched (for --offline)
     HOME/outbox.json     [{"server", "game", "seat", "move", "envelope", "signature"}]
     HOME/games.json      {server url: {game id: {"type", "status"}}}: the games seen (completion)
+    HOME/device.json     in a device home only (``pbem device import``): {"private_key": hex,
+                         "delegation": {...}, "server": url}; the home then has no key.ed25519
+                         and signs requests and moves with the device key (see DeviceKey)
 """
 
 import json
@@ -19,6 +22,18 @@ import tempfile
 
 class HomeError(Exception):
     """A home directory that cannot be read or written."""
+
+
+class DeviceKey(bytes):
+    """A device home's raw private key (32 bytes), with its ``delegation`` (the dict its
+    player's main key signed) and ``public_key`` (hex).  ``client.signing`` then adds the
+    delegation to each envelope and the X-Pbem-Device header to each request."""
+
+    def __new__(cls, raw, delegation):
+        obj = super().__new__(cls, raw)
+        obj.delegation = dict(delegation)
+        obj.public_key = delegation["device_key"]
+        return obj
 
 
 def default_home():
@@ -93,10 +108,19 @@ class Home:
     # --- the key ------------------------------------------------------------------
 
     def has_key(self):
+        """True when the home signs: its own main key, or a device key (``device.json``)."""
+        return os.path.exists(self.file(self.KEY)) or os.path.exists(self.file(self.DEVICE))
+
+    def has_main_key(self):
         return os.path.exists(self.file(self.KEY))
 
     def private_key(self):
-        """The raw 32-byte private key; HomeError when there is none."""
+        """The raw 32-byte private key; HomeError when there is none.  In a device home
+        (no key.ed25519, a device.json): the device's key, a :class:`DeviceKey`."""
+        if not self.has_main_key():
+            device = self.device()
+            if device is not None:
+                return DeviceKey(bytes.fromhex(device["private_key"]), device["delegation"])
         try:
             with open(self.file(self.KEY), encoding="ascii") as fh:
                 text = fh.read().strip()
@@ -115,14 +139,50 @@ class Home:
 
     def create_key(self):
         """Create a new private key (mode 0600) unless one exists; return the key."""
-        if self.has_key():
+        if self.has_main_key():
             return self.private_key()
+        if os.path.exists(self.file(self.DEVICE)):
+            raise HomeError(f"{self.path} is a device home (pbem device import): it signs with "
+                            "a delegated key and registers no player; use another --home")
         key = secrets.token_bytes(32)
         try:
             atomic_write(self.file(self.KEY), key.hex() + "\n", mode=0o600)
         except OSError as exc:
             raise HomeError(f"cannot write the key in {self.path}: {exc.strerror}") from None
         return key
+
+    # --- a device home: a delegated key instead of a main key --------------------------
+
+    DEVICE = "device.json"
+
+    def device(self):
+        """{"private_key", "delegation", "server"} of a device home, else None."""
+        found = self._read_json(self.DEVICE, None, kind=dict)
+        if found is None:
+            return None
+        from shared.delegation import DelegationError, check_shape
+        key = found.get("private_key")
+        if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{64}", key):
+            self._damaged(self.DEVICE, "its private key is not 64 hex digits")
+        try:
+            check_shape(found.get("delegation"))
+        except DelegationError as exc:
+            self._damaged(self.DEVICE, exc.message)
+        return found
+
+    def save_device(self, private_key, delegation, server):
+        """Make this home a device home of ``delegation``'s player (``pbem device import``)."""
+        if self.has_main_key():
+            raise HomeError(f"{self.path} holds a main key of its own: import a device into "
+                            "a new home (--home DIR)")
+        try:
+            os.makedirs(self.path, mode=0o700, exist_ok=True)
+            atomic_write(self.file(self.DEVICE), json.dumps(
+                {"private_key": private_key.hex(), "delegation": delegation, "server": server},
+                indent=1, sort_keys=True) + "\n", mode=0o600)
+        except OSError as exc:
+            raise HomeError(f"cannot write {self.file(self.DEVICE)}: {exc.strerror or exc}") \
+                from None
 
     # --- config ---------------------------------------------------------------------
 

@@ -70,7 +70,8 @@ def create_app(config=None):
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     configure_storage(app)
     limiter.init_app(app)
-    from .api import games, links, mail, players
+    from .api import devices, games, links, mail, players
+    api.register_blueprint(devices.blp)  # device keys (#18)
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(mail.blp)

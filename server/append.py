@@ -43,7 +43,11 @@ _INSERT_MOVE = db.insert(_MOVES)
 _ENTRY_FAULTS = {"wrong_game": (Malformed, "wrong_game"),
                  "forced_reserved": (Forbidden, "forced_reserved"),
                  "unknown_seat": (Forbidden, "not_your_seat"),
-                 "bad_signature": (Forbidden, "bad_signature")}
+                 "bad_signature": (Forbidden, "bad_signature"),
+                 # delegated moves (device keys, shared/delegation.py)
+                 "bad_delegation": (Forbidden, "bad_delegation"),
+                 "delegation_expired": (Forbidden, "delegation_expired"),
+                 "device_revoked": (Forbidden, "device_revoked")}
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,9 @@ def _append_verified(game, env, envelope_text, signature, digest, forced, reader
         if existing.hash == digest:
             viewer = _reader_seat(game.id, env["seat"], reader)
             return entry_json(existing, get_game(game.type), viewer), False
+    if "delegation" in env:  # a new move of a device: ended by the server's clock? revoked?
+        from .devicekeys import check_in_force
+        check_in_force(env)
     if game.status == "over":
         raise Conflict("game_over", f"game {game.id} is over")
     if env["seq"] != game.head_seq + 1 or env["prev"] != game.head_hash:

@@ -9,7 +9,9 @@ A signed request carries four headers::
                           method, path-with-query, timestamp, nonce, body)
 
 An exact replay (same nonce), a stale timestamp, a signature moved to
-another path or body, or an unknown player each get 401.
+another path or body, or an unknown player each get 401.  A device home adds
+``X-Pbem-Device: <device public key>`` and signs with that key, which must be a
+live device the player registered (``server/devicekeys.py``).
 """
 
 import random
@@ -26,6 +28,9 @@ from .extensions import db
 from .models import Player, RequestNonce
 
 HEADERS = ("X-Pbem-Player", "X-Pbem-Timestamp", "X-Pbem-Nonce", "X-Pbem-Signature")
+#: optional: the request is signed by this device key (hex), one the player delegated and
+#: registered (server/devicekeys.py), instead of the player's main key
+DEVICE_HEADER = "X-Pbem-Device"
 # ASCII digits only: str.isdigit() also accepts "²", which int() then refuses (a 500 before)
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
 _NONCE = re.compile(r"[\x21-\x7e]{8,64}")
@@ -101,7 +106,15 @@ def current_player(required=True):
     player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
     if player is None:
         raise Unauthenticated("unknown_player", f"no player is registered as {name!r}")
-    ts, nonce = _check_signature(player.public_key, name)
+    key = player.public_key
+    if DEVICE_HEADER in request.headers:  # signed by a device key the player delegated
+        from .devicekeys import request_key
+        device = request_key(player, request.headers[DEVICE_HEADER])
+        if device is None:
+            raise Unauthenticated("unknown_device", f"{DEVICE_HEADER} names no live device of "
+                                  f"{name} (revoked, ended or never registered)")
+        key, g.pbem_device = device.device_key, device
+    ts, nonce = _check_signature(key, name)
     _use_nonce(player.id, nonce, ts)
     g.player = player
     g.pbem_verified_player = player.name

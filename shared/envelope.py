@@ -31,6 +31,9 @@ FINAL_HEAD_DOMAIN = b"pbem-final-head-v1\n"
 REQUEST_DOMAIN = b"pbem-request-v1\n"
 
 ENVELOPE_FIELDS = ("game", "seq", "prev", "seat", "move", "nonce", "ts")
+#: fields an envelope may carry besides ENVELOPE_FIELDS: ``forced`` (a server-signed move) and
+#: ``delegation`` (a move signed by a device key: its delegation, see shared/delegation.py)
+OPTIONAL_FIELDS = ("forced", "delegation")
 MAX_MOVE_LENGTH = 500
 MAX_NONCE_LENGTH = 64
 
@@ -136,7 +139,7 @@ def validate_envelope(env):
     missing = [f for f in ENVELOPE_FIELDS if f not in env]
     if missing:
         raise EnvelopeError(f"the envelope lacks {', '.join(missing)}")
-    extra = sorted(set(env) - set(ENVELOPE_FIELDS) - {"forced"})
+    extra = sorted(set(env) - set(ENVELOPE_FIELDS) - set(OPTIONAL_FIELDS))
     if extra:
         raise EnvelopeError(f"the envelope has unknown fields: {', '.join(extra)}")
     for key in ("game", "prev", "seat", "move", "nonce"):
@@ -151,6 +154,12 @@ def validate_envelope(env):
         raise EnvelopeError(f"the nonce must be 1 to {MAX_NONCE_LENGTH} characters")
     if "forced" in env and env["forced"] is not True:
         raise EnvelopeError("envelope field forced may only be true")
+    # --- delegated moves (device keys, shared/delegation.py) ---
+    if "delegation" in env:
+        if "forced" in env:
+            raise EnvelopeError("a forced move is the server's: it carries no delegation")
+        from .delegation import check_shape
+        check_shape(env["delegation"])
     return env
 
 
@@ -184,7 +193,7 @@ def read_envelope(envelope_text):
 
 def verify_entry(envelope_text, signature, *, game_id=None, seq=None, prev=None,
                  seat_keys=None, server_key=None, forced=None, expected_hash=None,
-                 subject="the entry"):
+                 subject="the entry", revoked=()):
     """Verify one log entry (an envelope's text and its signature); return (envelope, hash).
 
     The one check of a log entry, for the server's append path, the archive verifier and the
@@ -195,12 +204,17 @@ def verify_entry(envelope_text, signature, *, game_id=None, seq=None, prev=None,
     - ``forced`` (True or False): the envelope is (or is not) a server-signed forced move;
     - ``seq``: the envelope's seq; ``prev``: the hash it links to (the entry before it);
     - ``seat_keys`` ({seat: public key hex}): its seat is in the game and the seat's key, or
-      for a forced move ``server_key``, signed it;
+      for a forced move ``server_key``, signed it.  An envelope carrying a ``delegation``
+      (a device key's move, shared/delegation.py) holds when the seat's key signed the
+      delegation, the device key signed the envelope, the envelope's ``ts`` is not past the
+      delegation's ``not_after``, and the device key is not in ``revoked`` (device public
+      keys revoked at this point of the log);
     - ``expected_hash``: the entry's stated hash is its real hash.
 
     Raises EnvelopeError for an unreadable envelope, EntryError (``wrong_game``,
     ``forced_reserved``, ``wrong_seq``, ``broken_link``, ``unknown_seat``, ``bad_signature``,
-    ``wrong_hash``) for an entry that does not hold; the message begins with ``subject``.
+    ``bad_delegation``, ``delegation_expired``, ``device_revoked``, ``wrong_hash``) for an
+    entry that does not hold; the message begins with ``subject``.
     """
     env = read_envelope(envelope_text)
     if not isinstance(signature, str) or not signature.isascii():
@@ -222,20 +236,52 @@ def verify_entry(envelope_text, signature, *, game_id=None, seq=None, prev=None,
             _entry_fault(subject, "unknown_seat", f"is signed for seat {env['seat'][:40]!r}, "
                          "which is not in this game")
         key = server_key if is_forced else seat_keys[env["seat"]]
+        delegation = env.get("delegation")
+        if delegation is not None:
+            key = _delegated_key(subject, env, key)
         if key is None or not verify(key, envelope_message(raw, is_forced), signature):
-            signer = "the server" if is_forced else f"seat {env['seat']}"
+            signer = "the server" if is_forced else f"seat {env['seat']}" + (
+                "'s device key" if delegation is not None else "")
             _entry_fault(subject, "bad_signature", f"has a bad signature (not signed by {signer})")
+        if delegation is not None:
+            _delegation_in_force(subject, env, revoked)
     digest = entry_hash(raw, signature)
     if expected_hash is not None and expected_hash != digest:
         _entry_fault(subject, "wrong_hash", "has a wrong hash")
     return env, digest
 
 
-def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False):
+def _delegated_key(subject, env, seat_key):
+    """The device key of a delegated envelope, once its delegation verifies under the seat's
+    key ``seat_key``.  Raises EntryError ``bad_delegation``."""
+    from .delegation import DelegationError, verify_delegation
+    try:
+        verify_delegation(env["delegation"], seat_key)
+    except DelegationError as exc:
+        _entry_fault(subject, "bad_delegation", f"carries a delegation that does not hold for "
+                     f"seat {env['seat']}: {exc.message}")
+    return env["delegation"]["device_key"]
+
+
+def _delegation_in_force(subject, env, revoked):
+    """A delegated envelope's time is within its delegation and its device key is not
+    revoked.  Raises EntryError ``delegation_expired`` or ``device_revoked``."""
+    delegation = env["delegation"]
+    if env["ts"] > delegation["not_after"]:
+        _entry_fault(subject, "delegation_expired", f"is signed by device "
+                     f"{delegation['label']!r} after its delegation ended")
+    if revoked and delegation["device_key"] in revoked:
+        _entry_fault(subject, "device_revoked", f"is signed by device {delegation['label']!r}, "
+                     "whose key the player revoked")
+
+
+def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False, delegation=None):
     env = {"game": game, "seq": seq, "prev": prev, "seat": seat, "move": move,
            "nonce": nonce, "ts": ts}
     if forced:
         env["forced"] = True
+    if delegation is not None:
+        env["delegation"] = dict(delegation)
     return validate_envelope(env)
 
 

@@ -21,6 +21,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 def init_app(app):
     """Register the pages on ``app`` (after the API, whose JSON error handler it keeps for /api)."""
     from . import views  # noqa: F401 - registers the routes on bp
+    from . import devices  # noqa: F401 - the browser key's link page (#18)
     app.register_blueprint(bp)
     from ..extensions import api
 

@@ -1,0 +1,262 @@
+"""``pbem device``: keys of other devices (a second home, a browser) that may move for you.
+
+Your main key (this home's ``key.ed25519``) signs a *delegation* for a device's key: player,
+device key, label, and a date after which it ends (``shared/delegation.py``).  Each move the
+device signs carries that delegation, so the server, archives and other players check it
+against your seat's key; the server never holds a private key.
+
+- ``pbem device add --label laptop`` makes a key for another home and writes FILE; in the
+  other home, ``pbem device import FILE`` (then delete FILE: it holds the device's private key).
+- ``pbem device add --browser --label phone`` prints a one-time link; open it in the browser,
+  compare the fingerprint it shows with the one printed here, answer yes, and the page gets its
+  delegation.  The browser's key never leaves it.
+- ``pbem device list``; ``pbem device revoke LABEL`` (the server refuses the device at once, and
+  an ``@revoke KEY`` entry signed by your main key is appended to each of your running games so
+  that archives show it).
+"""
+
+import json
+import os
+import re
+import time
+from datetime import datetime, timezone
+
+import click
+
+from .context import PbemError, UsageProblem, pass_ctx
+
+MAX_DAYS = 3650
+FILE_FORMAT = "pbem-device-v1"
+
+
+def _when(ts):
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _main_key(c):
+    """(name, main private key) of this home; a device home cannot manage devices."""
+    if not c.home.has_main_key():
+        if c.home.device() is not None:
+            raise PbemError("this is a device home: add and revoke devices from the home that "
+                            "holds your main key")
+        c.identity()  # raises "register first"
+    return c.home.name(), c.home.private_key()
+
+
+def _check_label(label):
+    from shared.delegation import MAX_LABEL, valid_label
+    if not valid_label(label):
+        raise UsageProblem(f"{label[:40]!r} is not a device label: 1 to {MAX_LABEL} characters, "
+                           "no control characters, no spaces at either end")
+    return label
+
+
+def _not_after(days):
+    if not 1 <= days <= MAX_DAYS:
+        raise UsageProblem(f"--days must be 1 to {MAX_DAYS}")
+    return int(time.time()) + days * 86400
+
+
+@click.group("device")
+def device():
+    """Let another device (a second home, a browser) move for you: add, import, list, revoke."""
+
+
+def _subcommand(fn):
+    from .cli import with_global_options
+    return with_global_options(fn)
+
+
+@device.command("add")
+@click.option("--label", default="device", show_default=True,
+              help="A name for the device (what pbem device revoke takes).")
+@click.option("--days", default=90, show_default=True, type=int,
+              help="How long the device may move for you.")
+@click.option("--browser", is_flag=True,
+              help="Delegate a browser's own key through a one-time link.")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the other home's file (default: pbem-device-LABEL.json).")
+@click.option("--yes", is_flag=True,
+              help="With --browser: do not ask to compare the fingerprint (scripts).")
+@pass_ctx
+def add(c, label, days, browser, out, yes):
+    """Delegate a new device key, for another home (writes FILE) or a browser (--browser).
+
+    \b
+    Examples:
+      pbem device add --label laptop --days 30   # then, in the laptop's home:
+                                                 #   pbem device import pbem-device-laptop.json
+      pbem device add --browser --label phone    # open the link on the phone
+    """
+    _check_label(label)
+    not_after = _not_after(days)
+    name, main = _main_key(c)
+    api = c.signed_api()
+    if browser:
+        return _add_browser(c, api, name, main, label, not_after, yes)
+    from shared.delegation import fingerprint, make_delegation
+    from shared.envelope import public_key_hex
+    import secrets
+    from .home import atomic_write
+    key = secrets.token_bytes(32)
+    delegation = make_delegation(main, name, public_key_hex(key), label, not_after)
+    path = out or f"pbem-device-{re.sub(r'[^A-Za-z0-9_-]+', '_', label)}.json"
+    if os.path.exists(path):
+        raise PbemError(f"{path} exists: choose another --out")
+    api.request("POST", "/api/devices", {"delegation": delegation})
+    document = {"format": FILE_FORMAT, "server": c.server, "player": name,
+                "private_key": key.hex(), "delegation": delegation}
+    try:
+        atomic_write(path, json.dumps(document, indent=1, sort_keys=True) + "\n", mode=0o600)
+    except OSError as exc:
+        raise PbemError(f"cannot write {path}: {exc.strerror or exc}") from None
+    fp = fingerprint(delegation["device_key"])
+    c.emit({"label": label, "device_key": delegation["device_key"], "fingerprint": fp,
+            "not_after": not_after, "file": path},
+           [f"device {label!r} added (key {fp}), good until {_when(not_after)}",
+            f"In the other home run: pbem device import {path}",
+            f"then delete {path}: it holds the device's private key."])
+
+
+def _add_browser(c, api, name, main, label, not_after, yes):
+    from shared.delegation import fingerprint, make_delegation
+    link = api.request("POST", "/api/devices/links", {"label": label})
+    c.note(f"Open this link in the browser to add (one use, until {link['expires_at']}):")
+    click.echo(link["url"])
+    while True:
+        seen = api.request("GET", f"/api/devices/links/{link['id']}")
+        if seen["status"] == "key":
+            break
+        if seen["status"] != "waiting":
+            raise PbemError(f"the link is {seen['status']}: no browser posted its key in time "
+                            "(pbem device add --browser again)")
+        time.sleep(1)
+    fp = seen["fingerprint"]
+    if fingerprint(seen["public_key"]) != fp:
+        raise PbemError("the server's fingerprint does not match the key it sent")
+    c.note(f"The page shows the fingerprint of its key. It must read: {fp}")
+    if not yes and not click.confirm("Is it the same on the page?", default=False,
+                                     err=True):
+        raise PbemError("not delegated: the fingerprints differ (or you said no)")
+    delegation = make_delegation(main, name, seen["public_key"], label, not_after)
+    api.request("POST", f"/api/devices/links/{link['id']}/delegation",
+                {"delegation": delegation})
+    c.emit({"label": label, "device_key": seen["public_key"], "fingerprint": fp,
+            "not_after": not_after},
+           f"browser {label!r} added (key {fp}), good until {_when(not_after)}")
+
+
+@device.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@pass_ctx
+def import_(c, file):
+    """Make this (new) home sign as your device, with FILE from pbem device add."""
+    from shared.delegation import DelegationError, check_shape, verify_delegation
+    from shared.envelope import public_key_hex
+    try:
+        with open(file, encoding="utf-8") as fh:
+            document = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise PbemError(f"cannot read {file}: {exc}") from None
+    if not isinstance(document, dict) or document.get("format") != FILE_FORMAT:
+        raise PbemError(f"{file} is not a device file from pbem device add")
+    try:
+        delegation = check_shape(document.get("delegation"))
+        key = bytes.fromhex(document.get("private_key") or "")
+    except (DelegationError, ValueError, TypeError):
+        raise PbemError(f"{file} is damaged: its delegation or key is malformed") from None
+    if len(key) != 32 or public_key_hex(key) != delegation["device_key"]:
+        raise PbemError(f"{file} is damaged: its key is not the delegated one")
+    home = c.home
+    if home.has_main_key():
+        raise PbemError(f"{home.path} holds a main key of its own: import the device into a "
+                        "new home (--home DIR)")
+    known = home.config().get("name")
+    if known and known != delegation["player"]:
+        raise PbemError(f"{home.path} belongs to {known}, not {delegation['player']}")
+    player = c.api.player(delegation["player"])
+    try:
+        verify_delegation(delegation, player.get("public_key"), delegation["player"])
+    except DelegationError as exc:
+        raise PbemError(f"{file}'s delegation does not hold on {c.server}: {exc.message}") \
+            from None
+    if delegation["not_after"] < time.time():
+        raise PbemError(f"{file}'s delegation ended on {_when(delegation['not_after'])}")
+    home.save_device(key, delegation, c.server)
+    config = home.config()
+    config["name"] = delegation["player"]
+    home.save_config(config)
+    c._api = c._heads = None
+    c.emit({"player": delegation["player"], "label": delegation["label"],
+            "not_after": delegation["not_after"], "home": home.path},
+           [f"{home.path} now moves for {delegation['player']} as device "
+            f"{delegation['label']!r} until {_when(delegation['not_after'])}",
+            f"Delete {file}: it holds this device's private key."])
+
+
+@device.command("list")
+@pass_ctx
+def list_(c):
+    """Your devices the server knows (not revoked), and until when each may move."""
+    api = c.signed_api()
+    devices = api.request("GET", "/api/devices")["devices"]
+    mine = getattr(c.home.private_key(), "public_key", None)
+    lines = [f"{d['label']:<20} {d['fingerprint']}  "
+             f"{'ended' if d['ended'] else 'until'} {_when(d['not_after'])}"
+             + ("  (this home)" if d["device_key"] == mine else "") for d in devices]
+    c.emit(devices, lines or ["no devices (pbem device add)"])
+
+
+@device.command("revoke")
+@click.argument("label")
+@pass_ctx
+def revoke(c, label):
+    """Stop device LABEL moving for you: on the server now, and in each running game's log.
+
+    The log entry is ``@revoke KEY``, signed by your main key, appended to each game you play
+    (so that archives show it).  Exit 1 when a game refused the entry (the server still
+    refuses the device).
+    """
+    name, main = _main_key(c)
+    api = c.signed_api()
+    keys = api.request("POST", f"/api/devices/{label}/revoke")["revoked"]
+    problems, logged = [], []
+    for game in api.games(status="playing"):
+        for seat in game.get("you") or []:
+            for key in keys:
+                try:
+                    _post_table_entry(c, api, main, game["id"], seat, f"@revoke {key}")
+                    logged.append(game["id"])
+                except PbemError as exc:
+                    problems.append(f"{game['id']} ({seat}): {exc.message}")
+    c.emit({"revoked": keys, "logged_in": logged, "refused_in": problems},
+           [f"device {label!r} revoked on {c.server}"]
+           + [f"recorded in game {g}" for g in logged]
+           + [f"not recorded in game {p}" for p in problems])
+    if problems:
+        raise PbemError(f"{len(problems)} game(s) refused the @revoke entry; the server "
+                        "refuses the device all the same")
+
+
+def _post_table_entry(c, api, main, game_id, seat, text):
+    """Sign ``text`` as a log entry of ``seat`` with the main key and post it (one retry on a
+    stale seq).  Raises PbemError with the server's reason."""
+    from .api import ApiError, Conflict
+    from .signing import signed_move
+    for attempt in (0, 1):
+        view = api.view(game_id, seat)
+        body = signed_move(main, game_id, view["next_seq"], view["prev"], seat, text)
+        try:
+            return api.post_move(game_id, body["envelope"], body["signature"])
+        except Conflict as exc:
+            if exc.code != "stale_seq" or attempt:
+                raise PbemError(exc.message) from None
+        except ApiError as exc:
+            raise PbemError(exc.message) from None
+
+
+for _cmd in (add, import_, list_, revoke):
+    _subcommand(_cmd)
+# the subcommands live in the group only: ``pbem`` finds top-level commands among this
+# module's names (client/cli.py, tests/client/test_cli_lazy.py)
+del _cmd, add, import_, list_, revoke
