@@ -128,7 +128,7 @@ def _game_context(game, player, seat):
             "player": player, "mine": mine, "private": _private_panel(view),
             "result": (view or {}).get("result") or game.result,
             "etag": _etag(game, seat, player), "show_cards": bool(counts),
-            "play": _play_context(game, seat, player, view), "keys_js": _HAS_KEYS_JS}
+            "play": _play_context(game, seat, player, view)}
 
 
 # --- moving from the page (issue #18): the seat's legal moves for static/play.js ----------
@@ -159,11 +159,7 @@ def _play_context(game, seat, player, view):
     return {"seat": seat, "moves": moves, "groups": list(groups.items()),
             "owes": (view.get("owes") or {}).get(seat), "next_seq": game.head_seq + 1,
             "prev": game.head_hash, "resources": list(hand), "trade": trade,
-            "others": others, "open_ended": sorted(game_def.open_ended_kinds),
-            "keys_js": _HAS_KEYS_JS}
-
-
-_HAS_KEYS_JS = os.path.isfile(os.path.join(os.path.dirname(__file__), "static", "keys.js"))
+            "others": others, "open_ended": sorted(game_def.open_ended_kinds)}
 
 
 def _iso(moment):

@@ -59,7 +59,7 @@ def test_hidden_cards_and_the_seed_never_change_the_answer(name):
     """Two states that differ only in what the mover may not know give the same answer for
     every move (same generator): the answer is a function of the mover's view."""
     game = get_game(name)
-    compared = outcomes = 0
+    compared = 0
     seen = set()
     for seed in range(2):
         for state, seat in positions(name, seed, every=7, limit=10, n=3):

@@ -183,34 +183,6 @@ def test_every_board_place_a_legal_move_names_is_on_the_drawing(name):
 
 # --- in a real browser (headless Chromium) against the CLI --------------------------------------
 
-#: A stand-in for keys.js (branch ``devices``) while it is not merged: the same interface
-#: (window.pbemKeys), signing with the player's own key imported into WebCrypto (Ed25519, not
-#: extractable) from their CLI home.  The server checks the signatures as it checks any.
-KEYS_STAND_IN = """
-(function () {
-  var KEY = "%(key)s", GAME = "%(game)s", SEAT = "%(seat)s";
-  function bytes(h) { var a = new Uint8Array(h.length / 2);
-    for (var i = 0; i < a.length; i++) { a[i] = parseInt(h.substr(2 * i, 2), 16); } return a; }
-  function hex(buf) { return Array.from(new Uint8Array(buf))
-    .map(function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); }
-  var key = crypto.subtle.importKey("pkcs8", bytes("302e020100300506032b657004220420" + KEY),
-                                    {name: "Ed25519"}, false, ["sign"]);
-  function canonical(o) { return "{" + Object.keys(o).sort().map(function (k) {
-    return JSON.stringify(k) + ":" + JSON.stringify(o[k]); }).join(",") + "}"; }
-  window.pbemKeys = {
-    available: function (g, s) { return Promise.resolve(g === GAME && s === SEAT); },
-    signEnvelope: function (env) {
-      var text = canonical(env);
-      return key.then(function (k) {
-        return crypto.subtle.sign({name: "Ed25519"}, k,
-                                  new TextEncoder().encode("pbem-move-v1\\n" + text));
-      }).then(function (sig) { return {envelope: text, signature: hex(sig)}; });
-    }
-  };
-})();
-"""
-
-
 def _by(kind):
     from selenium.webdriver.common.by import By
     return getattr(By, kind)
@@ -285,22 +257,21 @@ class Page:
         _wait(self.d, 10, lambda d: _panel_seq(d) == before + 2, "the page followed the move")
         entry = _api(self.live, f"/api/games/{self.game_id}/log?since={before + 1}")["entries"]
         assert entry[-1]["move"] == move
+        # signed in the page by this browser's key, delegated by the player's main key
+        assert json.loads(entry[-1]["envelope"])["delegation"]["label"] == "page"
         return entry[-1]
 
 
-def _open_signed_in(browser, live, player, game_id, seat, key):
-    """Sign ``player`` in with ``pbem open`` and open the game page (with a browser key)."""
-    stand_in = None
-    if key:
-        source = KEYS_STAND_IN % {"key": player.home.joinpath("key.ed25519").read_text().strip(),
-                                  "game": game_id, "seat": seat}
-        stand_in = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
-                                           {"source": source})["identifier"]
+def _open_signed_in(browser, live, player, game_id, with_key, screenshot=None):
+    """Give this browser a key of ``player`` (``pbem device add --browser``, the real CLI and
+    keys.js) when ``with_key``, sign in with ``pbem open``, and open the game page."""
+    if with_key:
+        from tests.web.test_device_browser import add_browser
+        add_browser(browser, live, player, "page", screenshot)
     url = player.run("open", game_id, "--no-browser").stdout.strip()
     browser.get(url)
     _wait(browser, 10, lambda d: d.current_url.endswith(f"/g/{game_id}")
           and d.find_elements(_by("ID"), "play"), "the game page with its play panel")
-    return stand_in
 
 
 def _start(cli_player):
@@ -327,114 +298,109 @@ def test_a_zarahemla_set_up_and_first_turn_played_from_the_page_against_the_cli(
         browser, live, cli_player, screenshot, tmp_path):
     game_id, ann, bob = _start(cli_player)
     mine, theirs = _seat_of(live, game_id, ann), _seat_of(live, game_id, bob)
-    stand_in = _open_signed_in(browser, live, ann, game_id, mine, key=True)
+    _open_signed_in(browser, live, ann, game_id, True)
     page = Page(browser, live, game_id)
-    try:
-        _wait(browser, 10, lambda d: "signed with this browser's key" in
-              d.find_element(_by("ID"), "key-status").text, "the key is found")
-        shots = set()
-        illegal_tried = played_from_page = 0
-        for _ in range(40):
-            info = _api(live, f"/api/games/{game_id}/view")
-            owing = info["view"]["to_act"]
-            if mine not in owing:
-                if played_from_page and _turn_done(live, game_id, mine):
-                    break
-                _cli_first_legal(bob, game_id, avoid=("offer",))
-                _wait(browser, 10, lambda d: _panel_seq(d) == _seq(live, game_id) + 1,
-                      "the page shows the CLI's move")
-                continue
-            _wait(browser, 10, lambda d: page.moves(), "the page lists my moves")
-            moves = page.moves()
-            kind = moves[0].split()[0]
-            if kind == "settle":
-                move = moves[len(moves) // 2]
-                corner = move.split()[1]
-                if not illegal_tried:
-                    # a corner next to a settlement, typed: refused with the rules' reason
-                    # before anything is signed
-                    taken = [m for m in _api(live, f"/api/games/{game_id}/view")["view"]
-                             ["board"]["buildings"]]
-                    bad = _adjacent_corner(taken) if taken else "99"
-                    box = browser.find_element(_by("ID"), "move-text")
-                    box.clear()
-                    box.send_keys(f"settle {bad}\n")
-                    verdict = page.checked(f"settle {bad}")
-                    assert verdict.startswith("Not legal:"), verdict
-                    assert not browser.find_element(_by("ID"), "send-move").is_enabled()
-                    screenshot(browser, "play-illegal-refused")
-                    illegal_tried = 1
-                page.click_place(corner)
-                verdict = page.checked(move)
-                assert verdict.startswith("Legal: " + move), verdict
-                assert f"placed a settlement on {corner}" in verdict
-                if "settle" not in shots:
-                    screenshot(browser, "play-settle-checked")
-                    shots.add("settle")
-            elif kind == "road":
-                move = moves[-1]
-                a, b = move.split()[1].split("-")
-                built = _api(live, f"/api/games/{game_id}/view")["view"]["board"]["buildings"]
-                first, second = (a, b) if a in built else (b, a)
-                page.click_place(first)       # my settlement: every road from it
-                if len(moves) > 1:
-                    _wait(browser, 5, lambda d: d.find_element(_by("ID"), "move-pick")
-                          .is_displayed(), "the moves naming that corner are offered")
-                    if "pick" not in shots:
-                        screenshot(browser, "play-road-choices")
-                        shots.add("pick")
-                    page.click_place(second)  # narrows them to one
-                verdict = page.checked(move)
-                assert verdict.startswith("Legal: " + move), verdict
-            elif kind == "start":
-                move = moves[0]
-                page.click_place(move.split()[1])
-                verdict = page.checked(move)
-                assert verdict.startswith("Legal: " + move), verdict
-            elif kind == "robber":
-                # a 7: move the robber by clicking a hex, then choosing among its moves
-                move = next((m for m in moves if len(m.split()) == 3), moves[0])
-                page.click_place(move.split()[1])
-                if sum(m.split()[1] == move.split()[1] for m in moves) > 1:
-                    _wait(browser, 5, lambda d: d.find_element(
-                        _by("CSS_SELECTOR"), f'#move-pick button[data-move="{move}"]'),
-                        "the hex's robber moves are offered").click()
-                verdict = page.checked(move)
-                assert verdict.startswith("Legal: " + move), verdict
-                screenshot(browser, "play-robber-checked")
-            elif kind == "discard":
-                move = moves[0]
-                page.click_move(move)
-                assert page.checked(move).startswith("Legal: " + move)
-            else:
-                move = _first_turn_move(page, moves, live, game_id, mine, theirs, bob,
-                                        browser, screenshot)
-                if move is None:
-                    break
-                continue
-            page.send(move)
-            played_from_page += 1
-        assert played_from_page >= 7
-        assert _turn_done(live, game_id, mine), "the page player's first turn was played"
-        screenshot(browser, "play-after-first-turn")
-        log = _api(live, f"/api/games/{game_id}/log")["entries"]
-        assert any(e["seat"] == mine and e["move"] == "roll" for e in log)
-        assert any(e["seat"] == mine and e["move"].startswith("offer") for e in log)
-        assert any(e["seat"] == mine and e["move"] == "end" for e in log)
-        if any(e["seat"] == theirs and e["move"] == "accept" for e in log):
-            assert any(e["seat"] == mine and e["move"] == f"confirm {theirs}" for e in log)
+    _wait(browser, 10, lambda d: "signed with this browser's key" in
+          d.find_element(_by("ID"), "key-status").text, "the key is found")
+    shots = set()
+    illegal_tried = played_from_page = 0
+    for _ in range(40):
+        info = _api(live, f"/api/games/{game_id}/view")
+        owing = info["view"]["to_act"]
+        if mine not in owing:
+            if played_from_page and _turn_done(live, game_id, mine):
+                break
+            _cli_first_legal(bob, game_id, avoid=("offer",))
+            _wait(browser, 10, lambda d: _panel_seq(d) == _seq(live, game_id) + 1,
+                  "the page shows the CLI's move")
+            continue
+        _wait(browser, 10, lambda d: page.moves(), "the page lists my moves")
+        moves = page.moves()
+        kind = moves[0].split()[0]
+        if kind == "settle":
+            move = moves[len(moves) // 2]
+            corner = move.split()[1]
+            if not illegal_tried:
+                # a corner next to a settlement, typed: refused with the rules' reason
+                # before anything is signed
+                taken = [m for m in _api(live, f"/api/games/{game_id}/view")["view"]
+                         ["board"]["buildings"]]
+                bad = _adjacent_corner(taken) if taken else "99"
+                box = browser.find_element(_by("ID"), "move-text")
+                box.clear()
+                box.send_keys(f"settle {bad}\n")
+                verdict = page.checked(f"settle {bad}")
+                assert verdict.startswith("Not legal:"), verdict
+                assert not browser.find_element(_by("ID"), "send-move").is_enabled()
+                screenshot(browser, "play-illegal-refused")
+                illegal_tried = 1
+            page.click_place(corner)
+            verdict = page.checked(move)
+            assert verdict.startswith("Legal: " + move), verdict
+            assert f"placed a settlement on {corner}" in verdict
+            if "settle" not in shots:
+                screenshot(browser, "play-settle-checked")
+                shots.add("settle")
+        elif kind == "road":
+            move = moves[-1]
+            a, b = move.split()[1].split("-")
+            built = _api(live, f"/api/games/{game_id}/view")["view"]["board"]["buildings"]
+            first, second = (a, b) if a in built else (b, a)
+            page.click_place(first)       # my settlement: every road from it
+            if len(moves) > 1:
+                _wait(browser, 5, lambda d: d.find_element(_by("ID"), "move-pick")
+                      .is_displayed(), "the moves naming that corner are offered")
+                if "pick" not in shots:
+                    screenshot(browser, "play-road-choices")
+                    shots.add("pick")
+                page.click_place(second)  # narrows them to one
+            verdict = page.checked(move)
+            assert verdict.startswith("Legal: " + move), verdict
+        elif kind == "start":
+            move = moves[0]
+            page.click_place(move.split()[1])
+            verdict = page.checked(move)
+            assert verdict.startswith("Legal: " + move), verdict
+        elif kind == "robber":
+            # a 7: move the robber by clicking a hex, then choosing among its moves
+            move = next((m for m in moves if len(m.split()) == 3), moves[0])
+            page.click_place(move.split()[1])
+            if sum(m.split()[1] == move.split()[1] for m in moves) > 1:
+                _wait(browser, 5, lambda d: d.find_element(
+                    _by("CSS_SELECTOR"), f'#move-pick button[data-move="{move}"]'),
+                    "the hex's robber moves are offered").click()
+            verdict = page.checked(move)
+            assert verdict.startswith("Legal: " + move), verdict
+            screenshot(browser, "play-robber-checked")
+        elif kind == "discard":
+            move = moves[0]
+            page.click_move(move)
+            assert page.checked(move).startswith("Legal: " + move)
         else:
-            assert any(e["seat"] == mine and e["move"] == "withdraw" for e in log)
-        # the whole log verifies offline, the page's moves included
-        archive = tmp_path / "play-archive.json"
-        bob.run("export", game_id, "-o", str(archive))
-        out = bob.run("verify", str(archive), ok=5)    # a verified prefix: the game goes on
-        assert "verified" in (out.stdout + out.stderr).lower()
-        assert not _csp_violations(browser)
-    finally:
-        if stand_in:
-            browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
-                                    {"identifier": stand_in})
+            move = _first_turn_move(page, moves, live, game_id, mine, theirs, bob,
+                                    browser, screenshot)
+            if move is None:
+                break
+            continue
+        page.send(move)
+        played_from_page += 1
+    assert played_from_page >= 7
+    assert _turn_done(live, game_id, mine), "the page player's first turn was played"
+    screenshot(browser, "play-after-first-turn")
+    log = _api(live, f"/api/games/{game_id}/log")["entries"]
+    assert any(e["seat"] == mine and e["move"] == "roll" for e in log)
+    assert any(e["seat"] == mine and e["move"].startswith("offer") for e in log)
+    assert any(e["seat"] == mine and e["move"] == "end" for e in log)
+    if any(e["seat"] == theirs and e["move"] == "accept" for e in log):
+        assert any(e["seat"] == mine and e["move"] == f"confirm {theirs}" for e in log)
+    else:
+        assert any(e["seat"] == mine and e["move"] == "withdraw" for e in log)
+    # the whole log verifies offline, the page's moves included
+    archive = tmp_path / "play-archive.json"
+    bob.run("export", game_id, "-o", str(archive))
+    out = bob.run("verify", str(archive), ok=5)    # a verified prefix: the game goes on
+    assert "verified" in (out.stdout + out.stderr).lower()
+    assert not _csp_violations(browser)
 
 
 def _adjacent_corner(taken):
@@ -524,7 +490,7 @@ def test_without_a_browser_key_the_page_checks_and_says_how_to_get_one(
     if mine not in _api(live, f"/api/games/{game_id}")["to_act"]:
         _cli_first_legal(bob, game_id)
         _cli_first_legal(bob, game_id)
-    _open_signed_in(browser, live, ann, game_id, mine, key=False)
+    _open_signed_in(browser, live, ann, game_id, False)
     status = _wait(browser, 10, lambda d: d.find_element(_by("CSS_SELECTOR"),
                                                          "#key-status.no-key"), "no key")
     assert "pbem device add --browser" in status.text

@@ -146,7 +146,7 @@
     var found = candidates(picks);
     if (!found.length) { picks = [place]; found = candidates(picks); }
     mem.picks = found.length ? picks : [];
-    if (found.length === 1) { choose(found[0]); return; }
+    if (found.length === 1) { choose(found[0]); reveal("move-preview"); return; }
     showChoices(place, found);
     showPicked();
   }
@@ -170,9 +170,18 @@
       li.appendChild(b); ul.appendChild(li);
     });
     box.appendChild(ul);
+    reveal("move-pick");
     if (found.length > 40) { box.appendChild(el("p", {}, "... and " + (found.length - 40) + " more.")); }
     var first = box.querySelector("button");
     if (first) { first.focus({preventScroll: true}); }
+  }
+
+  /* on a phone the panel is under the board: bring what a tap changed into view */
+  function reveal(id) {
+    var e = $(id), r = e && e.getBoundingClientRect();
+    if (r && (r.top > window.innerHeight || r.bottom < 0)) {
+      e.scrollIntoView({block: "nearest", behavior: "smooth"});
+    }
   }
 
   function hideChoices() {
