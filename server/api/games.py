@@ -266,3 +266,7 @@ class Archive(MethodView):
         are the caller's own while the game runs, and every seat's once it is over.
         """
         return archive_for(get_or_404(game_id), current_player(required=False))
+
+
+# --- the move check (issue #18, moving from the page): its routes live in check.py ---------
+from . import check  # noqa: E402,F401  (registers POST /games/<id>/check on this blueprint)

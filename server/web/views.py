@@ -18,6 +18,7 @@ from ..views import log_entries, seat_of, view_for
 from ..errors import fail
 from ..extensions import db
 from ..models import Game, Seat
+from ..state_cache import load_state
 from . import archive as archive_view
 from . import bp, error_page
 from .signin import LinkRefused, clear_session, redeem_link, session_player, set_session
@@ -126,7 +127,39 @@ def _game_context(game, player, seat):
             "log": log, "log_complete": since == 0, "seats": seats, "seat": seat,
             "player": player, "mine": mine, "private": _private_panel(view),
             "result": (view or {}).get("result") or game.result,
-            "etag": _etag(game, seat, player), "show_cards": bool(counts)}
+            "etag": _etag(game, seat, player), "show_cards": bool(counts),
+            "play": _play_context(game, seat, player, view)}
+
+
+# --- moving from the page (issue #18): the seat's legal moves for static/play.js ----------
+
+#: kinds whose moves are bundles of cards, built with the page's trade form
+TRADE_KINDS = ("offer", "counter", "bank", "discard")
+
+
+def _play_context(game, seat, player, view):
+    """What the play panel (``_play.html``) shows the signed-in player of ``seat``: their
+    legal moves grouped by kind (the first word; ``play`` and the card), the envelope's
+    ``next_seq``/``prev``, and what the trade form needs.  None for anyone else."""
+    if player is None or seat is None or game.status != "playing" or view is None:
+        return None
+    if not any(s.seat == seat and s.player_id == player.id for s in game.seats):
+        return None
+    game_def = get_game(game.type)
+    moves = game_def.legal_moves(load_state(game), seat) if seat in (view.get("to_act") or []) \
+        else []
+    groups = {}
+    for move in moves:
+        words = move.split()
+        kind = " ".join(words[:2]) if words[0] == "play" and len(words) > 1 else words[0]
+        groups.setdefault(kind, []).append(move)
+    hand = view.get("hand") if isinstance(view.get("hand"), dict) else {}
+    trade = [k for k in TRADE_KINDS if k in groups]
+    others = [s.seat for s in game.seats if s.seat != seat]
+    return {"seat": seat, "moves": moves, "groups": list(groups.items()),
+            "owes": (view.get("owes") or {}).get(seat), "next_seq": game.head_seq + 1,
+            "prev": game.head_hash, "resources": list(hand), "trade": trade,
+            "others": others, "open_ended": sorted(game_def.open_ended_kinds)}
 
 
 def _iso(moment):

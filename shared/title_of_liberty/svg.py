@@ -9,8 +9,10 @@ boards with their troops by kind.
 Classes a page can style: ``space`` (+ ``city``, ``town``, ``village``, ``wilds``, ``hill``,
 ``seashore``, ``start``; ``held`` / ``liberated`` on cities), ``flag``, ``food``,
 ``unfinished`` (a battle left unfinished), ``army`` (+ ``seat-<army>``) on the map,
-``army-board``, ``battle``, ``lamanites``, ``sector``, ``temple``.  ``data-place`` holds the
-notation's name of a space (``"mulek"``, ``"h1"``) or a city sector (``"palace"``).
+``army-board``, ``battle``, ``lamanites``, ``sector``, ``temple``, ``tower`` and ``gate`` (of the
+sector under attack).  ``data-place`` holds the notation's name of a space (``"mulek"``,
+``"h1"``), a city sector (``"palace"``), or a place a duel names (``"tower"``, ``"gate"``,
+``"temple"``, ``"path"``, ``"field"``).
 """
 
 from ..svg import (Drawing, as_dict, as_int, as_list, circle, css_token, group, line, path,
@@ -337,12 +339,20 @@ def _city_inset(view, battle, site, y):
         if taken:
             parts.append(text(x + 6, sy + 28, f"taken by {taken}"))
         else:
-            parts.append(text(x + 6, sy + 28, "tower"))
+            tower = [text(x + 6, sy + 28, "tower")]
             chips, nx = _troop_chips(x + 40, sy + 28, sec.get("tower"))
-            parts += chips
-            parts.append(text(max(nx, x + 80) + 6, sy + 28, "gate"))
+            tower += chips
+            gate = [text(max(nx, x + 80) + 6, sy + 28, "gate")]
             chips, _ = _troop_chips(max(nx, x + 80) + 30, sy + 28, sec.get("gate"))
-            parts += chips
+            gate += chips
+            if name == current:
+                # the sector under attack: its tower and gate are the places a duel names
+                # (``duel archer@tower``); grouped with their names, drawn the same
+                tower = [group(tower, title=f"the tower of the {name}: "
+                               f"{_words(sec.get('tower'))}", cls="tower", data_place="tower")]
+                gate = [group(gate, title=f"the gate of the {name}: {_words(sec.get('gate'))}",
+                              cls="gate", data_place="gate")]
+            parts += tower + gate
         out.append(group(parts, title=title, cls="sector", data_place=name))
     temple = as_dict(city.get("temple"))
     ty = y + 40
