@@ -34,7 +34,10 @@ def _hold_with_a_pot(game_id, ann, bob):
 
 
 def test_a_takeback_asked_accepted_and_shown(make_player, app):
-    game_id, (ann, bob) = start_pig(make_player)
+    ann = make_player("ann")
+    bob = make_player("bob", email="bob@example.org")
+    game_id = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
     hold, pot = _hold_with_a_pot(game_id, ann, bob)
     r = ann.play(game_id, "north", f"@takeback {hold}")
     assert r.status_code == 201, r.get_json()
@@ -60,6 +63,9 @@ def test_a_takeback_asked_accepted_and_shown(make_player, app):
         compose_turn_notices()
         notice = db.session.execute(db.select(Notice).filter_by(game_id=game_id)
                                     .order_by(Notice.id.desc())).scalars().first()
+        assert notice.to_address == "bob@example.org"
+        assert "north's request to take back 1 move" in notice.subject
+        assert "@accept takeback" in notice.body and "@refuse takeback" in notice.body
     r = bob.play(game_id, "east", "@accept takeback")
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["events"][-1] == f"north takes back 1 move (move {hold})"
