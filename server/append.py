@@ -70,6 +70,7 @@ class NewEntry:
     result: object         # the game's result when the move ends it, else None
     received: datetime
     viewer: object         # the seat the answer is rendered for (None: a spectator)
+    owed_anew: bool = False  # a takeback request was asked or settled: fresh duties
 
 
 def _game_row(game_id):
@@ -183,6 +184,7 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
             raise Refused("takeback_pending", f"{pending['seat']} asked to take back moves: the "
                           "game waits until every seat has answered")
         raise Refused("not_your_turn", f"{env['seat']} owes no move now")
+    asked = (log.pending() or {}).get("asked")
     try:
         events = log.step(env)
     except TableError as exc:  # about the table, never about a hand: anyone may read it
@@ -199,7 +201,8 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                      signature=signature, digest=digest, forced=forced, state=state,
                      table=log.table, events=events or [], to_act=log.to_act(),
                      result=game_def.result(state), received=now(),
-                     viewer=_reader_seat(game.id, env["seat"], reader))
+                     viewer=_reader_seat(game.id, env["seat"], reader),
+                     owed_anew=asked != (log.pending() or {}).get("asked"))
     with write_lock():
         return _write_move(entry), True
 
@@ -227,7 +230,8 @@ def _write_move(new):
            "received_at": new.received}
     db.session.execute(_INSERT_MOVE, row)
     store_snapshot(game.id, env["seq"], text)
-    duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over)
+    duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over,
+                   reset=new.owed_anew)
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
     try:
         db.session.commit()

@@ -86,3 +86,14 @@ def test_a_mistyped_recovery_code_is_refused():
         read_recovery_code("pbemrc-abcd")
     with pytest.raises(PbemError):
         read_recovery_code("hello")
+
+
+def test_recovery_codes_read_back_and_a_changed_letter_is_caught():
+    for i in range(256):
+        raw = bytes([i, 255 - i]) * 16
+        code = format_recovery_code(raw)
+        assert re.fullmatch(r"pbemrc(-[a-z2-7]{1,4})+", code)
+        assert read_recovery_code(code.upper().replace("-", " ")) == raw
+        changed = code[:10] + ("a" if code[10] != "a" else "b") + code[11:]
+        with pytest.raises(PbemError):
+            read_recovery_code(changed)

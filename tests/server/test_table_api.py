@@ -39,6 +39,9 @@ def test_a_takeback_asked_accepted_and_shown(make_player, app):
     game_id = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
     assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
     hold, pot = _hold_with_a_pot(game_id, ann, bob)
+    from server.notify import compose_turn_notices
+    with app.app_context():
+        compose_turn_notices()  # east was told it owes a roll; the request tells it again
     r = ann.play(game_id, "north", f"@takeback {hold}")
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["events"] == ["north asks to take back 1 move (move %d)" % hold]
