@@ -257,7 +257,7 @@ class LogReplay:
     def owes(self):
         pending = self.table["pending"]
         if pending:
-            what = (f"an answer to {pending['seat']}'s request to take back "
+            what = (f"answer {pending['seat']}'s request to take back "
                     f"{_moves_text(pending['moves'])}: @accept takeback or @refuse takeback")
             return {s: what for s in self.to_act()}
         return self.game.owes(self.state)

@@ -52,6 +52,9 @@ def test_a_takeback_asked_accepted_and_shown(make_player, app):
     assert bob.get(f"/api/games/{game_id}/legal").get_json()["moves"] == \
         ["@accept takeback", "@refuse takeback"]
     assert ann.get(f"/api/games/{game_id}/legal").get_json()["moves"] == []
+    # the game page shows the request to everyone
+    page = bob.client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "asks to take back" in page and "Waiting for:" in page
     # no rules move while the request waits
     r = bob.play(game_id, "east", "roll")
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "takeback_pending"
