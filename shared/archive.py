@@ -41,6 +41,13 @@ commitment, the result, the signature); then, when the game type is known, its r
 options and seats; and, when the seed is revealed, a full replay that must end the game at the
 last entry with the stated result.
 
+Table entries (moves beginning with ``@``: takebacks, key rotations, revocations) are checked
+by the one replay of ``shared.table``: each entry's signature against the seat keys the table
+holds at that point of the log (after ``@rotate`` entries; the header keeps the keys the game
+started with), the table's own rules on the chain alone, and, on the full replay, the
+takebacks against what the moves revealed (the state is the replay without the moves taken
+back).
+
 An archive only proves what the server whose key is in its header signed: someone who
 rewrites an archive and re-signs it all with a key of their own makes a consistent archive of
 another server.  Pass ``server_key`` (``pbem verify --server-key``) to pin the real one.
