@@ -270,8 +270,9 @@ class Api:
     def types(self):
         return self.request("GET", "/api/types", signed=False)["types"]
 
-    def register(self, name, private_key, public_key, email=None, tz=None):
-        body = {"name": name, "public_key": public_key}
+    def register(self, name, private_key, public_key, email=None, tz=None, recovery=None):
+        """``recovery``: {"recovery_key", "recovery_cert"} (client/commands_table.py)."""
+        body = {"name": name, "public_key": public_key, **(recovery or {})}
         if email:
             body["email"] = email
         if tz:
@@ -341,6 +342,17 @@ class Api:
         return self.request("POST", f"/api/games/{self._g(game_id)}/moves",
                             {"envelope": envelope, "signature": signature},
                             signed=self.identity is not None)
+
+    def table(self, game_id, seat=None):
+        """The table state: the pending takeback request, the seqs this seat could take back
+        now, the seats' current keys and the revoked device keys."""
+        return self.request("GET", f"/api/games/{self._g(game_id)}/table",
+                            params={"seat": seat})
+
+    def rotate_key(self, name, body):
+        """Tell the server of a new main key (the body carries its own proof)."""
+        return self.request("POST", "/api/players/" + quote(name, safe="") + "/key", body,
+                            signed=False)
 
     def archive(self, game_id):
         """Signed when the client has an identity: the archive then carries the private

@@ -32,6 +32,10 @@ COMMANDS = {
              "happened."),
     "wait": ("commands_play", "Block until you must act in GAME (exit 0); exit 1 if the game "
              "ends, 3 on timeout."),
+    "takeback": ("commands_table", "Ask to take back your last moves in GAME, or answer a "
+                 "request (--accept, --refuse)."),
+    "key": ("commands_table", "Your main key: rotate it (with the old key, or the recovery "
+            "code if it is lost)."),
     "log": ("commands_archive", "The moves of GAME so far, with what they caused as you may "
             "see it."),
     "export": ("commands_archive", "Write the archive of GAME (every signed move; the seed "

@@ -36,8 +36,12 @@ def register(c, name, email, tz):
     api = Api(c.raw_server, session=c.session)
     c._api = api
     c.heads.server_key()  # pin the server's key on first use
+    # a recovery code, printed once, can rotate a lost key away (client/commands_table.py)
+    from .commands_table import new_recovery_code, recovery_fields
+    code, recovery = new_recovery_code()
     try:
-        player = api.register(name, key, public, email=email, tz=tz)
+        player = api.register(name, key, public, email=email, tz=tz,
+                              recovery=recovery_fields(name, key, recovery))
         again = False
     except Conflict as exc:
         try:
@@ -55,9 +59,14 @@ def register(c, name, email, tz):
                    "tz": tz or player.get("tz") or config.get("tz")})
     home.save_config(config)
     what = "is already registered" if again else "registered"
+    lines = [f"{name} {what} on {c.server} (key {public[:16]}...)"]
+    if not again:
+        lines += ["", "Your recovery code (shown only this once: write it down and keep it "
+                  "apart from this computer;", "pbem key rotate --recovery-code CODE replaces a "
+                  "lost key with it):", f"  {code}"]
     c.emit({"name": name, "public_key": public, "tz": player.get("tz"), "server": c.server,
-            "home": home.path, "already": again},
-           f"{name} {what} on {c.server} (key {public[:16]}...)")
+            "home": home.path, "already": again, "recovery_code": None if again else code},
+           lines)
 
 
 # --- new, join, games -------------------------------------------------------------------------

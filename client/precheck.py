@@ -35,6 +35,9 @@ def parse(game, text):
 
     Raises InvalidMove (with the rules' own sentence when the parser gives one).
     """
+    from shared.table import is_table_move, parse_table_move
+    if is_table_move(text):  # a table entry (@takeback 12, @accept takeback): never the rules'
+        return parse_table_move(text)
     parser = getattr(game, "parse_move", None)
     if parser is None:
         return text.strip()
@@ -49,6 +52,9 @@ def parse(game, text):
 def canonical(game, text):
     """``text`` in the game's canonical notation (InvalidMove when it does not parse)."""
     value = parse(game, text)
+    from shared.table import format_table_move, is_table_move
+    if is_table_move(text):
+        return format_table_move(value)
     formatter = getattr(game, "format_move", None)
     if formatter is None:
         return " ".join(text.split())
@@ -114,6 +120,17 @@ def check_first(game, text, seat, view, legal):
     it was not fetched.  Returns a note (str) when something could not be
     checked, else None.  Raises IllegalMove / InvalidMove with the reason.
     """
+    from shared.table import ANSWERS, is_table_move
+    if is_table_move(text):
+        parse(game, text)
+        if text in ANSWERS:
+            if seat not in ((view or {}).get("to_act") or []) or \
+                    not (view or {}).get("takeback"):
+                raise IllegalMove(f"{seat} owes no answer to a takeback request now",
+                                  code="not_your_turn")
+            return None
+        return (f"{text!r} was checked for notation only: the server judges whether it may be "
+                "made now")
     canon = canonical(game, text)
     to_act = (view or {}).get("to_act") or []
     if not isinstance(to_act, list) or seat not in to_act:

@@ -1,4 +1,9 @@
-"""The append path: verify one signed move, play it through the rules, store it.
+"""The append path: verify one signed entry, play it through the rules (or, for a table entry
+such as ``@takeback 12``, through ``shared.table``), store it.
+
+The entry is checked against the game's log replayed so far (``shared.table.LogReplay``, from
+the snapshot): its signature under the seat keys the table state holds now (after rotations),
+whose turn it is (the answers owed while a takeback request waits), and the rules.
 
 The hot path of the service: Core statements built once, one read of the game row, then the
 conditional head update, the entry, the snapshot and the duties in one transaction (under
@@ -14,8 +19,9 @@ from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 
 from shared import IllegalMove
-from shared.envelope import EntryError, EnvelopeError, move_entropy, verify_entry
+from shared.envelope import EntryError, EnvelopeError, entry_hash, read_envelope
 from shared.games import get_game
+from shared.table import TableError, is_table_move, verify_logged
 
 from . import duties
 from .clock import now
@@ -23,7 +29,7 @@ from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refus
 from .extensions import db
 from .keys import server_key
 from .models import Game, Move, Seat
-from .state_cache import load_state, remember, state_text, store_snapshot
+from .state_cache import load_log, remember, state_text, store_snapshot
 from .views import entry_json
 from .writelock import write_lock
 
@@ -62,10 +68,13 @@ class NewEntry:
     digest: str            # the entry's hash
     forced: bool
     state: dict            # the state after the move
+    table: dict            # the table state after it (shared.table)
+    events: list           # what the entry caused (a table entry's own texts)
     to_act: list           # the seats that owe a move after it
     result: object         # the game's result when the move ends it, else None
     received: datetime
     viewer: object         # the seat the answer is rendered for (None: a spectator)
+    owed_anew: bool = False  # a takeback request was asked or settled: fresh duties
 
 
 def _game_row(game_id):
@@ -106,21 +115,36 @@ def _reader_seat(game_id, env_seat, reader):
     return env_seat if env_seat in mine else (mine[0] if mine else None)
 
 
-def _verified(game, envelope_text, signature, forced):
-    """(envelope, entry hash) of a move for ``game`` whose seat's key (or for a forced move
-    the server's) signed it.  Raises a DomainError."""
-    if game.status == "open":
-        raise Conflict("not_started", f"game {game.id} has not started: seats are still free")
-    keys = {s["seat"]: s["public_key"] for s in game.header["seats"]}
+def _verified(game, log, envelope_text, signature, forced):
+    """(envelope, entry hash) of a move for ``game`` whose seat's key (as the table state of
+    ``log`` holds it now), or for a forced move the server's, signed it.  Raises a
+    DomainError."""
     try:
-        return verify_entry(envelope_text, signature, game_id=game.id, forced=forced,
-                            seat_keys=keys, server_key=server_key()[1] if forced else None,
-                            subject="this move")
+        return verify_logged(log.table, envelope_text, signature, game_id=game.id,
+                             forced=forced, server_key=server_key()[1] if forced else None,
+                             subject="this move")
     except EntryError as exc:
-        kind, code = _ENTRY_FAULTS[exc.code]
+        kind, code = _ENTRY_FAULTS.get(exc.code, (Forbidden, exc.code))
         raise kind(code, exc.message) from None
     except EnvelopeError as exc:
         raise Malformed(exc.code, exc.message) from None
+
+
+def _existing(game, envelope_text, signature):
+    """The stored entry these exact bytes are (a repeat), or None.  A stored entry was verified
+    when it was appended, so a repeat is recognised by its hash, whatever keys hold now."""
+    try:
+        env = read_envelope(envelope_text)
+    except EnvelopeError:
+        return None
+    if env["game"] != game.id or env["seq"] > game.head_seq or not isinstance(signature, str) \
+            or not signature.isascii():
+        return None
+    existing = db.session.execute(db.select(Move).filter_by(game_id=game.id,
+                                                            seq=env["seq"])).scalar_one_or_none()
+    if existing is None or existing.hash != entry_hash(envelope_text.encode("utf-8"), signature):
+        return None
+    return existing
 
 
 def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
@@ -134,9 +158,17 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     Every DomainError raised once the move's signature verified carries that ``seat``.
     """
     game = _game_row(game_id)
-    env, digest = _verified(game, envelope_text, signature, forced)
+    if game.status == "open":
+        raise Conflict("not_started", f"game {game.id} has not started: seats are still free")
+    existing = _existing(game, envelope_text, signature)
+    if existing is not None and bool(existing.forced) == bool(forced):
+        viewer = _reader_seat(game.id, existing.seat, reader)
+        return entry_json(existing, get_game(game.type), viewer), False
+    log = load_log(game)
+    env, digest = _verified(game, log, envelope_text, signature, forced)
     try:
-        answer = _append_verified(game, env, envelope_text, signature, digest, forced, reader)
+        answer = _append_verified(game, log, env, envelope_text, signature, digest, forced,
+                                  reader)
     except DomainError as exc:
         exc.seat = env["seat"]
         raise
@@ -147,13 +179,7 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     return answer
 
 
-def _append_verified(game, env, envelope_text, signature, digest, forced, reader):
-    if env["seq"] <= game.head_seq:
-        existing = db.session.execute(db.select(Move).filter_by(game_id=game.id,
-                                                                seq=env["seq"])).scalar_one()
-        if existing.hash == digest:
-            viewer = _reader_seat(game.id, env["seat"], reader)
-            return entry_json(existing, get_game(game.type), viewer), False
+def _append_verified(game, log, env, envelope_text, signature, digest, forced, reader):
     if "delegation" in env:  # a new move of a device: ended by the server's clock? revoked?
         from .devicekeys import check_in_force
         check_in_force(env)
@@ -162,13 +188,19 @@ def _append_verified(game, env, envelope_text, signature, digest, forced, reader
     if env["seq"] != game.head_seq + 1 or env["prev"] != game.head_hash:
         raise Conflict("stale_seq", f"the game has moved on: the next move is seq "
                        f"{game.head_seq + 1}", {"seq": game.head_seq + 1, "prev": game.head_hash})
-    game_def = get_game(game.type)
-    state = load_state(game)
-    if env["seat"] not in game_def.to_act(state):
+    game_def = log.game
+    table_entry = is_table_move(env["move"])
+    if not table_entry and env["seat"] not in log.to_act():
+        pending = log.pending()
+        if pending:
+            raise Refused("takeback_pending", f"{pending['seat']} asked to take back moves: the "
+                          "game waits until every seat has answered")
         raise Refused("not_your_turn", f"{env['seat']} owes no move now")
+    asked = (log.pending() or {}).get("asked")
     try:
-        state = game_def.play(state, env["seat"], env["move"],
-                              move_entropy(game.id, env["seq"], env["prev"]))
+        events = log.step(env)
+    except TableError as exc:  # about the table, never about a hand: anyone may read it
+        raise Refused(exc.code, exc.message) from None
     except IllegalMove as exc:
         if _reader_seat(game.id, env["seat"], reader) != env["seat"]:
             raise Refused("illegal_move", "the rules refused this move; its reason is for the "
@@ -176,10 +208,13 @@ def _append_verified(game, env, envelope_text, signature, digest, forced, reader
                           "signed by that player to read it") from None
         # the reason may name the mover's hidden hand
         raise Refused(exc.code, exc.message, private=True) from None
+    state = log.state
     entry = NewEntry(game=game, game_def=game_def, env=env, envelope_text=envelope_text,
                      signature=signature, digest=digest, forced=forced, state=state,
-                     to_act=game_def.to_act(state), result=game_def.result(state),
-                     received=now(), viewer=_reader_seat(game.id, env["seat"], reader))
+                     table=log.table, events=events or [], to_act=log.to_act(),
+                     result=game_def.result(state), received=now(),
+                     viewer=_reader_seat(game.id, env["seat"], reader),
+                     owed_anew=asked != (log.pending() or {}).get("asked"))
     with write_lock():
         return _write_move(entry), True
 
@@ -188,7 +223,7 @@ def _write_move(new):
     """Write ``new`` in one transaction: the head moves only from the seq before it (a rival
     append makes this one a stale_seq), then the entry, the snapshot and the duties."""
     game, env = new.game, new.env
-    text = state_text(new.state)
+    text = state_text(new.state, new.table)
     head = {"head_seq": env["seq"], "head_hash": new.digest, "to_act": new.to_act}
     over = new.result is not None
     if over:
@@ -203,11 +238,12 @@ def _write_move(new):
         raise Conflict("stale_seq", "another move was appended first; fetch the game and retry")
     row = {"game_id": game.id, "seq": env["seq"], "seat": env["seat"], "move": env["move"],
            "envelope": new.envelope_text, "signature": new.signature, "prev_hash": env["prev"],
-           "hash": new.digest, "forced": new.forced, "events": new.state.get("events") or [],
+           "hash": new.digest, "forced": new.forced, "events": new.events,
            "received_at": new.received}
     db.session.execute(_INSERT_MOVE, row)
     store_snapshot(game.id, env["seq"], text)
-    duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over)
+    duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over,
+                   reset=new.owed_anew)
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
     try:
         db.session.commit()

@@ -41,7 +41,7 @@ from shared.games import get_game
 
 from .append import append_move
 from .lifecycle import create_game as create_plain_game, join_game
-from .state_cache import load_state
+from .state_cache import load_log
 from .views import view_for
 from .clock import now_ts
 from .domain import Conflict, DomainError, Refused
@@ -295,9 +295,13 @@ def play_seat(game, seat, level, priv):
     player moved first, or the seat owes nothing) or "failed" (the rules refused the bot's
     move and the random fallback; logged)."""
     game_def = get_game(game.type)
-    state = load_state(game)
-    if seat not in game_def.to_act(state):
+    replayed = load_log(game)
+    if seat not in replayed.to_act():
         return "lost"
+    if replayed.pending():  # a takeback request waits for this bot's answer: bots consent
+        outcome = _append(game, seat, "@accept takeback", priv)
+        return "failed" if outcome == "refused" else outcome
+    state = replayed.state
     legal = list(game_def.legal_moves(state, seat))
     if not legal:
         log.error("bot %s in game %s owes a move but has no legal move", seat, game.id)

@@ -33,11 +33,15 @@ def deadline_for(move_hours, vacation_until, start):
     return due
 
 
-def refresh(game, owners, to_act, mover, seq, over=False):
+def refresh(game, owners, to_act, mover, seq, over=False, reset=False):
     """Bring ``game``'s duties in line with ``to_act`` after move ``seq`` by ``mover``.
 
-    ``owners`` maps each seat to its player id.
+    ``owners`` maps each seat to its player id.  ``reset``: what is owed changed in kind (a
+    takeback request asked or settled, shared/table.py): every owing seat gets a fresh duty,
+    hence a fresh deadline and a new notice.
     """
+    if reset:
+        db.session.execute(delete(DUTIES).where(DUTIES.c.game_id == game.id))
     existing = {r.seat: r for r in db.session.execute(
         db.select(DUTIES.c.id, DUTIES.c.seat).where(DUTIES.c.game_id == game.id))}
     gone = [r.id for seat, r in existing.items() if over or seat not in to_act]

@@ -48,6 +48,10 @@ class Player(db.Model):
     vacation_year: Mapped[int | None] = mapped_column(Integer)
     vacation_days_used: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     last_digest_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # key rotation (shared/table.py): the recovery public key made at registration, and
+    # {main public key: that key's signature of recovery_message(name, recovery_key)}
+    recovery_key: Mapped[str | None] = mapped_column(String(64))
+    recovery_certs: Mapped[dict | None] = mapped_column(JSON)
 
 
 class Game(db.Model):

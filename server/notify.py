@@ -33,7 +33,7 @@ from .extensions import db
 from .keys import server_key
 from .mailer import SendError, post_webhook, send_email
 from .models import Duty, Game, Notice, Player
-from .state_cache import load_state
+from .state_cache import load_log
 
 log = logging.getLogger("pbem.notices")
 MAX_ATTEMPTS = 10
@@ -56,12 +56,12 @@ def local(dt, player):
 
 def _turn_text(game, seat, player, kind):
     game_def = get_game(game.type)
-    state = load_state(game)
-    view = game_def.view(state, seat)
+    replayed = load_log(game)
+    view = replayed.view(seat)  # a pending takeback: the answer owed, and the request
     view["you"] = seat
     board = game_def.render(view)
     owes = (view.get("owes") or {}).get(seat, "a move")
-    moves = game_def.legal_moves(state, seat)
+    moves = replayed.legal_moves(seat)
     duty = db.session.execute(db.select(Duty).filter_by(game_id=game.id, seat=seat)) \
         .scalar_one_or_none()
     due = f"Deadline: {local(duty.due_at, player)}" if duty and duty.due_at \
@@ -199,7 +199,10 @@ def sweep_time_limits():
                                                       Game.ends_at <= now())).scalars().all()
     for game in games:
         game_def = get_game(game.type)
-        state = load_state(game)
+        replayed = load_log(game)
+        if replayed.pending():  # the clock's end waits for the takeback's answers (or their
+            continue            # deadline, which refuses it)
+        state = replayed.state
         to_act = game_def.to_act(state)
         if to_act and _append_forced(game, to_act[0], game_def.time_up_move(state)):
             db.session.commit()
@@ -210,10 +213,12 @@ def sweep_time_limits():
 def _force(game, duty):
     """Append the game's timeout move for the late seat, signed by the server."""
     game_def = get_game(game.type)
-    state = load_state(game)
-    if duty.seat not in game_def.to_act(state):
+    replayed = load_log(game)
+    if duty.seat not in replayed.to_act():
         return 0
-    move = game_def.timeout_move(state, duty.seat)
+    # a late answer to a takeback request is a refusal (the only table entry the server signs)
+    move = "@refuse takeback" if replayed.pending() else \
+        game_def.timeout_move(replayed.state, duty.seat)
     if move is None:  # its timeout waits for other seats' moves (their deadlines come too)
         return 0
     if not _append_forced(game, duty.seat, move):

@@ -39,6 +39,12 @@ class PlayerCreateSchema(Strict):
         r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
     email = fields.Email(load_default=None, allow_none=True, validate=validate.Length(max=254))
     tz = fields.String(load_default="UTC", validate=_valid_tz)
+    # key rotation: the recovery key's public half, and the registered key's signature of
+    # shared.table.recovery_message(name, recovery_key) (both or neither)
+    recovery_key = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="a recovery key is 64 lowercase hex digits (Ed25519)"))
+    recovery_cert = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"^[0-9a-f]{128}$", error="a recovery certificate is 128 lowercase hex digits"))
 
 
 class PlayerSchema(Strict):
@@ -47,6 +53,20 @@ class PlayerSchema(Strict):
     tz = fields.String(dump_only=True)
     email = fields.String(dump_only=True, allow_none=True)
     created_at = fields.DateTime(dump_only=True)
+    recovery_key = fields.String(dump_only=True, allow_none=True)
+    recovery_certs = fields.Dict(dump_only=True, allow_none=True)
+
+
+class KeyRotationSchema(Strict):
+    """A new main key for a player (``POST /api/players/NAME/key``), proven by the current
+    main key or by the recovery key (``by``)."""
+    public_key = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
+    proof = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{128}$", error="the proof is a signature: 128 lowercase hex digits"))
+    by = fields.String(load_default="main", validate=validate.OneOf(["main", "recovery"]))
+    recovery_cert = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"^[0-9a-f]{128}$", error="a recovery certificate is 128 lowercase hex digits"))
 
 
 class RatingSchema(Strict):
@@ -285,3 +305,15 @@ class MeSchema(PlayerSchema):
     webhook_url = fields.String(dump_only=True, allow_none=True)
     vacation_until = fields.DateTime(dump_only=True, allow_none=True)
     vacation_days_left = fields.Integer(dump_only=True)
+
+
+class TableSchema(Strict):
+    """GET /api/games/ID/table: the table state (shared/table.py) as the caller's seat sees
+    it; nothing in it is hidden."""
+    seat = fields.String(dump_only=True, allow_none=True)
+    pending = fields.Dict(dump_only=True, allow_none=True)
+    takeback_moves = fields.List(fields.Integer(), dump_only=True)
+    keys = fields.Dict(keys=fields.String(), values=fields.String(), dump_only=True)
+    revoked = fields.List(fields.String(), dump_only=True)
+    taken_back = fields.List(fields.Integer(), dump_only=True)
+    next_seq = fields.Integer(dump_only=True)

@@ -1,6 +1,10 @@
 """The latest state of each game: a per-process cache, the snapshot table, the log's replay.
 
 The snapshot table and the cache only save replaying the log: ``rebuild_state`` is the truth.
+A snapshot holds the rules' state and the table state (``shared.table``: seat keys after
+rotations, revoked device keys, a pending takeback, the seqs taken back) as
+``{"pbem_table": table, "state": state}``; a snapshot written before table entries existed
+is the bare state, read with a fresh table state.
 """
 
 import json
@@ -10,8 +14,9 @@ from collections import OrderedDict
 from flask import current_app
 from sqlalchemy import bindparam, update
 
-from shared.archive import replay
+from shared.archive import replay_log
 from shared.games import get_game
+from shared.table import LogReplay, new_table
 
 from .extensions import db
 from .models import Move, Snapshot
@@ -54,17 +59,23 @@ def cache():
     return found
 
 
-def state_text(state):
-    """The compact JSON text a state is stored and cached as."""
+def state_text(state, table=None):
+    """The compact JSON text a state (with its table state, when given) is stored and cached
+    as."""
+    if table is not None:
+        state = {"pbem_table": table, "state": state}
     return json.dumps(state, separators=(",", ":"))
 
 
-def load_state(game):
-    """The state after the game's last move (a fresh copy the caller may mutate).
+def _split(game, text):
+    """(state, table) from a snapshot's text."""
+    found = json.loads(text)
+    if "pbem_table" in found and "state" in found and len(found) == 2:
+        return found["state"], found["pbem_table"]
+    return found, new_table(game.header)
 
-    From the cache or the snapshot table; rebuilt from the log when the
-    snapshot is missing or behind.
-    """
+
+def _snapshot_text(game):
     key = (game.id, game.head_seq)
     text = cache().get(key)
     if text is None:
@@ -72,17 +83,44 @@ def load_state(game):
         if snap is not None and snap.seq == game.head_seq:
             text = snap.state
         else:
-            text = state_text(rebuild_state(game))
+            log = rebuild_log(game)
+            text = state_text(log.state, log.table)
         cache().put(key, text)
-    return json.loads(text)
+    return text
+
+
+def load_state(game):
+    """The rules' state after the game's last entry (a fresh copy the caller may mutate).
+
+    From the cache or the snapshot table; rebuilt from the log when the
+    snapshot is missing or behind.
+    """
+    return _split(game, _snapshot_text(game))[0]
+
+
+def load_log(game):
+    """The game's log replayed up to its last entry, as a ``shared.table.LogReplay`` (the
+    rules' state, the table state, what is owed) ready to take the next entry."""
+    state, table = _split(game, _snapshot_text(game))
+    return LogReplay(get_game(game.type), game.header, bytes.fromhex(game.seed), state=state,
+                     table=table, history=lambda: _envelopes(game))
+
+
+def _envelopes(game):
+    moves = db.session.execute(db.select(Move.envelope).filter_by(game_id=game.id)
+                               .filter(Move.seq <= game.head_seq).order_by(Move.seq)).scalars()
+    return [json.loads(m) for m in moves]
+
+
+def rebuild_log(game):
+    """Replay the whole log from the seed (the snapshot is only a cache); the LogReplay."""
+    return replay_log(get_game(game.type), game.header, bytes.fromhex(game.seed),
+                      _envelopes(game))
 
 
 def rebuild_state(game):
     """Replay the whole log from the seed (the snapshot is only a cache)."""
-    moves = db.session.execute(db.select(Move).filter_by(game_id=game.id)
-                               .filter(Move.seq <= game.head_seq).order_by(Move.seq)).scalars()
-    envelopes = [json.loads(m.envelope) for m in moves]
-    return replay(get_game(game.type), game.header, bytes.fromhex(game.seed), envelopes)
+    return rebuild_log(game).state
 
 
 def store_snapshot(game_id, seq, text):

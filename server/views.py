@@ -8,7 +8,7 @@ from .domain import Forbidden, Unauthenticated
 from .extensions import db
 from .keys import server_key
 from .models import Move
-from .state_cache import load_state
+from .state_cache import load_log
 
 
 def seat_of(game, player, wanted=None):
@@ -31,8 +31,7 @@ def view_for(game, seat):
     game_def = get_game(game.type)
     if game.status == "open":
         return None
-    state = load_state(game)
-    view = game_def.view(state, seat)
+    view = load_log(game).view(seat)  # the rules' view, and a pending takeback's answers
     view["you"] = seat
     return view
 

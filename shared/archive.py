@@ -45,6 +45,13 @@ commitment, the result, the signature); then, when the game type is known, its r
 options and seats; and, when the seed is revealed, a full replay that must end the game at the
 last entry with the stated result.
 
+Table entries (moves beginning with ``@``: takebacks, key rotations, revocations) are checked
+by the one replay of ``shared.table``: each entry's signature against the seat keys the table
+holds at that point of the log (after ``@rotate`` entries; the header keeps the keys the game
+started with), the table's own rules on the chain alone, and, on the full replay, the
+takebacks against what the moves revealed (the state is the replay without the moves taken
+back).
+
 An archive only proves what the server whose key is in its header signed: someone who
 rewrites an archive and re-signs it all with a key of their own makes a consistent archive of
 another server.  Pass ``server_key`` (``pbem verify --server-key``) to pin the real one.
@@ -56,8 +63,9 @@ import re
 from . import IllegalMove
 from .envelope import (EntryError, EnvelopeError, canonical_json, final_head_message,
                        genesis_hash, head_message, move_entropy, running_head_message,
-                       seed_commitment, start_message, valid_public_key, verify, verify_entry)
+                       seed_commitment, start_message, valid_public_key, verify)
 from .games import get_game
+from .table import LogReplay, TableError, is_table_move, verify_logged
 
 FORMAT = "pbem-archive-v2"
 OLD_FORMAT = "pbem-archive-v1"
@@ -291,7 +299,9 @@ def _check_entries(archive, header, prev):
     entries = archive["entries"]
     if not isinstance(entries, list):
         raise ArchiveError("the archive's entries are not a list")
-    keys = {s["seat"]: s["public_key"] for s in header["seats"]}
+    # the keys each entry is checked against are the table's at that point of the log (a
+    # rotation changes a seat's key, a revocation retires a device key): shared/table.py
+    table = LogReplay(None, header)
     envelopes = []
     for index, entry in enumerate(entries):
         where = f"entry {index}"
@@ -307,14 +317,19 @@ def _check_entries(archive, header, prev):
         if not isinstance(entry["hash"], str) or not _HEX64.match(entry["hash"]):
             raise ArchiveError(f"{where}'s hash is not 64 lowercase hex digits", index)
         try:
-            env, digest = verify_entry(entry["envelope"], entry["signature"],
-                                       game_id=header["game"], seq=index, prev=prev,
-                                       seat_keys=keys, server_key=header["server_key"],
-                                       expected_hash=entry["hash"], subject=where)
+            env, digest = verify_logged(table.table, entry["envelope"], entry["signature"],
+                                        game_id=header["game"], seq=index, prev=prev,
+                                        server_key=header["server_key"],
+                                        expected_hash=entry["hash"], subject=where)
         except EntryError as exc:
             raise ArchiveError(exc.message, index) from None
         except EnvelopeError as exc:
             raise ArchiveError(f"{where}: {exc.message}", index) from None
+        try:
+            table.step(env)  # the table only (no seed here): keys, revocations, takebacks
+        except TableError as exc:
+            raise ArchiveError(f"{where} ({env['seat'][:40]}: {env['move'][:60]}) is refused: "
+                               f"{exc.message}", index) from None
         prev = digest
         envelopes.append(env)
     return envelopes, prev
@@ -424,19 +439,24 @@ def _broke(exc):
 
 
 def replay(game, header, seed, envelopes, upto=None, orders=None):
-    """Replay ``envelopes`` from a fresh game; return the state.
+    """Replay ``envelopes`` from a fresh game; return the state (see :func:`replay_log`)."""
+    return replay_log(game, header, seed, envelopes, upto, orders).state
+
+
+def replay_log(game, header, seed, envelopes, upto=None, orders=None):
+    """Replay ``envelopes`` from a fresh game; return the ``shared.table.LogReplay`` (the
+    rules' state and the table state: keys, takebacks).
 
     ``orders`` (a ``shared.orders.OrderBook``): each entry that carries a standing order must
     follow from it at its point of the replay (``shared.orders.check_entry``).
 
-    Raises ArchiveError when the game cannot be set up from the header, or a move is out of
-    turn, illegal, breaks the rules library (whatever the library raised, named), or does not
-    follow from the standing order it claims.
+    Raises ArchiveError when the game cannot be set up from the header, or an entry is out of
+    turn, illegal, a table entry that may not be made then, breaks the rules library
+    (whatever the library raised, named), or does not follow from the standing order it
+    claims.
     """
-    seats = [s["seat"] for s in header["seats"]]
     try:
-        state = game.new_game(seats, header["options"], seed,
-                              rules_version=header.get("rules_version"))
+        log = LogReplay(game, header, seed)
     except IllegalMove as exc:
         raise ArchiveError(f"the game cannot be set up from the header: {exc.message}") from None
     except Exception as exc:  # noqa: BLE001 - hostile headers must end in an ArchiveError
@@ -447,19 +467,21 @@ def replay(game, header, seed, envelopes, upto=None, orders=None):
         where = f"entry {seq} ({seat}: {env['move'][:60]})"
         try:
             if orders is not None and "order" in env:  # v3: a standing order's entry
-                _check_order_entry(game, state, env, orders, envelopes[:index], where)
-            if seat not in game.to_act(state):
+                _check_order_entry(game, log.state, env, orders, envelopes[:index], where)
+            if not is_table_move(env["move"]) and not log.pending() \
+                    and seat not in game.to_act(log.state):
                 raise ArchiveError(f"{where} was played out of turn", seq)
-            state = game.play(state, seat, env["move"],
-                              move_entropy(header["game"], seq, env["prev"]))
+            log.step(env)
         except ArchiveError:
             raise
+        except TableError as exc:
+            raise ArchiveError(f"{where} is refused: {exc.message}", seq) from None
         except IllegalMove as exc:
             raise ArchiveError(f"{where} is illegal: {exc.message}", seq) from None
         except Exception as exc:  # noqa: BLE001 - a signed but hostile move must not crash
             raise ArchiveError(f"{where} breaks the rules library ({_broke(exc)})", seq) \
                 from None
-    return state
+    return log
 
 
 def _check_order_entry(game, state, env, orders, history, where):
@@ -510,8 +532,9 @@ def verify_archive(archive, server_key=None):
     head, seed and replay all hold; False for a verified prefix), ``format``, ``status``
     ("playing" or "over"; None for a v1 archive), ``entries`` (count), ``head`` ({length,
     hash}), ``server_key``, ``replayed`` (bool), ``game`` (the Game object or None),
-    ``state`` and ``view`` (after the replay, or None), ``result``, and ``note`` (why a
-    prefix is not complete).  Raises ArchiveError with the first fault found.
+    ``state`` and ``view`` (after the replay, or None), ``table`` (the table state after the
+    replay: keys, takebacks; ``shared.table``), ``result``, and ``note`` (why a prefix is not
+    complete).  Raises ArchiveError with the first fault found.
 
     >>> verify_archive({"format": "pbem-archive-v2", "header": {}, "genesis": ""})
     Traceback (most recent call last):
@@ -523,7 +546,7 @@ def verify_archive(archive, server_key=None):
     report = {"complete": False, "format": fmt, "status": status, "entries": len(envelopes),
               "head": {"length": archive["head"]["length"], "hash": archive["head"]["hash"]},
               "server_key": header["server_key"], "replayed": False, "game": None,
-              "state": None, "view": None, "result": None, "note": None,
+              "state": None, "view": None, "result": None, "note": None, "table": None,
               "messages": side["messages"],
               "orders": len(side["orders"].orders) if side["orders"] else 0,
               "order_entries": sum(1 for env in envelopes if "order" in env)}
@@ -565,10 +588,11 @@ def verify_archive(archive, server_key=None):
         raise ArchiveError("the revealed seed is not 64 lowercase hex digits")
     if seed_commitment(bytes.fromhex(seed_hex)) != header["seed_commitment"]:
         raise ArchiveError("the revealed seed does not match its commitment")
-    state = replay(game, header, bytes.fromhex(seed_hex), envelopes, orders=side["orders"])
+    log = replay_log(game, header, bytes.fromhex(seed_hex), envelopes, orders=side["orders"])
+    state = log.state
     try:
         result = game.result(state)
-        view = game.view(state, None)
+        view = log.view(None)
     except Exception as exc:  # noqa: BLE001
         raise ArchiveError(f"the rules library cannot read the replayed game ({_broke(exc)})") \
             from None
@@ -582,5 +606,5 @@ def verify_archive(archive, server_key=None):
         report["complete"] = True
     elif archive["result"] is not None and not _same(result, archive["result"]):
         raise ArchiveError("replaying the moves gives another result than the archive states")
-    report.update(replayed=True, state=state, view=view, result=result)
+    report.update(replayed=True, state=state, view=view, result=result, table=log.table)
     return report

@@ -262,13 +262,15 @@ class Game:
         """The move's randomness (``shared.rng.Rng.for_move``), drawn before it is applied."""
         return Rng.for_move(state, entropy)
 
-    def play(self, state, seat, move_text, entropy=b""):
+    def play(self, state, seat, move_text, entropy=b"", reveals=None):
         """Apply one move and return the new state (the steps in the class docstring).
 
         Updates ``state`` in place.  Raises :class:`shared.InvalidMove` when the text does
         not parse and :class:`shared.IllegalMove` when it is not allowed now; in both cases
         ``state`` is left unchanged.  ``entropy`` is mixed into this move's randomness
-        (see ``shared.rng.Rng.for_move``).
+        (see ``shared.rng.Rng.for_move``).  ``reveals``, a list, gets one bool appended:
+        whether the move revealed anything hidden (:meth:`reveals`; the takebacks of
+        ``shared.table`` ask it).
         """
         move = self.parse_move(move_text)
         self.check_duty(state, seat, move)  # check_move, written out: play is hot
@@ -278,7 +280,23 @@ class Game:
         self.applies[move.kind](state, seat, move, plan, rng)
         state["ply"] += 1
         self.after_move(state, seat, move)
+        if reveals is not None:
+            reveals.append(bool(self.reveals(state, seat, move, rng)))
         return state
+
+    def reveals(self, state, seat, move, rng):
+        """True when ``move`` (just applied to ``state``) revealed something hidden: a roll,
+        a draw, a steal, a face-down chip turned.  A move that revealed nothing may be taken
+        back (``shared.table``); one that did may not, nor any move before it.
+
+        The default: the move drew from its randomness (``rng.used``: every roll, draw and
+        steal of the three games does), or one of its events tells a seat something only
+        that seat sees (a ``private`` text or fact).  A game that reveals hidden things
+        without the randomness (a card face down in a hand, played) says so here.
+        """
+        if rng.used:
+            return True
+        return any(e.get("private") or e.get("private_data") for e in state.get("events") or ())
 
     def after_move(self, state, seat, move):
         """Step 7 of :meth:`play`: what follows any move (a win check); nothing by default."""

@@ -24,7 +24,7 @@ _DOMAIN = b"pbem-rng-v1|"
 class Rng:
     """A stream of unbiased random integers from (seed, label)."""
 
-    __slots__ = ("_key", "_label", "_block", "_buf", "_pos")
+    __slots__ = ("_key", "_label", "_block", "_buf", "_pos", "used")
 
     def __init__(self, seed, label=b""):
         # the key and label are made ready on the first draw (``_refill``): most moves draw
@@ -34,6 +34,9 @@ class Rng:
         self._block = 0
         self._buf = b""
         self._pos = 0
+        #: True once anything was drawn (even a draw with one possible outcome): a move that
+        #: drew revealed an outcome nobody knew before (``shared.base.Game.reveals``)
+        self.used = False
 
     @classmethod
     def for_move(cls, state, entropy=b""):
@@ -77,6 +80,7 @@ class Rng:
         """A uniform integer in [0, n), by rejection sampling (no modulo bias)."""
         if n <= 0:
             raise ValueError("randbelow needs a positive bound")
+        self.used = True
         if n == 1:
             return 0
         nbytes = ((n - 1).bit_length() + 7) // 8

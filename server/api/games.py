@@ -18,11 +18,11 @@ from ..idempotency import idempotent
 from ..lifecycle import join_game
 from ..limits import move_limit
 from ..models import Game, Seat
-from ..state_cache import load_state
+from ..state_cache import load_log
 from ..schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema, GameSchema,
                        GamesQuerySchema, GameTypeListSchema, JoinSchema, LegalMovesSchema,
                        LogQuerySchema, LogSchema, MoveSubmitSchema, SeatQuerySchema,
-                       ViewResponseSchema)
+                       TableSchema, ViewResponseSchema)
 from ..views import log_entries, seat_of, signed_head, view_for
 
 blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
@@ -208,9 +208,33 @@ class Legal(MethodView):
             fail(403, "not_seated", f"you hold no seat in game {game.id}")
         moves = []
         if game.status == "playing":
-            moves = get_game(game.type).legal_moves(load_state(game), seat)
+            moves = load_log(game).legal_moves(seat)  # the answers while a takeback waits
         return {"seat": seat, "next_seq": game.head_seq + 1, "prev": game.head_hash,
                 "moves": moves}
+
+
+@blp.route("/games/<game_id>/table")
+class Table(MethodView):
+    @blp.doc(security=OPTIONAL)
+    @blp.arguments(SeatQuerySchema, location="query")
+    @blp.response(200, TableSchema)
+    @blp.refusals(401, 403, 404, 409)
+    def get(self, query, game_id):
+        """The table state (shared/table.py): the pending takeback request, the seqs of the
+        moves the caller's seat could ask to take back now (``@takeback SEQ`` for any of them
+        takes back from it on), each seat's current key (after ``@rotate`` entries) and the
+        revoked device keys."""
+        _, game, seat = _looking(game_id, query["seat"], required=False)
+        if game.status == "open":
+            fail(409, "not_started", f"game {game.id} has not started: there is no table yet")
+        replayed = load_log(game)
+        table, pending = replayed.table, replayed.pending()
+        window = table["window"]
+        moves = list(window["seqs"]) if seat is not None and window["seat"] == seat \
+            and not pending and game.status == "playing" else []
+        return {"seat": seat, "pending": pending, "takeback_moves": moves,
+                "keys": table["keys"], "revoked": table["revoked"],
+                "taken_back": table["taken_back"], "next_seq": game.head_seq + 1}
 
 
 @blp.route("/games/<game_id>/moves")

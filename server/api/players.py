@@ -15,8 +15,8 @@ from ..errors import Blueprint, fail
 from ..extensions import db
 from ..models import Duty, Player, RequestNonce
 from ..ratings import player_ratings
-from ..schemas import (MeSchema, PlayerCreateSchema, PlayerSchema, ProfileSchema, SettingsSchema,
-                       VacationSchema)
+from ..schemas import (KeyRotationSchema, MeSchema, PlayerCreateSchema, PlayerSchema,
+                       ProfileSchema, SettingsSchema, VacationSchema)
 
 #: what PATCH /api/players/me may change (SettingsSchema's fields)
 SETTINGS_FIELDS = ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url")
@@ -27,7 +27,8 @@ blp = Blueprint("players", __name__, url_prefix="/api/players",
 
 def _public(player, me=False):
     out = {"name": player.name, "public_key": player.public_key, "tz": player.tz,
-           "created_at": player.created_at}
+           "created_at": player.created_at, "recovery_key": player.recovery_key,
+           "recovery_certs": player.recovery_certs}
     if me:
         out["email"] = player.email
     return out
@@ -70,8 +71,10 @@ class Players(MethodView):
         if exists is not None:
             what = "name" if exists.name == data["name"] else "key"
             fail(409, f"{what}_taken", f"that {what} is already registered")
+        recovery = _recovery(data["name"], data["public_key"], data["recovery_key"],
+                             data["recovery_cert"])
         player = Player(name=data["name"], public_key=data["public_key"],
-                        email=data["email"], tz=data["tz"])
+                        email=data["email"], tz=data["tz"], **recovery)
         db.session.add(player)
         try:
             db.session.flush()
@@ -172,3 +175,73 @@ class OnePlayer(MethodView):
         if player is None:
             fail(404, "unknown_player", f"no player is registered as {name!r}")
         return {**_public(player), **player_ratings(player)}
+
+
+# --- key rotation (shared/table.py: @rotate entries) -----------------------------------------
+
+def _recovery(name, public_key, recovery_key, cert):
+    """The recovery columns of a new player: the recovery key bound by the registered key's
+    certificate (``shared.table.recovery_message``), or none."""
+    from shared.envelope import verify
+    from shared.table import recovery_message
+    if recovery_key is None and cert is None:
+        return {}
+    if recovery_key is None or cert is None:
+        fail(422, "bad_recovery_cert", "give the recovery key and its certificate together")
+    if not verify(public_key, recovery_message(name, recovery_key), cert):
+        fail(422, "bad_recovery_cert", "the recovery certificate is not signed by the "
+             "registered key for this name and recovery key")
+    return {"recovery_key": recovery_key, "recovery_certs": {public_key: cert}}
+
+
+@blp.route("/<name>/key")
+class PlayerKey(MethodView):
+    decorators = [registration_limit()]
+
+    @blp.arguments(KeyRotationSchema)
+    @blp.response(200, PlayerSchema)
+    @blp.refusals(400, 403, 404, 409, 422)
+    def post(self, data, name):
+        """Replace the player's main key (games in progress learn it from their ``@rotate``
+        entries; see docs/CLI.md, pbem key rotate).
+
+        No signed request: ``proof`` is the signature of
+        ``shared.table.key_rotation_message(name, public_key)`` by the current main key
+        (``by`` main) or by the recovery key registered with the player (``by`` recovery, for a
+        lost main key).  A player with a recovery key gives ``recovery_cert``: the new key's
+        signature binding the same recovery key, so that a later rotation by recovery verifies
+        in games started under the new key.
+        """
+        from shared.envelope import verify
+        from shared.table import key_rotation_message, recovery_message
+        player = db.session.execute(db.select(Player).filter_by(name=name)
+                                    .with_for_update()).scalar_one_or_none()
+        if player is None:
+            fail(404, "unknown_player", f"no player is registered as {name!r}")
+        signer = player.public_key if data["by"] == "main" else player.recovery_key
+        if signer is None:
+            fail(403, "no_recovery_key", f"{name} registered no recovery key")
+        if not verify(signer, key_rotation_message(name, data["public_key"]), data["proof"]):
+            fail(403, "bad_proof", f"the proof is not signed by {name}'s "
+                 f"{'main' if data['by'] == 'main' else 'recovery'} key")
+        certs = dict(player.recovery_certs or {})
+        if player.recovery_key is not None:
+            cert = data["recovery_cert"]
+            if cert is None or not verify(data["public_key"], recovery_message(
+                    name, player.recovery_key), cert):
+                fail(422, "bad_recovery_cert", "the new key must sign a recovery certificate "
+                     "for the recovery key on file")
+            certs[data["public_key"]] = cert
+        if data["public_key"] != player.public_key:
+            taken = db.session.execute(db.select(Player.id).filter_by(
+                public_key=data["public_key"])).scalar_one_or_none()
+            if taken is not None:
+                fail(409, "key_taken", "that key is already registered")
+        player.public_key = data["public_key"]
+        player.recovery_certs = certs
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            fail(409, "key_taken", "that key is already registered")
+        return _public(player)

@@ -2,6 +2,7 @@
 
 from ..base import Game
 from . import notation, render, rules, svg
+from .cards import CARD_INDEX
 from .legal import legal_moves, timeout_move
 from .notation import EXAMPLE_PATH, EXAMPLES
 from .state import SEATS, new_state
@@ -85,6 +86,11 @@ class Zarahemla(Game):
         return timeout_move(state, seat)
 
     # --- what people see ----------------------------------------------------------
+
+    def reveals(self, state, seat, move, rng):
+        """Besides rolls, draws and steals: a development card played was face down in its
+        player's hand (and prosperity shows how many cards of a kind every hand held)."""
+        return move.kind in CARD_INDEX or super().reveals(state, seat, move, rng)
 
     def hidden_fields(self, state):
         """A player's resource cards and development cards (RULES.md, "Hidden information")."""

@@ -1,0 +1,463 @@
+"""Table entries of the log, and the one replay of a log that has them.
+
+A log entry whose move text begins with ``@`` is a *table entry*: it is about the table, not
+the board, and it is never given to the rules library (no game's notation begins with ``@``:
+every game's parser refuses it).  Table entries are signed, numbered and hash-linked like
+moves, so an archive carries them and the offline verifier checks them.  The kinds (this module
+owns their text grammar; one space between words, lowercase hex)::
+
+    @takeback SEQ            ask to take back my own moves from entry SEQ on
+    @accept takeback         consent to the pending request
+    @refuse takeback         refuse it (the server signs this one for a seat whose answer is
+                             late: the only table entry the server may sign)
+    @revoke DEVICEKEY        a device key (shared/delegation.py) may sign no later entry
+    @rotate NEWKEY           from this entry on the seat's main key is NEWKEY; signed by the
+                             current main key, or
+    @rotate NEWKEY recovery RECOVERYKEY CERT
+                             signed by the player's recovery key RECOVERYKEY, where CERT is the
+                             seat's current main key's signature of
+                             ``recovery_message(player, RECOVERYKEY)`` (made at registration,
+                             kept by the server; so the server cannot invent a recovery key)
+
+:class:`LogReplay` walks a whole log (the header and the envelopes in order) and keeps the
+rules' state and a *table state*: the current main key of each seat, the revoked device keys,
+the pending takeback request and its answers, the seqs taken back.  The server's append path
+and state loading, the archive verifier and the client all use it; :func:`verify_logged` checks
+an entry's signature against the keys the table state holds *at that point of the log*.
+
+Takebacks (the policy; the verifier enforces all of it from the log alone):
+
+- a seat may ask to take back its own last moves from SEQ on when every rules move from SEQ to
+  the end of the log is its own, none was forced (a timeout move the server played), none
+  revealed anything hidden (``Game.reveals``: a roll, a draw, a steal, a card or chip turned),
+  none was taken back already, and no request is pending;
+- every other seat owes an answer (``to_act`` is the seats that have not answered, and rules
+  moves wait until the request is settled); all must accept; one refusal ends the request;
+- rate limit: after a refusal, the seat may not ask again until another seat has played a rules
+  move (so never twice about the same moves), and a seat asks at most
+  :data:`MAX_REQUESTS` times in a game;
+- when the last seat accepts, the moves are taken back: the state is the replay of the log
+  without them.
+
+Why the randomness stays sound: a move's randomness is drawn from the secret seed with the label
+(ply, game id, seq, hash of the entry before it) (``shared.rng``, ``move_entropy``).  The moves
+taken back drew nothing (a move that drew cannot be taken back, nor any move before it), so no
+outcome was seen and thrown away: a takeback is never a re-roll.  The move played after a
+takeback has the same ply as the first move taken back, but a seq (and a previous hash) that no
+earlier entry had, so its label is new and its outcome as unpredictable as any other; and every
+label of the kept moves is unchanged, so the replay without the taken-back moves reaches exactly
+the state the game had before them.  (The server's timeout choices use ``timeout|ply`` labels;
+a forced move cannot be taken back, so no ply with a timeout choice comes back.)
+
+Pure: no clock, no I/O, no global randomness.
+"""
+
+import inspect
+import re
+from collections import namedtuple
+
+from . import IllegalMove
+from .envelope import (EntryError, canonical_json, move_entropy, read_envelope, verify,
+                       verify_entry, valid_public_key)
+
+MARK = "@"
+#: the most takeback requests one seat may make in one game
+MAX_REQUESTS = 10
+RECOVERY_DOMAIN = b"pbem-recovery-v1\n"
+KEY_ROTATION_DOMAIN = b"pbem-key-rotation-v1\n"
+ANSWERS = ("@accept takeback", "@refuse takeback")
+
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+_HEX128 = re.compile(r"[0-9a-f]{128}\Z")
+_SEQ = re.compile(r"(0|[1-9][0-9]{0,8})\Z")
+# verify_entry takes ``revoked`` once device keys exist (shared/delegation.py); until then no
+# envelope can be signed by a device key, so there is nothing to pass
+_TAKES_REVOKED = "revoked" in inspect.signature(verify_entry).parameters
+
+TableMove = namedtuple("TableMove", ("kind", "seq", "key", "recovery_key", "cert"),
+                       defaults=(None, None, None, None))
+
+
+class TableError(IllegalMove):
+    """A table entry that does not parse, or may not be made now (``code`` says why)."""
+
+    default_code = "bad_table_entry"
+
+
+def is_table_move(text):
+    """True when ``text`` is a table entry's (it begins with ``@``, spaces before allowed)."""
+    return isinstance(text, str) and text.lstrip().startswith(MARK)
+
+
+def _bad(message, code="bad_table_entry"):
+    raise TableError(message, code=code)
+
+
+def _key(word, what):
+    if not _HEX64.match(word) or not valid_public_key(word):
+        _bad(f"{what} must be a public key: 64 lowercase hex digits")
+    return word
+
+
+def parse_table_move(text):
+    """The :class:`TableMove` that ``text`` names; raises TableError (code bad_table_entry).
+
+    Only the canonical text is accepted (one space between words), since it is signed and shown
+    as it is.
+
+    >>> parse_table_move("@takeback 12")
+    TableMove(kind='takeback', seq=12, key=None, recovery_key=None, cert=None)
+    >>> parse_table_move("@accept takeback").kind
+    'accept'
+    """
+    if not is_table_move(text):
+        _bad(f"{str(text)[:40]!r} is not a table entry (those begin with @)")
+    words = text.split(" ")
+    verb, args = words[0], words[1:]
+    if verb == "@takeback":
+        if len(args) != 1 or not _SEQ.match(args[0]):
+            _bad("write @takeback and the seq of your first move to take back, like: "
+                 "@takeback 12")
+        return TableMove("takeback", seq=int(args[0]))
+    if verb in ("@accept", "@refuse"):
+        if args != ["takeback"]:
+            _bad(f"write {verb} takeback")
+        return TableMove(verb[1:])
+    if verb == "@revoke":
+        if len(args) != 1:
+            _bad("write @revoke and the device's public key (64 hex digits)")
+        return TableMove("revoke", key=_key(args[0], "the revoked device key"))
+    if verb == "@rotate":
+        if len(args) == 1:
+            return TableMove("rotate", key=_key(args[0], "the new key"))
+        if len(args) == 4 and args[1] == "recovery":
+            if not _HEX128.match(args[3]):
+                _bad("the recovery certificate must be 128 lowercase hex digits")
+            return TableMove("rotate", key=_key(args[0], "the new key"),
+                             recovery_key=_key(args[2], "the recovery key"), cert=args[3])
+        _bad("write @rotate NEWKEY, or @rotate NEWKEY recovery RECOVERYKEY CERTIFICATE")
+    _bad(f"{verb[:30]!r} is not a table entry: @takeback SEQ, @accept takeback, "
+         "@refuse takeback, @revoke KEY or @rotate KEY")
+
+
+def format_table_move(tm):
+    """The canonical text of a :class:`TableMove` (``parse_table_move`` reads it back)."""
+    if tm.kind == "takeback":
+        return f"@takeback {tm.seq}"
+    if tm.kind in ("accept", "refuse"):
+        return f"@{tm.kind} takeback"
+    if tm.kind == "revoke":
+        return f"@revoke {tm.key}"
+    if tm.recovery_key:
+        return f"@rotate {tm.key} recovery {tm.recovery_key} {tm.cert}"
+    return f"@rotate {tm.key}"
+
+
+def recovery_message(player, recovery_key):
+    """What a player's main key signs to make ``recovery_key`` able to rotate it away."""
+    return RECOVERY_DOMAIN + canonical_json({"player": player, "recovery_key": recovery_key})
+
+
+def key_rotation_message(player, new_key):
+    """What the old main key (or the recovery key) signs to tell the server of a new key."""
+    return KEY_ROTATION_DOMAIN + canonical_json({"player": player, "public_key": new_key})
+
+
+# --- the table state ------------------------------------------------------------------------
+
+def new_table(header):
+    """The table state of a game that has just started (a JSON-serialisable dict)."""
+    return {"keys": {s["seat"]: s["public_key"] for s in header["seats"]},
+            "players": {s["seat"]: s["player"] for s in header["seats"]},
+            "revoked": [], "pending": None, "taken_back": [],
+            "window": {"seat": None, "seqs": []}, "blocked": [], "asked": {}}
+
+
+def verify_logged(table, envelope_text, signature, *, server_key=None, subject="the entry",
+                  **checks):
+    """Verify one log entry with the keys ``table`` holds at that point; (envelope, hash).
+
+    ``checks`` are verify_entry's (``game_id``, ``seq``, ``prev``, ``forced``,
+    ``expected_hash``).  A ``@rotate ... recovery`` entry is checked against its recovery key,
+    once its certificate verifies under the seat's current key.  Raises EnvelopeError /
+    EntryError as verify_entry does.
+    """
+    seat_keys = table["keys"]
+    # only a rotation by a recovery key is checked against another key: read the envelope
+    # twice for it alone (canonical text names the move as "move":"...")
+    env = read_envelope(envelope_text) if isinstance(envelope_text, str) \
+        and '"move":"@rotate ' in envelope_text else None
+    text = env["move"] if env is not None else ""
+    if text.startswith("@rotate ") and " recovery " in text and env["seat"] in seat_keys \
+            and not env.get("forced"):
+        try:
+            tm = parse_table_move(text)
+        except TableError as exc:
+            raise EntryError(f"{subject}: {exc.message}", "bad_table_entry") from None
+        player = table["players"][env["seat"]]
+        if not verify(seat_keys[env["seat"]], recovery_message(player, tm.recovery_key),
+                      tm.cert):
+            raise EntryError(f"{subject}'s recovery certificate is not signed by seat "
+                             f"{env['seat']}'s key", "bad_signature")
+        seat_keys = dict(seat_keys, **{env["seat"]: tm.recovery_key})
+    extra = {"revoked": frozenset(table["revoked"])} if _TAKES_REVOKED else {}
+    return verify_entry(envelope_text, signature, seat_keys=seat_keys, server_key=server_key,
+                        subject=subject, **checks, **extra)
+
+
+def _moves_text(seqs):
+    n = len(seqs)
+    where = f"move {seqs[0]}" if n == 1 else f"moves {seqs[0]}-{seqs[-1]}"
+    return f"{n} move{'s' if n != 1 else ''} ({where})"
+
+
+def _event(text):
+    return {"public": text, "kind": "table"}
+
+
+class LogReplay:
+    """A log replayed entry by entry: the rules' ``state`` and the ``table`` state.
+
+    ``game`` is the rules library's Game, ``header`` the game's header.  With ``seed`` (bytes)
+    the rules moves are played (a full replay); without it (an archive of a running game) only
+    the table is kept, and what needs the board (whose turn, what a move revealed) is not
+    checked.  ``state``/``table`` resume a replay from a snapshot (the server's); ``history``
+    then gives the envelopes of the log so far, needed only when a takeback is granted (the
+    state is replayed again without the moves taken back).
+    """
+
+    def __init__(self, game, header, seed=None, *, state=None, table=None, history=None):
+        self.game, self.header, self.seed = game, header, seed
+        self.game_id = header["game"]
+        self.seats = [s["seat"] for s in header["seats"]]
+        self.table = table if table is not None else new_table(header)
+        if state is None and seed is not None:
+            state = self.fresh_state()
+        self.state = state
+        self._history = history
+        self._moves = [] if history is None else None  # the envelopes of the rules moves kept
+
+    def fresh_state(self):
+        return self.game.new_game(self.seats, self.header["options"], self.seed,
+                                  rules_version=self.header.get("rules_version"))
+
+    # --- what is owed ----------------------------------------------------------------
+
+    def pending(self):
+        return self.table["pending"]
+
+    def to_act(self):
+        """The seats that owe an entry now: the answers a pending request waits for, else the
+        rules' ``to_act`` (None in a replay without the seed)."""
+        pending = self.table["pending"]
+        if pending:
+            return [s for s in self.seats if s in pending["owed"]]
+        return None if self.state is None else self.game.to_act(self.state)
+
+    def owes(self):
+        pending = self.table["pending"]
+        if pending:
+            what = (f"answer {pending['seat']}'s request to take back "
+                    f"{_moves_text(pending['moves'])}: @accept takeback or @refuse takeback")
+            return {s: what for s in self.to_act()}
+        return self.game.owes(self.state)
+
+    def legal_moves(self, seat):
+        """``seat``'s legal entries now: the answers while a request waits, else the rules'."""
+        pending = self.table["pending"]
+        if pending:
+            return list(ANSWERS) if seat in pending["owed"] else []
+        return self.game.legal_moves(self.state, seat)
+
+    def takeback_from(self, seat, moves=1):
+        """The seq ``@takeback`` names to take back ``seat``'s last ``moves`` moves; raises
+        TableError when it may not take back so many now."""
+        window = self.table["window"]
+        seqs = window["seqs"] if window["seat"] == seat else []
+        if moves < 1 or len(seqs) < moves:
+            _bad(f"{seat} may take back {len(seqs) or 'no'} move{'s' if len(seqs) != 1 else ''}"
+                 " now: only its own last moves, before any other seat moved and since "
+                 "anything hidden was revealed", "cannot_take_back")
+        return seqs[-moves]
+
+    def view(self, seat):
+        """The rules' view for ``seat``, with the table's part: while a request waits,
+        ``to_act``/``owes`` are the answers owed and the key ``takeback`` describes the
+        request (no such key otherwise, so a view without one is the rules' own)."""
+        view = self.game.view(self.state, seat)
+        pending = self.table["pending"]
+        if pending and view.get("status") != "over":
+            view["to_act"], view["owes"] = self.to_act(), self.owes()
+            view["takeback"] = {"seat": pending["seat"], "from": pending["from"],
+                                "moves": list(pending["moves"]), "asked": pending["asked"],
+                                "owed": list(pending["owed"]),
+                                "accepted": list(pending["accepted"])}
+        return view
+
+    # --- one entry -----------------------------------------------------------------------
+
+    def step(self, env):
+        """Apply one verified envelope; return the events it caused (a table entry's texts).
+
+        Raises TableError for a table entry that may not be made now, IllegalMove (from the
+        rules) for a rules move; either way nothing changed.
+        """
+        if is_table_move(env["move"]):
+            return self._table_step(env)
+        return self._rules_step(env)
+
+    def _rules_step(self, env):
+        seat, seq, table = env["seat"], env["seq"], self.table
+        pending = table["pending"]
+        if pending:
+            _bad(f"{pending['seat']} asked to take back moves: no move is played until every "
+                 "seat has answered", "takeback_pending")
+        revealed = False
+        if self.state is not None:  # the rules' duty check refuses a seat that owes nothing
+            trace = []
+            self.state = self.game.play(self.state, seat, env["move"],
+                                        move_entropy(self.game_id, seq, env["prev"]),
+                                        reveals=trace)
+            revealed = trace[0]
+        window = table["window"]
+        if revealed or env.get("forced"):
+            table["window"] = {"seat": None, "seqs": []}
+        elif window["seat"] == seat:
+            window["seqs"].append(seq)
+        else:
+            table["window"] = {"seat": seat, "seqs": [seq]}
+        table["blocked"] = [s for s in table["blocked"] if s == seat]
+        if self._moves is not None:
+            self._moves.append(env)
+        return self.state["events"] if self.state is not None else []
+
+    def _table_step(self, env):
+        seat, seq = env["seat"], env["seq"]
+        tm = parse_table_move(env["move"])
+        if format_table_move(tm) != env["move"]:
+            _bad(f"write the table entry as {format_table_move(tm)!r}")
+        if env.get("forced") and tm.kind != "refuse":
+            _bad("the server may only refuse a takeback for a seat whose answer is late",
+                 "forced_reserved")
+        if tm.kind == "takeback":
+            return self._ask(seat, tm.seq, seq)
+        if tm.kind in ("accept", "refuse"):
+            return self._answer(seat, tm.kind, bool(env.get("forced")))
+        if "delegation" in env:
+            _bad(f"@{tm.kind} must be signed by the seat's main key, not a device key",
+                 "main_key_only")
+        table = self.table
+        if tm.kind == "revoke":
+            if tm.key in table["revoked"]:
+                _bad("that device key is already revoked", "already_revoked")
+            if tm.key in table["keys"].values():
+                _bad("that is a seat's main key: replace it with @rotate", "main_key")
+            table["revoked"].append(tm.key)
+            return [_event(f"{seat} revoked device key {tm.key[:16]}...")]
+        if tm.key == table["keys"][seat]:
+            _bad("the new key is the seat's key already", "same_key")
+        if tm.key in table["revoked"]:
+            _bad("the new key is a revoked device key", "device_revoked")
+        table["keys"][seat] = tm.key
+        how = " with its recovery key" if tm.recovery_key else ""
+        return [_event(f"{seat} rotated its key{how}: from now on it signs with "
+                       f"{tm.key[:16]}...")]
+
+    def _ask(self, seat, first, seq):
+        table = self.table
+        if table["pending"]:
+            _bad("a takeback request is pending already", "takeback_pending")
+        if self.state is not None and self.game.result(self.state) is not None:
+            _bad("the game is over", "game_over")
+        if seat in table["blocked"]:
+            _bad(f"{seat}'s last takeback request was refused: it may ask again once another "
+                 "seat has moved", "takeback_rate_limited")
+        if table["asked"].get(seat, 0) >= MAX_REQUESTS:
+            _bad(f"{seat} has asked for {MAX_REQUESTS} takebacks in this game, the most "
+                 "allowed", "takeback_rate_limited")
+        window = table["window"]
+        mine = window["seqs"] if window["seat"] == seat else []
+        if first not in mine:
+            can = (f"moves {mine[0]} to {mine[-1]}" if len(mine) > 1 else
+                   f"move {mine[0]}" if mine else "none")
+            _bad(f"move {first} cannot be taken back by {seat}: a seat takes back only its own "
+                 "last moves, before any other seat moved, since anything hidden was revealed "
+                 f"(a roll, a draw, a steal) and none forced; it may take back {can} now",
+                 "cannot_take_back")
+        moves = [s for s in mine if s >= first]
+        owed = [s for s in self.seats if s != seat]
+        table["pending"] = {"seat": seat, "from": first, "asked": seq, "moves": moves,
+                            "owed": owed, "accepted": []}
+        table["asked"][seat] = table["asked"].get(seat, 0) + 1
+        events = [_event(f"{seat} asks to take back {_moves_text(moves)}")]
+        if not owed:
+            events += self._grant()
+        return events
+
+    def _answer(self, seat, kind, forced):
+        table = self.table
+        pending = table["pending"]
+        if not pending:
+            _bad("there is no takeback request to answer", "no_takeback")
+        if seat == pending["seat"]:
+            _bad(f"{seat} asked for this takeback: the other seats answer it", "own_request")
+        if seat not in pending["owed"]:
+            _bad(f"{seat} has answered this takeback request already", "answered")
+        who = f"{pending['seat']}'s request to take back {_moves_text(pending['moves'])}"
+        if kind == "refuse":
+            table["pending"] = None
+            table["blocked"].append(pending["seat"])
+            late = " (its answer was late: the server refused for it)" if forced else ""
+            return [_event(f"{seat} refuses {who}{late}")]
+        pending["owed"].remove(seat)
+        pending["accepted"].append(seat)
+        events = [_event(f"{seat} accepts {who}")]
+        if not pending["owed"]:
+            events += self._grant()
+        return events
+
+    def _grant(self):
+        table = self.table
+        pending = table["pending"]
+        table["pending"] = None
+        taken = set(pending["moves"])
+        table["taken_back"] = sorted(set(table["taken_back"]) | taken)
+        window = table["window"]
+        window["seqs"] = [s for s in window["seqs"] if s not in taken]
+        if not window["seqs"]:
+            window["seat"] = None
+        if self.state is not None:
+            self._rewind()
+        return [_event(f"{pending['seat']} takes back {_moves_text(pending['moves'])}")]
+
+    def _rewind(self):
+        """The state replayed from the start without the moves taken back."""
+        gone = set(self.table["taken_back"])
+        moves = self._moves if self._moves is not None else self._history()
+        state = self.fresh_state()
+        kept = []
+        for env in moves:
+            if env["seq"] in gone or is_table_move(env["move"]):
+                continue
+            state = self.game.play(state, env["seat"], env["move"],
+                                   move_entropy(self.game_id, env["seq"], env["prev"]))
+            kept.append(env)
+        self.state = state
+        if self._moves is not None:
+            self._moves = kept
+
+
+def replay_log(game, header, seed, envelopes, upto=None):
+    """Replay ``envelopes`` (verified, in order) from a fresh game; return the LogReplay.
+
+    Raises TableError / IllegalMove (with ``seq`` set on the exception) at the first entry
+    that may not be made.
+    """
+    replay = LogReplay(game, header, seed)
+    for env in envelopes[:upto]:
+        try:
+            replay.step(env)
+        except IllegalMove as exc:
+            exc.seq = env["seq"]
+            raise
+    return replay
