@@ -70,11 +70,12 @@ def create_app(config=None):
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     configure_storage(app)
     limiter.init_app(app)
-    from .api import games, links, mail, players
+    from .api import games, links, mail, players, push
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(mail.blp)
     api.register_blueprint(links.blp)
+    api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/push.py)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)
 

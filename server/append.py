@@ -17,7 +17,7 @@ from shared import IllegalMove
 from shared.envelope import EntryError, EnvelopeError, move_entropy, verify_entry
 from shared.games import get_game
 
-from . import duties
+from . import duties, push
 from .clock import now
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from .extensions import db
@@ -197,6 +197,7 @@ def _write_move(new):
     store_snapshot(game.id, env["seq"], text)
     duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over)
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
+    push.announce(game.id, env["seq"])  # waiters wake when this commits (server/push.py)
     try:
         db.session.commit()
     except IntegrityError:
