@@ -77,6 +77,12 @@ def from_env(instance_path):
         "PBEM_BOT_INTERVAL": os.environ.get("PBEM_BOT_INTERVAL") or None,
         "PBEM_BOT_SECONDS": os.environ.get("PBEM_BOT_SECONDS") or None,
         "PBEM_BOT_SEED": os.environ.get("PBEM_BOT_SEED") or None,
+        # push (server/push.py): waiters one process holds (unset: from the worker model, which
+        # server/gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's period
+        "PBEM_PUSH_WAITERS": os.environ.get("PBEM_PUSH_WAITERS") or None,
+        "PBEM_PUSH_POLL": float(os.environ.get("PBEM_PUSH_POLL") or 0.25),
+        "PBEM_GUNICORN": {k: os.environ.get(f"PBEM_GUNICORN_{k.upper()}") or None
+                          for k in ("worker", "threads", "connections")},
     }
     # unset ones are None: server/limits.py and server/mailer.py fall back to their defaults
     config.update({name: os.environ.get(name) or None for name in LIMIT_SETTINGS})

@@ -139,12 +139,12 @@ def waiter_limit(config):
     """
     if config.get("PBEM_PUSH_WAITERS") not in (None, ""):
         return int(config["PBEM_PUSH_WAITERS"])
-    kind = os.environ.get("PBEM_GUNICORN_WORKER", "")
+    worker = config.get("PBEM_GUNICORN") or {}
+    kind = worker.get("worker")
     if kind == "gevent":
-        conns = int(os.environ.get("PBEM_GUNICORN_CONNECTIONS") or 1000)
-        return max(1, conns - 100)
+        return max(1, int(worker.get("connections") or 1000) - 100)
     if kind:
-        threads = int(os.environ.get("PBEM_GUNICORN_THREADS") or 1)
+        threads = int(worker.get("threads") or 1)
         return max(0, threads - max(4, threads // 8)) if threads > 4 else threads // 2
     return 2 if "gunicorn" in sys.modules else 256
 
