@@ -398,7 +398,7 @@ def _long_poll(api, game_id, game, seconds, spinner, started):
     ``seconds``.  Returns the game's public head; None from a server without push (a pbem
     server older than #20); BUSY when the server holds as many waiters as it can.  While it
     waits, the spinner turns (on a terminal)."""
-    from .api import BadRequest, NotFound, ServerError
+    from .api import BadRequest, NotFound, NotPbemServer, ServerError
     params = {"after": game.get("seq"), "status": game.get("status"),
               "timeout": f"{max(0.0, seconds):.2f}"}
     path = f"/api/games/{api._g(game_id)}/wait"
@@ -413,6 +413,10 @@ def _long_poll(api, game_id, game, seconds, spinner, started):
         if exc.code == "unknown_game":
             raise
         return None  # no such endpoint: poll instead
+    except NotPbemServer as exc:
+        if exc.status != 404:
+            raise
+        return None  # a pbem server from before push: its 404 for a path it lacks
     except BadRequest:
         return None  # a server that reads these parameters otherwise: poll instead
     except ServerError as exc:
