@@ -249,7 +249,7 @@ def bench_backend(run, backend):
             t0 = time.perf_counter()
             idle = _many_games(setup, a, b, WAITERS)
             hot = _many_games(setup, a, b, CONNECTIONS + 1)
-            model = os.environ.get("PBEM_WORKER_CLASS") or "gthread"
+            from server.gunicorn_conf import worker_class as model  # what the Procfile runs
             run.add(section, "set-up", f"{WAITERS + CONNECTIONS + 1} games created in "
                     f"{time.perf_counter() - t0:.0f} s; {loadgen.tool_name()} load generator; "
                     f"Procfile: `{' '.join(server.cmd[3:])}`, {model} workers")

@@ -6,7 +6,7 @@ its summary, never a hand, so neither needs a signature.
 
 import json
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -61,6 +61,12 @@ class WaitSchema(HeadSchema):
                        "the wait timed out and this is the unchanged head"})
 
 
+def _held(seconds):
+    """``seconds``, or less when the server's PBEM_PUSH_HOLD says so."""
+    hold = current_app.config.get("PBEM_PUSH_HOLD")
+    return seconds if hold is None else min(seconds, hold)
+
+
 def _busy(exc):
     fail(503, exc.code, exc.message, exc.details, headers={"Retry-After": RETRY_AFTER})
 
@@ -72,7 +78,8 @@ class Wait(MethodView):
     @blp.refusals(400, 404, 503)
     def get(self, query, game_id):
         """Long poll: answer as soon as the game's head passes ``after`` (or its status is not
-        ``status``), else after ``timeout`` seconds with the unchanged head.
+        ``status``), else after ``timeout`` seconds (or the server's own limit, if shorter)
+        with the unchanged head.
 
         Learns of a move within a second of its commit (PostgreSQL LISTEN/NOTIFY; on SQLite
         an in-process signal and a per-process watcher).  503 with Retry-After when this
@@ -80,7 +87,7 @@ class Wait(MethodView):
         """
         try:
             head, changed = push.wait_for_move(game_id, query["after"], query["status"],
-                                               query["timeout"])
+                                               _held(query["timeout"]))
         except push.Busy as exc:
             _busy(exc)
         return {**head, "changed": changed}
@@ -128,7 +135,11 @@ class Events(MethodView):
                        "the head now (skipped when it equals the Last-Event-ID header's); a "
                        "comment every 15 s of quiet; an `end` event when the stream's "
                        "`timeout` is over (EventSource reconnects with Last-Event-ID).",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+        "content": {"text/event-stream": {"schema": {
+            "type": "object", "description": "one event of the stream",
+            "properties": {"event": {"type": "string", "enum": ["head", "end"]},
+                           "id": {"type": "string"}, "data": {"type": "string"},
+                           "retry": {"type": "integer"}}}}}}})
     @blp.refusals(400, 404, 503)
     def get(self, query, game_id):
         """Server-Sent Events: the game's public head now and at each move, start, join, end.
@@ -137,7 +148,8 @@ class Events(MethodView):
         """
         push.public_head(game_id)  # 404 before a stream starts
         try:
-            heads = push.HeadStream(game_id, query["timeout"], _last_event_id(), HEARTBEAT)
+            heads = push.HeadStream(game_id, _held(query["timeout"]), _last_event_id(),
+                                    HEARTBEAT)
         except push.Busy as exc:
             _busy(exc)
         resp = Response(_EventStream(heads), mimetype="text/event-stream")

@@ -20,6 +20,7 @@ LONG = 50  # seconds a test's waiter may sleep: never reached when the wake-up w
 
 @pytest.fixture
 def hub(app):
+    app.config["PBEM_PUSH_HOLD"] = None  # these tests wait for real (tests/conftest.py: 0.5 s)
     with app.app_context():
         the_hub = push.hub(app)
     yield the_hub
@@ -134,6 +135,18 @@ def test_a_timeout_answers_the_unchanged_head(app, make_player, hub, wakes):
         .get_json()
     assert body["changed"] is True and body["seq"] == entry["seq"]
     assert hub.count == 0
+
+
+def test_the_servers_hold_limit_shortens_a_long_wait(app, make_player, hub, wakes):
+    app.config["PBEM_PUSH_HOLD"] = 0.1
+    info, _ = pig(make_player)
+    body = app.test_client().get(f"/api/games/{info['id']}/wait?after={info['seq']}"
+                                 "&timeout=60").get_json()
+    assert body["changed"] is False and body["seq"] == info["seq"]
+    assert wakes and wakes[-1] is False  # it ran out of time; nothing woke it
+    text = app.test_client().get(f"/api/games/{info['id']}/events?timeout=600") \
+        .get_data(as_text=True)
+    assert text.count("event: head") == 1 and text.endswith("event: end\ndata: {}\n\n")
 
 
 def test_the_notice_worker_wakes_on_a_move(app, make_player, hub, wakes):
