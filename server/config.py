@@ -81,6 +81,7 @@ def from_env(instance_path):
         # server/gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's period
         "PBEM_PUSH_WAITERS": os.environ.get("PBEM_PUSH_WAITERS") or None,
         "PBEM_PUSH_POLL": float(os.environ.get("PBEM_PUSH_POLL") or 0.25),
+        "PBEM_PUSH_PER_ADDRESS": int(os.environ.get("PBEM_PUSH_PER_ADDRESS") or 32),
         # the longest the server holds a long poll or a stream, whatever the client asks (a
         # router that cuts quiet requests at 30 s wants 25); unset: 60 and 600 s
         "PBEM_PUSH_HOLD": float(os.environ["PBEM_PUSH_HOLD"]) if os.environ.get(

@@ -160,6 +160,9 @@ class Hub:
         self.memory = url.startswith("sqlite") and (":memory:" in url or url in (
             "sqlite://", "sqlite:///"))
         self.limit = waiter_limit(app.config)
+        # one address may hold at most this many of them (a stranger cannot take them all)
+        self.per_address = int(app.config.get("PBEM_PUSH_PER_ADDRESS") or 32)
+        self.by_address = {}
         self.poll = float(app.config.get("PBEM_PUSH_POLL") or 0.25)
         self.pid = os.getpid()
         self.listening = False     # PostgreSQL: the LISTEN connection is up
@@ -183,14 +186,20 @@ class Hub:
 
     # subscribing -------------------------------------------------------------------------
     @contextmanager
-    def subscribe(self, game_id, bounded=True):
+    def subscribe(self, game_id, bounded=True, address=None):
         """A Waiter on ``game_id`` (ANY: every game) for the block.  Raises Busy when this
-        process holds its limit of waiters (``bounded``)."""
+        process holds its limit of waiters (``bounded``), or ``address`` its share."""
         w = Waiter(game_id)
         with self.lock:
             if bounded and self.count >= self.limit:
                 raise Busy("busy", "this server holds as many waiting clients as it can; "
                            "retry shortly, or poll", {"retry_after": 5})
+            if address is not None:
+                if self.by_address.get(address, 0) >= self.per_address:
+                    raise Busy("busy", f"your address already has {self.per_address} waiting "
+                               "requests on this server; close some, or poll",
+                               {"retry_after": 5, "per_address": self.per_address})
+                self.by_address[address] = self.by_address.get(address, 0) + 1
             self.waiters.setdefault(game_id, set()).add(w)
             self.count += 1
         try:
@@ -203,6 +212,10 @@ class Hub:
                 if not ws:
                     del self.waiters[game_id]
                 self.count -= 1
+                if address is not None:
+                    left = self.by_address.pop(address) - 1
+                    if left:
+                        self.by_address[address] = left
 
     def _start_threads(self):
         if os.getpid() != self.pid:  # forked after start: threads do not survive a fork
@@ -317,6 +330,11 @@ _HUBS_LOCK = threading.Lock()
 
 # --- waiting ---------------------------------------------------------------------------------
 
+def _address():
+    from flask import has_request_context, request
+    return (request.remote_addr or "?") if has_request_context() else None
+
+
 def wait_for_move(game_id, after, status=None, timeout=25.0):
     """The public head of ``game_id`` once it is news to a client that knows seq ``after``
     (and ``status``), or after ``timeout`` seconds as it then is.  Returns (head, changed).
@@ -324,7 +342,7 @@ def wait_for_move(game_id, after, status=None, timeout=25.0):
     Holds no database connection while it sleeps.  Raises NotFound, Busy.
     """
     deadline = time.monotonic() + timeout
-    with hub().subscribe(game_id) as w:
+    with hub().subscribe(game_id, address=_address()) as w:
         while True:
             head = public_head(game_id)
             w.known = (head["seq"], head["status"], head["seats_taken"])
@@ -352,7 +370,7 @@ class HeadStream:
         self.app = current_app._get_current_object()
         self.game_id, self.known, self.heartbeat = game_id, known, heartbeat
         self.deadline = time.monotonic() + lifetime
-        self._sub = hub(self.app).subscribe(game_id)
+        self._sub = hub(self.app).subscribe(game_id, address=_address())
         self.waiter = self._sub.__enter__()
         self._closed = False
 

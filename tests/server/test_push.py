@@ -279,6 +279,28 @@ def test_a_full_server_answers_503_with_retry_after(app, make_player, hub):
     assert hub.count == 0
 
 
+def test_one_address_cannot_take_every_waiting_slot(app, make_player, hub):
+    """A stranger opening long polls by the hundred gets a 503 past its share; another
+    address still waits, and the share comes back when its waits end."""
+    hub.per_address = 2
+    info, by_seat = pig(make_player)
+    path = f"/api/games/{info['id']}/wait?after={info['seq']}&timeout={LONG}"
+
+    def wait_from(address):
+        return app.test_client().get(path, environ_base={"REMOTE_ADDR": address})
+    held = [in_thread(lambda: wait_from("10.6.6.6")) for _ in range(2)]
+    until(lambda: hub.count == 2, "the stranger's two long polls wait")
+    refused = wait_from("10.6.6.6")
+    assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "busy"
+    assert refused.get_json()["error"]["details"]["per_address"] == 2
+    other = in_thread(lambda: wait_from("10.1.1.1"))
+    until(lambda: hub.count == 3, "another address still waits")
+    move(info, by_seat)
+    for t, out in held + [other]:
+        assert finished(t, out).get_json()["changed"] is True
+    assert hub.count == 0 and hub.by_address == {}
+
+
 def test_the_spec_documents_both_endpoints(app):
     spec = app.test_client().get("/api/openapi.json").get_json()
     wait = spec["paths"]["/api/games/{game_id}/wait"]["get"]
