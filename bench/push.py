@@ -1,7 +1,7 @@
 """5. Push (#20): how soon a waiting client learns of a move, and what idle waiters cost.
 
 Per backend (SQLite, then PostgreSQL), against the Procfile's deployment (``gunicorn -c
-python:server.gunicorn_conf``: 2 gthread workers with a bound on waiters):
+gunicorn_conf.py``: 2 gevent workers; ``PBEM_WORKER_CLASS=gthread`` measures the other model):
 
 * 500 idle waiters, each a long poll (``GET /api/games/<id>/wait``) on its own game that does
   not move, held by a separate process (asyncio, so the load generator's threads do not share
@@ -51,7 +51,7 @@ class ProcfileServer:
         upgrade(self.env)
         web = next(line for line in (ROOT / "Procfile").read_text().splitlines()
                    if line.startswith("web:"))
-        cmd = web.split(":", 1)[1].split()
+        cmd = web.split(":", 1)[1].split()  # gunicorn -c gunicorn_conf.py wsgi:app (cwd: ROOT)
         assert cmd[0] == "gunicorn", web
         self.cmd = [sys.executable, "-m", "gunicorn", "--log-level", "warning", *cmd[1:]]
         self.log = log
@@ -227,6 +227,12 @@ def _throughput(url, games, keys, seconds, cap):
     return res
 
 
+def _procfile_worker_class():
+    """The worker class gunicorn_conf.py picks here (read from the file, not imported)."""
+    import runpy
+    return runpy.run_path(str(ROOT / "gunicorn_conf.py"))["worker_class"]
+
+
 def _many_games(setup, a, b, count):
     from .http import _new_games
     return _new_games(setup.url, a, b, count)
@@ -249,7 +255,7 @@ def bench_backend(run, backend):
             t0 = time.perf_counter()
             idle = _many_games(setup, a, b, WAITERS)
             hot = _many_games(setup, a, b, CONNECTIONS + 1)
-            from server.gunicorn_conf import worker_class as model  # what the Procfile runs
+            model = _procfile_worker_class()
             run.add(section, "set-up", f"{WAITERS + CONNECTIONS + 1} games created in "
                     f"{time.perf_counter() - t0:.0f} s; {loadgen.tool_name()} load generator; "
                     f"Procfile: `{' '.join(server.cmd[3:])}`, {model} workers")

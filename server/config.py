@@ -78,7 +78,7 @@ def from_env(instance_path):
         "PBEM_BOT_SECONDS": os.environ.get("PBEM_BOT_SECONDS") or None,
         "PBEM_BOT_SEED": os.environ.get("PBEM_BOT_SEED") or None,
         # push (server/push.py): waiters one process holds (unset: from the worker model, which
-        # server/gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's period
+        # gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's period
         "PBEM_PUSH_WAITERS": os.environ.get("PBEM_PUSH_WAITERS") or None,
         "PBEM_PUSH_POLL": float(os.environ.get("PBEM_PUSH_POLL") or 0.25),
         "PBEM_PUSH_PER_ADDRESS": int(os.environ.get("PBEM_PUSH_PER_ADDRESS") or 32),

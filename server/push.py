@@ -130,7 +130,7 @@ class Waiter:
 def waiter_limit(config):
     """Waiters one process holds at once.
 
-    ``PBEM_PUSH_WAITERS`` when set.  Else the gunicorn settings that server/gunicorn_conf.py
+    ``PBEM_PUSH_WAITERS`` when set.  Else the gunicorn settings that gunicorn_conf.py
     exported for this worker: gevent holds a waiter in a greenlet (the worker's connection
     bound less a reserve); gthread holds it in a thread, so a reserve of threads stays free
     for everything else.  A server started without that file under gunicorn gets 2 (a

@@ -1,4 +1,8 @@
-"""gunicorn settings of the Procfile's web process: ``gunicorn -c python:server.gunicorn_conf wsgi:app``.
+"""gunicorn settings of the Procfile's web process: ``gunicorn -c gunicorn_conf.py wsgi:app``.
+
+Beside wsgi.py, outside the ``server`` package on purpose: gunicorn reads this file in its
+master process, and nothing of the app may be imported there before a gevent worker has
+patched the standard library (a lock made before the patch would block a whole worker).
 
 Worker model (docs/DEPLOYMENT.md, "Push"): gevent workers when gevent is installed (it is
 a dependency): a waiting client (``/api/games/<id>/wait``, ``/events``) is a greenlet asleep
