@@ -45,8 +45,11 @@ class ProcfileServer:
         instance = Path(workdir) / f"instance-{secrets.token_hex(3)}"
         instance.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
+        # the 500 waiters all come from loopback, where they stand for 500 clients: the
+        # per-address share (32) would refuse them
         self.env = server_env(db_url, instance, {"PBEM_BIND": f"127.0.0.1:{self.port}",
-                                                 "PBEM_NOTIFY_INTERVAL": "0"})
+                                                 "PBEM_NOTIFY_INTERVAL": "0",
+                                                 "PBEM_PUSH_PER_ADDRESS": "1000"})
         self.env["PYTHONPATH"] = child_env()["PYTHONPATH"]
         upgrade(self.env)
         web = next(line for line in (ROOT / "Procfile").read_text().splitlines()
