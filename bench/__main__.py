@@ -1,4 +1,4 @@
-"""``python -m bench [--quick] [--only engines,http,cli,archive,pages,bots] [--no-profile] [--no-write]``
+"""``python -m bench [--quick] [--only engines,http,cli,archive,pages,bots,push] [--no-profile] [--no-write]``
 
 Runs every measurement, prints a table, writes docs/PERFORMANCE.md and exits 0 whatever the
 figures (benchmarks inform; they never fail CI because a machine is slow).
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .common import ROOT, Run, Settings
 
-SECTIONS = ("engines", "http", "cli", "archive", "pages", "bots")
+SECTIONS = ("engines", "http", "cli", "archive", "pages", "bots", "push")
 
 
 def main(argv=None):

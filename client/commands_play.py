@@ -368,20 +368,81 @@ class _Spinner:
             self.shown = False
 
 
+LONG_POLL = 25.0  # seconds one /wait request may wait on the server
+BUSY = "busy"
+
+
+def _while_spinning(call, spinner, game, started):
+    """``call()`` in a daemon thread (Ctrl-C is not held up) while the spinner turns."""
+    import threading
+    out = {}
+
+    def run():
+        try:
+            out["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            out["error"] = exc
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    waiting_for = ", ".join(game.get("to_act") or []) or "players to join"
+    while worker.is_alive():
+        spinner.tick(f"waiting for {waiting_for} ({int(time.monotonic() - started)}s)")
+        worker.join(0.25)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def _long_poll(api, game_id, game, seconds, spinner, started):
+    """Ask the server (GET /api/games/GAME/wait) to answer when ``game`` moves on, or after
+    ``seconds``.  Returns the game's public head; None from a server without push (a pbem
+    server older than #20); BUSY when the server holds as many waiters as it can.  While it
+    waits, the spinner turns (on a terminal)."""
+    from .api import BadRequest, NotFound, NotPbemServer, ServerError
+    params = {"after": game.get("seq"), "status": game.get("status"),
+              "timeout": f"{max(0.0, seconds):.2f}"}
+    path = f"/api/games/{api._g(game_id)}/wait"
+    saved = api.timeout
+    api.timeout = max(saved, seconds + 10)  # the server answers by ``seconds``
+    try:
+        if not spinner.enabled:
+            return api.request("GET", path, params=params, signed=False)
+        return _while_spinning(lambda: api.request("GET", path, params=params, signed=False),
+                               spinner, game, started)
+    except NotFound as exc:
+        if exc.code == "unknown_game":
+            raise
+        return None  # no such endpoint: poll instead
+    except NotPbemServer as exc:
+        if exc.status != 404:
+            raise
+        return None  # a pbem server from before push: its 404 for a path it lacks
+    except BadRequest:
+        return None  # a server that reads these parameters otherwise: poll instead
+    except ServerError as exc:
+        if exc.status == 503 and exc.code == "busy":
+            return BUSY  # the server holds as many waiters as it can: poll this once
+        raise
+    finally:
+        api.timeout = saved
+
+
 @click.command()
 @click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--timeout", type=click.FloatRange(0), metavar="SECONDS",
               help="Give up after this long (exit 3).  Default: wait for ever.")
 @click.option("--interval", type=click.FloatRange(0.05), default=2.0, show_default=True,
-              metavar="SECONDS", help="First polling interval; it grows to 60s while nothing "
-                                      "happens.")
+              metavar="SECONDS", help="First polling interval against a server without push; "
+                                      "it grows to 60s while nothing happens.")
 @click.option("--seat", metavar="S", help="Wait for this seat only.")
 @pass_ctx
 def wait(c, game_id, timeout, interval, seat):
     """Block until you must act in GAME (exit 0); exit 1 if the game ends, 3 on timeout.
 
-    Polls politely (backing off while nothing changes) and shows a spinner on
-    a terminal.  Once the server has answered, an outage is waited out (with
+    The server tells pbem wait of a move as it happens (a long poll: one
+    request waits up to 25 s on the server); against a server without push it
+    polls politely, backing off while nothing changes.  A spinner turns on a
+    terminal.  Once the server has answered, an outage is waited out (with
     back-off, noted once on stderr); if the server cannot be reached at the
     start, pbem wait exits 4 at once.  Other failures (no such game, no seat
     in it) exit 1 like the end of the game, with a sentence on stderr.
@@ -401,6 +462,7 @@ def wait(c, game_id, timeout, interval, seat):
         raise PbemError(f"you hold no seat in game {game_id}")
     last_seq = game.get("seq")
     warned = False
+    push = True  # until the server shows it has no /wait
     try:
         while True:
             mine = [seat] if seat else game.get("you") or []
@@ -423,13 +485,22 @@ def wait(c, game_id, timeout, interval, seat):
                 c.emit({"game": game_id, "status": "timeout", "to_act": game.get("to_act")})
                 raise WaitTimeout(f"timed out after {timeout:g}s waiting for your move in game "
                                   f"{game_id}")
-            pause = delay if timeout is None else min(delay, timeout - elapsed)
-            waiting_for = ", ".join(game.get("to_act") or []) or "players to join"
-            end = time.monotonic() + pause
-            while time.monotonic() < end:
-                spinner.tick(f"waiting for {waiting_for} ({int(time.monotonic() - start)}s)")
-                time.sleep(max(0.0, min(0.25, end - time.monotonic())))
+            left = None if timeout is None else timeout - elapsed
             try:
+                if push and not warned:
+                    head = _long_poll(api, game_id, game, LONG_POLL if left is None
+                                      else min(LONG_POLL, left), spinner, start)
+                    if head is not None and head != BUSY:
+                        game.update({k: head[k] for k in ("status", "seq", "to_act", "result")
+                                     if k in head})
+                        continue
+                    push = head == BUSY  # BUSY: poll once, then ask again
+                pause = delay if left is None else min(delay, left)
+                waiting_for = ", ".join(game.get("to_act") or []) or "players to join"
+                end = time.monotonic() + pause
+                while time.monotonic() < end:
+                    spinner.tick(f"waiting for {waiting_for} ({int(time.monotonic() - start)}s)")
+                    time.sleep(max(0.0, min(0.25, end - time.monotonic())))
                 game = api.game(game_id)
             except (ServerUnreachable, ServerError, RateLimited) as exc:
                 if not warned:

@@ -70,7 +70,7 @@ def create_app(config=None):
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     configure_storage(app)
     limiter.init_app(app)
-    from .api import devices, games, links, mail, players, ratings
+    from .api import devices, games, links, mail, players, push, ratings
     api.register_blueprint(devices.blp)  # device keys (#18)
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
@@ -79,6 +79,7 @@ def create_app(config=None):
     api.register_blueprint(links.blp)
     from .api import talk  # table talk and standing orders (#19)
     api.register_blueprint(talk.blp)
+    api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/push.py)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)
 

@@ -23,7 +23,7 @@ from shared.envelope import EntryError, EnvelopeError, entry_hash, read_envelope
 from shared.games import get_game
 from shared.table import TableError, is_table_move, verify_logged
 
-from . import duties
+from . import duties, push
 from .clock import now
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from .extensions import db
@@ -245,6 +245,7 @@ def _write_move(new):
     duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over,
                    reset=new.owed_anew)
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
+    push.announce(game.id, env["seq"])  # waiters wake when this commits (server/push.py)
     try:
         db.session.commit()
     except IntegrityError:

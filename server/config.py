@@ -77,6 +77,17 @@ def from_env(instance_path):
         "PBEM_BOT_INTERVAL": os.environ.get("PBEM_BOT_INTERVAL") or None,
         "PBEM_BOT_SECONDS": os.environ.get("PBEM_BOT_SECONDS") or None,
         "PBEM_BOT_SEED": os.environ.get("PBEM_BOT_SEED") or None,
+        # push (server/push.py): waiters one process holds (unset: from the worker model, which
+        # gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's period
+        "PBEM_PUSH_WAITERS": os.environ.get("PBEM_PUSH_WAITERS") or None,
+        "PBEM_PUSH_POLL": float(os.environ.get("PBEM_PUSH_POLL") or 0.25),
+        "PBEM_PUSH_PER_ADDRESS": int(os.environ.get("PBEM_PUSH_PER_ADDRESS") or 32),
+        # the longest the server holds a long poll or a stream, whatever the client asks (a
+        # router that cuts quiet requests at 30 s wants 25); unset: 60 and 600 s
+        "PBEM_PUSH_HOLD": float(os.environ["PBEM_PUSH_HOLD"]) if os.environ.get(
+            "PBEM_PUSH_HOLD") else None,
+        "PBEM_GUNICORN": {k: os.environ.get(f"PBEM_GUNICORN_{k.upper()}") or None
+                          for k in ("worker", "threads", "connections")},
     }
     # unset ones are None: server/limits.py and server/mailer.py fall back to their defaults
     config.update({name: os.environ.get(name) or None for name in LIMIT_SETTINGS})

@@ -13,7 +13,7 @@ from shared import IllegalMove
 from shared.envelope import genesis_hash, seed_commitment
 from shared.games import game_types, get_game
 
-from . import duties
+from . import duties, push
 from .clock import now
 from .domain import Conflict, NotFound, Refused
 from .extensions import db
@@ -119,6 +119,7 @@ def join_game(game, player, seat=None):
     if result.rowcount != 1:
         db.session.rollback()
         raise Conflict("seat_taken", f"seat {seat} of game {game.id} is taken")
+    push.announce(game.id, game.head_seq)  # the pages show who sat down
     db.session.commit()
     db.session.expire(game)
     maybe_start(game)
@@ -157,5 +158,6 @@ def maybe_start(game):
     db.session.flush()
     duties.refresh(game, {s.seat: s.player_id for s in game.seats}, game_def.to_act(state),
                    None, -1)
+    push.announce(game.id, -1)  # waiters wake when the game starts
     db.session.commit()
     db.session.expire(game)

@@ -28,7 +28,7 @@ from shared.games import get_game
 from .append import append_move
 from .clock import now, now_ts
 from .domain import DomainError
-from . import ratings, workers
+from . import push, ratings, workers
 from .extensions import db
 from .keys import server_key
 from .mailer import SendError, post_webhook, send_email
@@ -354,9 +354,11 @@ def tick():
 
 
 def run_forever(app, interval=5.0, stop=None):
-    """The ``pbem-server notify`` loop: a tick, then a pause of ``interval`` seconds."""
-    workers.run_forever(app, tick, interval, "notices", stop)
+    """The ``pbem-server notify`` loop: a tick, then a pause of ``interval`` seconds, cut
+    short when a game moves, starts or ends (its new duties are announced at once)."""
+    workers.run_forever(app, tick, interval, "notices", stop, push.any_move_waiter(app))
 
 
 def start_background(app, interval=5.0):
-    return workers.start_background(app, tick, interval, "notices")
+    return workers.start_background(app, tick, interval, "notices",
+                                    push.any_move_waiter(app))

@@ -1,7 +1,8 @@
 """Background workers: one loop for every periodic job (the notice worker, the bot worker).
 
 A pass runs ``work()`` inside an app context; a failing pass is rolled back and logged, and the
-loop goes on after ``interval`` seconds until ``stop`` is set.
+loop goes on after ``interval`` seconds until ``stop`` is set (or sooner: ``pause(interval,
+stop)``, when given, may return early, e.g. on a move: server/push.py ``any_move_waiter``).
 """
 
 import logging
@@ -10,7 +11,7 @@ import threading
 from .extensions import db
 
 
-def run_forever(app, work, interval, name, stop=None):
+def run_forever(app, work, interval, name, stop=None, pause=None):
     """Run ``work()`` every ``interval`` seconds until ``stop`` (a threading.Event) is set."""
     log = logging.getLogger(f"pbem.{name}")
     stop = stop or threading.Event()
@@ -23,13 +24,13 @@ def run_forever(app, work, interval, name, stop=None):
                 log.exception("%s worker pass failed", name)
             finally:
                 db.session.remove()
-        stop.wait(interval)
+        pause(interval, stop) if pause else stop.wait(interval)
 
 
-def start_background(app, work, interval, name):
+def start_background(app, work, interval, name, pause=None):
     """:func:`run_forever` in a daemon thread; returns the Event that stops it."""
     stop = threading.Event()
-    thread = threading.Thread(target=run_forever, args=(app, work, interval, name, stop),
+    thread = threading.Thread(target=run_forever, args=(app, work, interval, name, stop, pause),
                               name=f"pbem-{name}", daemon=True)
     thread.start()
     return stop

@@ -66,7 +66,8 @@ def app(tmp_path, clock):
     from server.extensions import db
     url, cleanup = database_url(tmp_path)
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PBEM_CLOCK": clock,
-                      "RATELIMIT_ENABLED": False})
+                      "RATELIMIT_ENABLED": False,
+                      "PBEM_PUSH_HOLD": 0.5})  # a long poll or stream never holds a test up
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()

@@ -267,8 +267,8 @@ def game_page(game_id):
 def game_live(game_id):
     """The live part of a game's page (board, panel, log), with an ETag: 304 when unchanged.
 
-    The one update mechanism of the pages: ``static/pbem.js`` polls it (push later replaces
-    the polling, not this answer).
+    The one update mechanism of the pages: ``static/pbem.js`` fetches it when the game's event
+    stream (``/api/games/<id>/events``) says the game changed, or polls it without a stream.
     """
     game = _game_or_404(game_id)
     player, seat = _viewer(game)

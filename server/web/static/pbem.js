@@ -17,13 +17,20 @@
     }
   }
 
-  /* Keep one element current: the one place that knows how updates arrive.  Today it polls
-     its data-live URL with If-None-Match (304 while nothing changed); a push channel can
-     replace poll() without touching the pages. */
+  /* Keep one element current: the one place that knows how updates arrive.  A push channel
+     (Server-Sent Events from its data-events URL: the game's public head at each move, join,
+     start and end) says when to fetch its data-live URL again (with If-None-Match: 304 while
+     nothing changed for this reader).  Without EventSource, or when the stream fails for good
+     (a server without push, or one holding as many waiters as it can: 503), it polls the
+     data-live URL instead, as before. */
   function watch(el) {
     var url = el.getAttribute("data-live");
+    var events = el.getAttribute("data-events");
     var etag = el.getAttribute("data-etag");
     var delay = 800;
+    var polling = false, fetching = false, again = false, source = null;
+
+    function over() { return el.getAttribute("data-status") === "over"; }
 
     function swap(html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
@@ -43,22 +50,56 @@
       document.dispatchEvent(new CustomEvent("pbem:updated"));
     }
 
-    function poll() {
-      fetch(url, {cache: "no-store", credentials: "same-origin",
-                  headers: {"If-None-Match": '"' + etag + '"'}})
+    /* One conditional GET of the live part; ok() is told whether it answered. */
+    function refresh(ok) {
+      return fetch(url, {cache: "no-store", credentials: "same-origin",
+                         headers: {"If-None-Match": '"' + etag + '"'}})
         .then(function (r) {
-          if (r.status === 304) { delay = 800; return null; }
-          if (!r.ok) { delay = Math.min(delay * 2, 30000); return null; }
-          delay = 800;
+          if (r.status === 304) { ok(true); return null; }
+          if (!r.ok) { ok(false); return null; }
+          ok(true);
           return r.text();
         })
         .then(function (html) { if (html) { swap(html); } })
-        .catch(function () { delay = Math.min(delay * 2, 30000); })
-        .then(function () {
-          if (el.getAttribute("data-status") !== "over") { setTimeout(poll, delay); }
-        });
+        .catch(function () { ok(false); });
     }
-    if (el.getAttribute("data-status") !== "over") { setTimeout(poll, delay); }
+
+    function poll() {
+      refresh(function (ok) { delay = ok ? 800 : Math.min(delay * 2, 30000); })
+        .then(function () { if (!over()) { setTimeout(poll, delay); } });
+    }
+
+    /* How this page learns of changes, for the curious and the tests: "push" or "poll". */
+    function mode(how) { document.documentElement.setAttribute("data-pbem-live", how); }
+
+    function startPolling() {
+      mode("poll");
+      if (source) { source.close(); source = null; }
+      if (!polling && !over()) { polling = true; setTimeout(poll, delay); }
+    }
+
+    /* A head event: fetch the live part (one fetch at a time; a head that arrives meanwhile
+       fetches once more after it). */
+    function pushed() {
+      mode("push");
+      if (fetching) { again = true; return; }
+      fetching = true;
+      refresh(function () {}).then(function () {
+        fetching = false;
+        if (over() && source) { source.close(); source = null; }
+        if (again) { again = false; pushed(); }
+      });
+    }
+
+    if (over()) { return; }
+    if (!events || typeof window.EventSource !== "function") { startPolling(); return; }
+    source = new EventSource(events);
+    source.addEventListener("head", pushed);
+    source.onerror = function () {
+      /* EventSource reconnects by itself after a dropped stream; CLOSED means it gave up
+         (an error status such as 503, or an answer that is not a stream). */
+      if (source && source.readyState === EventSource.CLOSED) { startPolling(); }
+    };
   }
 
   /* The archive stepper's slider: show the number while dragging, go there on release. */

@@ -1,0 +1,312 @@
+"""5. Push (#20): how soon a waiting client learns of a move, and what idle waiters cost.
+
+Per backend (SQLite, then PostgreSQL), against the Procfile's deployment (``gunicorn -c
+gunicorn_conf.py``: 2 gevent workers; ``PBEM_WORKER_CLASS=gthread`` measures the other model):
+
+* 500 idle waiters, each a long poll (``GET /api/games/<id>/wait``) on its own game that does
+  not move, held by a separate process (asyncio, so the load generator's threads do not share
+  its interpreter);
+* wake-up latency: a client long-polls a game, the bench POSTs a move to it, and the latency
+  is the time from the POST's 201 reaching the bench to the waiter's answer reaching it (both
+  clocks are the bench's; a wake-up that beats the 201 counts as 0).  The waiter and the POST
+  land on either worker, so both the in-process and the cross-process paths are measured;
+* move POST throughput (pre-signed chains, the load generator of the HTTP section, 8
+  connections) without waiters, with the 500 waiters, and without again; the ratio is "with"
+  over the mean of both "without" runs.
+"""
+
+import asyncio
+import http.client
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import load as loadgen
+from .common import ROOT, child_env, fmt_ms, fmt_rate, median, percentile
+from .servers import Database, Player, Setup, _stop, hold_chain
+
+WAITERS = 500
+CONNECTIONS = 8
+LATENCY_TARGET = 1.0
+RATIO_TARGET = 0.9
+
+
+class ProcfileServer:
+    """The Procfile's ``web`` command (its gunicorn settings file) on a loopback port."""
+
+    def __init__(self, db_url, workdir, log):
+        from tests.liveserver import free_port, server_env, upgrade
+        instance = Path(workdir) / f"instance-{secrets.token_hex(3)}"
+        instance.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        # the 500 waiters all come from loopback, where they stand for 500 clients: the
+        # per-address share (32) would refuse them
+        self.env = server_env(db_url, instance, {"PBEM_BIND": f"127.0.0.1:{self.port}",
+                                                 "PBEM_NOTIFY_INTERVAL": "0",
+                                                 "PBEM_PUSH_PER_ADDRESS": "1000"})
+        self.env["PYTHONPATH"] = child_env()["PYTHONPATH"]
+        upgrade(self.env)
+        web = next(line for line in (ROOT / "Procfile").read_text().splitlines()
+                   if line.startswith("web:"))
+        cmd = web.split(":", 1)[1].split()  # gunicorn -c gunicorn_conf.py wsgi:app (cwd: ROOT)
+        assert cmd[0] == "gunicorn", web
+        self.cmd = [sys.executable, "-m", "gunicorn", "--log-level", "warning", *cmd[1:]]
+        self.log = log
+        self.proc = None
+
+    def start(self):
+        out = open(self.log, "ab")
+        self.proc = subprocess.Popen(self.cmd, env=self.env, cwd=ROOT, stdout=out, stderr=out,
+                                     start_new_session=True)
+        import requests
+        deadline = time.monotonic() + 90
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            try:
+                if requests.get(self.url + "/api/health", timeout=5).ok:
+                    return self
+            except requests.RequestException:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not come up within 90 s")
+            time.sleep(0.2)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        _stop(self.proc)
+
+
+# --- the idle waiters: a child process ----------------------------------------------------------
+
+def _waiter_process(url, games):
+    """``python -m bench.push --waiters URL`` with one game id and seq a line on stdin."""
+    return subprocess.Popen([sys.executable, "-m", "bench.push", "--waiters", url],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
+                            env=child_env(), text=True, start_new_session=True)
+
+
+async def _hold(host, port, game_id, seq, counts, stop):
+    """Long-poll ``game_id`` from ``seq`` again and again on one kept-alive connection."""
+    reader = writer = None
+    while not stop.is_set():
+        try:
+            if writer is None:
+                reader, writer = await asyncio.open_connection(host, port)
+            path = f"/api/games/{game_id}/wait?after={seq}&timeout=25"
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            await writer.drain()
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = int(head.split(b" ", 2)[1])
+            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length:"))
+            await reader.readexactly(length)
+            counts[status] = counts.get(status, 0) + 1
+            if status != 200:  # 503: this worker is full; a new connection may land on another
+                writer.close()
+                reader = writer = None
+                await asyncio.sleep(1)
+        except Exception:  # noqa: BLE001 - counted; reconnect
+            counts["error"] = counts.get("error", 0) + 1
+            if writer is not None:
+                writer.close()
+            reader = writer = None
+            await asyncio.sleep(0.5)
+
+
+async def _hold_all(url, pairs):
+    host, port = url.split("//", 1)[1].split(":")
+    counts, stop = {}, asyncio.Event()
+    tasks = [asyncio.create_task(_hold(host, int(port), g, s, counts, stop)) for g, s in pairs]
+    print("READY", flush=True)
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, sys.stdin.read)  # until the bench closes our stdin
+    stop.set()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps({str(k): v for k, v in counts.items()}), flush=True)
+
+
+class IdleWaiters:
+    def __init__(self, url, games):
+        self.url, self.games = url, games
+
+    def __enter__(self):
+        self.proc = _waiter_process(self.url, self.games)
+        self.proc.stdin.write("".join(f"{g['id']} {g['seq']}\n" for g in self.games) + "END\n")
+        self.proc.stdin.flush()
+        if self.proc.stdout.readline().strip() != "READY":
+            raise RuntimeError("the waiter process did not start")
+        time.sleep(3)  # every connection opened and its long poll registered
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.stdin.close()
+        try:
+            out = self.proc.stdout.read()
+            self.proc.wait(30)
+            self.counts = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
+        except (subprocess.TimeoutExpired, ValueError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.counts = {}
+
+
+def _waiters_main(url):
+    pairs = []
+    for line in sys.stdin:
+        if line.strip() == "END":
+            break
+        game_id, seq = line.split()
+        pairs.append((game_id, int(seq)))
+    asyncio.run(_hold_all(url, pairs))
+
+
+# --- the measurements ---------------------------------------------------------------------------
+
+def _latencies(url, game, keys, count):
+    """``count`` moves on ``game``, each with a long poll waiting for it: wake-up latencies."""
+    from client.signing import signed_move
+    from shared.envelope import entry_hash
+    host, port = url.split("//", 1)[1].split(":")
+    seq, prev = game["seq"], game["head"]
+    seats = ("north", "east")
+    poster = http.client.HTTPConnection(host, int(port), timeout=30)
+    out, statuses = [], {}
+    for _ in range(count):
+        nxt = seq + 1
+        body = signed_move(keys[seats[nxt % 2]], game["id"], nxt, prev, seats[nxt % 2], "hold")
+        got = {}
+
+        def wait():
+            conn = http.client.HTTPConnection(host, int(port), timeout=60)
+            conn.request("GET", f"/api/games/{game['id']}/wait?after={seq}&timeout=30")
+            resp = conn.getresponse()
+            resp.read()
+            got["t"], got["status"] = time.perf_counter(), resp.status
+            conn.close()
+
+        t = threading.Thread(target=wait)
+        t.start()
+        time.sleep(0.3)  # the long poll is registered (a late one would answer at once)
+        poster.request("POST", f"/api/games/{game['id']}/moves", json.dumps(body),
+                       {"Content-Type": "application/json"})
+        resp = poster.getresponse()
+        resp.read()
+        posted = time.perf_counter()
+        statuses[resp.status] = statuses.get(resp.status, 0) + 1
+        t.join(60)
+        if resp.status == 201 and got.get("status") == 200:
+            out.append(max(0.0, got["t"] - posted))
+        seq, prev = nxt, entry_hash(body["envelope"].encode("utf-8"), body["signature"])
+    poster.close()
+    game["seq"], game["head"] = seq, prev
+    return out, statuses
+
+
+def _throughput(url, games, keys, seconds, cap):
+    per_game = int(cap * seconds / len(games)) + 50
+    streams = [[] for _ in range(CONNECTIONS)]
+    for i, g in enumerate(games):
+        chain, prev = hold_chain(g["id"], g["head"], g["seq"] + 1, per_game, keys)
+        streams[i % CONNECTIONS].extend(chain)
+        g["seq"], g["head"] = g["seq"] + per_game, prev
+    res = loadgen.run_streams(url, streams, seconds)
+    # the chains were cut where the run stopped: re-read each game's head
+    setup = Setup(url)
+    for g in games:
+        fresh = setup.s.get(f"{url}/api/games/{g['id']}", timeout=30).json()
+        g["seq"], g["head"] = fresh["seq"], fresh["head"]
+    return res
+
+
+def _procfile_worker_class():
+    """The worker class gunicorn_conf.py picks here (read from the file, not imported)."""
+    import runpy
+    return runpy.run_path(str(ROOT / "gunicorn_conf.py"))["worker_class"]
+
+
+def _many_games(setup, a, b, count):
+    from .http import _new_games
+    return _new_games(setup.url, a, b, count)
+
+
+def bench_backend(run, backend):
+    quick = run.settings.quick
+    section = f"5. push {backend}"
+    seconds = 4 if quick else 10
+    samples = 20 if quick else 60
+    workdir = run.settings.workdir
+    with Database(backend, workdir) as db:
+        server = ProcfileServer(db.url, workdir, str(workdir / f"push-{backend}.log")).start()
+        try:
+            setup = Setup(server.url)
+            a, b = Player(f"pa{secrets.token_hex(3)}"), Player(f"pb{secrets.token_hex(3)}")
+            setup.register(a)
+            setup.register(b)
+            keys = {"north": a.key, "east": b.key}
+            t0 = time.perf_counter()
+            idle = _many_games(setup, a, b, WAITERS)
+            hot = _many_games(setup, a, b, CONNECTIONS + 1)
+            model = _procfile_worker_class()
+            run.add(section, "set-up", f"{WAITERS + CONNECTIONS + 1} games created in "
+                    f"{time.perf_counter() - t0:.0f} s; {loadgen.tool_name()} load generator; "
+                    f"Procfile: `{' '.join(server.cmd[3:])}`, {model} workers")
+            latency_game, move_games = hot[0], hot[1:]
+            _throughput(server.url, move_games, keys, 1, 100)  # warm-up
+            cap = 1000
+            before = _throughput(server.url, move_games, keys, seconds, cap)
+            lat_idle, _ = _latencies(server.url, latency_game, keys, max(5, samples // 4))
+            with IdleWaiters(server.url, idle) as waiters:
+                lat, statuses = _latencies(server.url, latency_game, keys, samples)
+                during = _throughput(server.url, move_games, keys, seconds, cap)
+            after = _throughput(server.url, move_games, keys, seconds, cap)
+            held = waiters.counts
+            p50, p99 = median(lat), percentile(lat, 99)
+            run.add(section, f"wake-up after a move's 201, {WAITERS} idle waiters on 2 workers",
+                    f"median {fmt_ms(p50)}, p99 {fmt_ms(p99)}, max {fmt_ms(max(lat or [0]))} "
+                    f"({len(lat)} moves; POST statuses {statuses})",
+                    "< 1 s", bool(lat) and p99 < LATENCY_TARGET and len(lat) == samples)
+            run.add(section, "wake-up without idle waiters (for comparison)",
+                    f"median {fmt_ms(median(lat_idle))}, max {fmt_ms(max(lat_idle or [0]))} "
+                    f"({len(lat_idle)} moves)")
+            base = (before.rps + after.rps) / 2
+            ratio = during.rps / base if base else 0
+            for label, res in (("without waiters", before), (f"with {WAITERS} waiters", during),
+                               ("without waiters, again", after)):
+                run.add(section, f"move POST {label}, {CONNECTIONS} conns",
+                        f"{fmt_rate(res.rps)} (p50 {fmt_ms(res.p50)}, p99 {fmt_ms(res.p99)}; "
+                        f"statuses {res.status_text()})")
+            run.add(section, f"move POST throughput with / without {WAITERS} waiters",
+                    f"{ratio:.2f} (vs the mean of both runs without)", f">= {RATIO_TARGET}",
+                    ratio >= RATIO_TARGET)
+            run.add(section, "the idle waiters' answers meanwhile",
+                    ", ".join(f"{k}: {v}" for k, v in sorted(held.items())) or "none")
+        finally:
+            server.stop()
+
+
+def main(run):
+    for backend in ("sqlite", "postgres"):
+        try:
+            bench_backend(run, backend)
+        except Exception as exc:  # noqa: BLE001 - e.g. no PostgreSQL here
+            import traceback
+            traceback.print_exc()
+            run.unavailable(f"5. push {backend}", "push benchmarks",
+                            f"{exc.__class__.__name__}: {exc}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--waiters":
+        _waiters_main(sys.argv[2])

@@ -1,0 +1,158 @@
+"""Push: wait for a game's next move (long poll) or follow its head (Server-Sent Events).
+
+Both answer the game's public head (server/push.py ``public_head``): what anyone may read in
+its summary, never a hand, so neither needs a signature.
+"""
+
+import json
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from .. import push
+from ..errors import Blueprint, fail
+from ..schemas import MAX_SEQ, Strict
+
+blp = Blueprint("push", __name__, url_prefix="/api",
+                description="Learn of a game's moves without polling")
+
+MAX_WAIT = 60
+MAX_STREAM = 600
+HEARTBEAT = 15.0
+RETRY_AFTER = "5"
+
+
+class WaitQuerySchema(Strict):
+    after = fields.Integer(required=True, validate=validate.Range(min=-1, max=MAX_SEQ),
+                           metadata={"description": "the last seq the client knows (-1: none)"})
+    status = fields.String(load_default=None,
+                           validate=validate.OneOf(["open", "playing", "over"]),
+                           metadata={"description": "the status the client knows: a change "
+                                                    "of status answers too (a game starts)"})
+    timeout = fields.Float(load_default=25.0, validate=validate.Range(min=0, max=MAX_WAIT),
+                           metadata={"description": f"seconds to wait, at most {MAX_WAIT}"})
+
+
+class EventsQuerySchema(Strict):
+    timeout = fields.Float(load_default=120.0, validate=validate.Range(min=1, max=MAX_STREAM),
+                           metadata={"description": "seconds before the server ends the "
+                                                    "stream (EventSource reconnects by "
+                                                    f"itself); at most {MAX_STREAM}"})
+
+
+class HeadSchema(Strict):
+    game = fields.String(dump_only=True)
+    status = fields.String(dump_only=True, metadata={"description": "open, playing or over"})
+    seq = fields.Integer(dump_only=True, metadata={"description": "the last entry's seq "
+                                                   "(-1: none yet)"})
+    head = fields.String(dump_only=True, allow_none=True,
+                         metadata={"description": "the last entry's hash (the genesis hash "
+                                                  "before the first move)"})
+    to_act = fields.List(fields.String(), dump_only=True,
+                         metadata={"description": "the seats that owe a move"})
+    result = fields.Dict(dump_only=True, allow_none=True)
+    seats_taken = fields.Integer(dump_only=True)
+
+
+class WaitSchema(HeadSchema):
+    changed = fields.Boolean(dump_only=True, metadata={
+        "description": "true: the head is news (seq > after, or another status); false: "
+                       "the wait timed out and this is the unchanged head"})
+
+
+def _held(seconds):
+    """``seconds``, or less when the server's PBEM_PUSH_HOLD says so."""
+    hold = current_app.config.get("PBEM_PUSH_HOLD")
+    return seconds if hold is None else min(seconds, hold)
+
+
+def _busy(exc):
+    fail(503, exc.code, exc.message, exc.details, headers={"Retry-After": RETRY_AFTER})
+
+
+@blp.route("/games/<game_id>/wait")
+class Wait(MethodView):
+    @blp.arguments(WaitQuerySchema, location="query")
+    @blp.response(200, WaitSchema)
+    @blp.refusals(400, 404, 503)
+    def get(self, query, game_id):
+        """Long poll: answer as soon as the game's head passes ``after`` (or its status is not
+        ``status``), else after ``timeout`` seconds (or the server's own limit, if shorter)
+        with the unchanged head.
+
+        Learns of a move within a second of its commit (PostgreSQL LISTEN/NOTIFY; on SQLite
+        an in-process signal and a per-process watcher).  503 with Retry-After when this
+        server holds as many waiting clients as it can: poll the game meanwhile.
+        """
+        try:
+            head, changed = push.wait_for_move(game_id, query["after"], query["status"],
+                                               _held(query["timeout"]))
+        except push.Busy as exc:
+            _busy(exc)
+        return {**head, "changed": changed}
+
+
+def _last_event_id():
+    """The (seq, status, taken) of an EventSource's Last-Event-ID header, when well formed."""
+    raw = request.headers.get("Last-Event-ID", "")
+    parts = raw.split(".")
+    if len(parts) == 3 and parts[1] in ("open", "playing", "over"):
+        try:
+            return int(parts[0]), parts[1], int(parts[2])
+        except ValueError:
+            pass
+    return None
+
+
+class _EventStream:
+    """The SSE text of a HeadStream; ``close()`` gives its subscription back."""
+
+    def __init__(self, heads):
+        self.heads = heads
+
+    def __iter__(self):
+        yield f"retry: 2000\n: {self.heads.game_id}\n\n"
+        for head in self.heads:
+            if head is None:
+                yield ": keep-alive\n\n"
+                continue
+            mark = f"{head['seq']}.{head['status']}.{head['seats_taken']}"
+            yield f"event: head\nid: {mark}\ndata: {json.dumps(head, separators=(',', ':'))}\n\n"
+        yield "event: end\ndata: {}\n\n"
+
+    def close(self):
+        self.heads.close()
+
+
+@blp.route("/games/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.doc(responses={"200": {
+        "description": "A Server-Sent Events stream (text/event-stream).  Each `head` event's "
+                       "data is the game's public head (the fields of the wait answer, less "
+                       "`changed`); its id is `SEQ.STATUS.SEATS_TAKEN`.  The first event is "
+                       "the head now (skipped when it equals the Last-Event-ID header's); a "
+                       "comment every 15 s of quiet; an `end` event when the stream's "
+                       "`timeout` is over (EventSource reconnects with Last-Event-ID).",
+        "content": {"text/event-stream": {"schema": {
+            "type": "object", "description": "one event of the stream",
+            "properties": {"event": {"type": "string", "enum": ["head", "end"]},
+                           "id": {"type": "string"}, "data": {"type": "string"},
+                           "retry": {"type": "integer"}}}}}}})
+    @blp.refusals(400, 404, 503)
+    def get(self, query, game_id):
+        """Server-Sent Events: the game's public head now and at each move, start, join, end.
+
+        503 with Retry-After when this server holds as many waiting clients as it can.
+        """
+        push.public_head(game_id)  # 404 before a stream starts
+        try:
+            heads = push.HeadStream(game_id, _held(query["timeout"]), _last_event_id(),
+                                    HEARTBEAT)
+        except push.Busy as exc:
+            _busy(exc)
+        resp = Response(_EventStream(heads), mimetype="text/event-stream")
+        resp.headers["Cache-Control"] = "no-cache"
+        resp.headers["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
+        return resp
