@@ -50,10 +50,11 @@ class _Bot:
         return random.Random(f"{self.seed}:{game_id}:{seq}")
 
     def choose(self, view, me, legal, rng):
-        from shared.bots import BotError, choose_move, may_play
+        from shared.bots import BotError, choose_move, legal_or_again, may_play
         budget = {"seconds": self.seconds, "clock": time.monotonic}
         try:
-            move = choose_move(self.rules, view, me, legal, rng, self.level, budget)
+            move = legal_or_again(self.rules, view, me, legal, rng, self.level, budget,
+                                  choose=choose_move)
         except BotError as exc:
             raise PbemError(f"the bot cannot move: {exc}") from None
         except Exception as exc:  # noqa: BLE001 - a bug in a bot: a random legal move instead

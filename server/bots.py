@@ -35,7 +35,7 @@ from sqlalchemy import ForeignKey, String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from shared.bots import LEVELS, choose_move, levels, may_play
+from shared.bots import LEVELS, choose_move, legal_or_again, levels, may_play
 from shared.envelope import EnvelopeError, make_envelope, public_key_hex, sign_envelope
 from shared.games import get_game
 
@@ -302,7 +302,10 @@ def play_seat(game, seat, level, priv):
     view = view_for(game, seat)
     rng = _rng(game, seat)
     try:
-        move = choose_move(game_def, view, seat, legal, rng, level, _budget())
+        # a confirm the rules would refuse (its partner no longer holds its side: the bot
+        # chooses from its view alone) is asked again without it
+        move = legal_or_again(game_def, view, seat, legal, rng, level, _budget(),
+                              choose=choose_move)
     except Exception:  # a bot bug: logged, and a random legal move instead
         log.exception("bot %s (%s) in game %s failed to choose a move", seat, level, game.id)
         move = None
