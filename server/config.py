@@ -77,6 +77,8 @@ def from_env(instance_path):
         "PBEM_BOT_INTERVAL": os.environ.get("PBEM_BOT_INTERVAL") or None,
         "PBEM_BOT_SECONDS": os.environ.get("PBEM_BOT_SECONDS") or None,
         "PBEM_BOT_SEED": os.environ.get("PBEM_BOT_SEED") or None,
+        # games of bots only (every seat a bot) one player may have being played at once
+        "PBEM_MAX_BOT_GAMES": os.environ.get("PBEM_MAX_BOT_GAMES") or None,
     }
     # unset ones are None: server/limits.py and server/mailer.py fall back to their defaults
     config.update({name: os.environ.get(name) or None for name in LIMIT_SETTINGS})
