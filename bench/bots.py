@@ -12,8 +12,8 @@ Pairings:
 * ``zar-strong-greedy``: two-player Zarahemla, strong against greedy;
 * ``sa-greedy-random``: three-player Stone Age, one greedy seat against two random ones;
 * ``sa-strong-greedy``: three-player Stone Age, one strong seat against two greedy ones;
-* ``tol``: Title of Liberty, a team of bots with one to five armies at each difficulty
-  and level (``--tol-levels``).
+* ``tol``: Title of Liberty, a team of bots with one to five armies (``--tol-armies``) at
+  each difficulty and level (``--tol-levels``; every level plays the same seeded wars).
 """
 
 import argparse
@@ -118,16 +118,22 @@ def pairing(name, games, budget=None, times=None, clock=time.perf_counter, first
     return wins, games, unfinished, moves / max(1, games)
 
 
-def tol_cell(games, armies, difficulty, level, first=0):
-    """(team wins, games) for a Title of Liberty team of ``armies`` bots at ``level``."""
-    game = get_game("title_of_liberty")
-    wins = 0
-    for i in range(first, first + games):
-        result, _ = play_game(game, [level] * armies, b"bots-tol-%d" % i,
-                              options={"difficulty": difficulty})
-        if result is not None and result.get("winners"):
-            wins += 1
-    return wins, games
+def _tol_game(args):
+    armies, difficulty, level, i, budget = args
+    result, _ = play_game(get_game("title_of_liberty"), [level] * armies, b"bots-tol-%d" % i,
+                          options={"difficulty": difficulty}, budget=budget)
+    return int(result is not None and bool(result.get("winners")))
+
+
+def tol_cell(games, armies, difficulty, level, first=0, jobs=1, budget=None):
+    """(team wins, games) for a Title of Liberty team of ``armies`` bots at ``level``
+    (game ``i`` has seed ``bots-tol-<i>``, so every level plays the same wars)."""
+    work = [(armies, difficulty, level, i, budget) for i in range(first, first + games)]
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            return sum(pool.imap_unordered(_tol_game, work)), games
+    return sum(map(_tol_game, work)), games
 
 
 def _pct(x):
@@ -176,8 +182,10 @@ def main(argv=None):
                         help="comma-separated pairings (all)")
     parser.add_argument("--nodes", type=int, default=None,
                         help="node budget of the strong level (shared.bots.search default)")
-    parser.add_argument("--tol-levels", default="random,greedy",
-                        help="Title of Liberty levels to measure (random,greedy)")
+    parser.add_argument("--tol-levels", default="random,greedy,strong",
+                        help="Title of Liberty levels to measure (random,greedy,strong)")
+    parser.add_argument("--tol-armies", default="1,2,3,4,5",
+                        help="Title of Liberty team sizes (1,2,3,4,5)")
     parser.add_argument("--tol-difficulty", default="book,hard")
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes playing the games of a pairing (1)")
@@ -206,13 +214,16 @@ def main(argv=None):
         print("\n".join(rows))
     if "tol" in names:
         print(f"\nTitle of Liberty: team wins ({args.games} games per cell)\n")
-        print("| level | difficulty | 1 army | 2 armies | 3 armies | 4 armies | 5 armies |")
-        print("|---|---|---|---|---|---|---|")
+        sizes = [int(n) for n in args.tol_armies.split(",")]
+        print("| level | difficulty | " + " | ".join(
+            f"{n} arm{'y' if n == 1 else 'ies'}" for n in sizes) + " |")
+        print("|---|---|" + "---|" * len(sizes))
         for level in args.tol_levels.split(","):
             for difficulty in args.tol_difficulty.split(","):
                 cells = []
-                for armies in range(1, 6):
-                    wins, n = tol_cell(args.games, armies, difficulty, level, args.first)
+                for armies in sizes:
+                    wins, n = tol_cell(args.games, armies, difficulty, level, args.first,
+                                       args.jobs, budget)
                     lo, hi = wilson(wins, n)
                     cells.append(f"{_pct(wins / n)} ({_pct(lo)}-{_pct(hi)})")
                 print(f"| {level} | {difficulty} | " + " | ".join(cells) + " |")
