@@ -44,7 +44,7 @@ RES_WEIGHT = (1.0, 1.1, 0.9, 1.15, 1.1)
 TALK = ("offer", "counter", "accept", "decline", "withdraw", "confirm")
 BUILDS = ("city", "settle", "buy", "road", "temple")
 #: the strong level looks at a second move after these (a trade is worth what it builds)
-FOLLOW_AFTER = ("bank ", "play ", "confirm ")
+FOLLOW_AFTER = ("bank ", "play ", "road ", "buy")
 
 
 def production(st, seat):
@@ -311,10 +311,11 @@ def greedy_move(game, view, seat, legal, rng, budget=None):
 
 
 class _AfterTrade:
-    """The strong level's second move: after a bank trade, the building it pays for."""
+    """The strong level's second move: after a bank trade, a development card played, a
+    road or a card bought, the building (or card) it lets the seat pay for this turn."""
 
     def __call__(self, move):
-        return move.startswith("bank ")
+        return move.startswith(FOLLOW_AFTER)
 
     @staticmethod
     def seconds(game, state, seat):
