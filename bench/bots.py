@@ -12,8 +12,8 @@ Pairings:
 * ``zar-strong-greedy``: two-player Zarahemla, strong against greedy;
 * ``sa-greedy-random``: three-player Stone Age, one greedy seat against two random ones;
 * ``sa-strong-greedy``: three-player Stone Age, one strong seat against two greedy ones;
-* ``tol``: Title of Liberty, a team of bots with one to five armies at each difficulty
-  and level (``--tol-levels``).
+* ``tol``: Title of Liberty, a team of bots with one to five armies (``--tol-armies``) at
+  each difficulty and level (``--tol-levels``; every level plays the same seeded wars).
 """
 
 import argparse
@@ -23,7 +23,7 @@ import statistics
 import sys
 import time
 
-from shared.bots import choose_move
+from shared.bots import legal_or_again
 from shared.games import get_game
 
 #: a game that has not ended after this many moves is counted as unfinished (no winner)
@@ -55,7 +55,7 @@ def play_game(game, levels, seed, options=None, budget=None, times=None, clock=N
         legal = game.legal_moves(state, seat)
         view = game.view(state, seat)
         start = clock() if times is not None else 0
-        move = choose_move(game, view, seat, legal, rngs[seat], by_seat[seat], budget)
+        move = legal_or_again(game, view, seat, legal, rngs[seat], by_seat[seat], budget)
         if times is not None:
             times.setdefault(by_seat[seat], []).append(clock() - start)
         state = game.play(state, seat, move, b"%d" % played)
@@ -73,36 +73,67 @@ def wilson(wins, n, z=1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def pairing(name, games, budget=None, times=None, clock=time.perf_counter, first=0):
-    """(wins of the first level, games, unfinished, average moves) with seats rotated."""
+def _pairing_game(name, i, budget=None, times=None, clock=time.perf_counter):
+    """Game ``i`` of pairing ``name``: (1 if the tested level won, 1 if unfinished, moves)."""
     game_name, levels = PAIRINGS[name]
     game = get_game(game_name)
+    k = i % len(levels)
+    rotated = levels[k:] + levels[:k]          # the tested level sits in seat -k
+    hero = (len(levels) - k) % len(levels)
+    seats = game.seat_names(len(levels))
+    result, n = play_game(game, rotated, b"bots-%s-%d" % (name.encode(), i),
+                          budget=budget, times=times, clock=clock)
+    if result is None:
+        return 0, 1, n
+    return int(seats[hero] in result.get("winners", ())), 0, n
+
+
+def _timed_game(args):
+    """A worker process's game: (won, unfinished, moves, {level: think times})."""
+    name, i, budget = args
+    times = {}
+    won, unfinished, n = _pairing_game(name, i, budget, times)
+    return won, unfinished, n, times
+
+
+def pairing(name, games, budget=None, times=None, clock=time.perf_counter, first=0, jobs=1):
+    """(wins of the first level, games, unfinished, average moves) with seats rotated.
+
+    ``jobs`` > 1 plays the games in that many processes (same seeds, same results; the
+    think times are then measured inside the workers)."""
     wins = unfinished = moves = 0
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            work = [(name, i, budget) for i in range(first, first + games)]
+            for won, unf, n, ts in pool.imap_unordered(_timed_game, work):
+                wins, unfinished, moves = wins + won, unfinished + unf, moves + n
+                if times is not None:
+                    for level, xs in ts.items():
+                        times.setdefault(level, []).extend(xs)
+        return wins, games, unfinished, moves / max(1, games)
     for i in range(first, first + games):
-        k = i % len(levels)
-        rotated = levels[k:] + levels[:k]          # the tested level sits in seat -k
-        hero = (len(levels) - k) % len(levels)
-        seats = game.seat_names(len(levels))
-        result, n = play_game(game, rotated, b"bots-%s-%d" % (name.encode(), i),
-                              budget=budget, times=times, clock=clock)
-        moves += n
-        if result is None:
-            unfinished += 1
-        elif seats[hero] in result.get("winners", ()):
-            wins += 1
+        won, unf, n = _pairing_game(name, i, budget, times, clock)
+        wins, unfinished, moves = wins + won, unfinished + unf, moves + n
     return wins, games, unfinished, moves / max(1, games)
 
 
-def tol_cell(games, armies, difficulty, level, first=0):
-    """(team wins, games) for a Title of Liberty team of ``armies`` bots at ``level``."""
-    game = get_game("title_of_liberty")
-    wins = 0
-    for i in range(first, first + games):
-        result, _ = play_game(game, [level] * armies, b"bots-tol-%d" % i,
-                              options={"difficulty": difficulty})
-        if result is not None and result.get("winners"):
-            wins += 1
-    return wins, games
+def _tol_game(args):
+    armies, difficulty, level, i, budget = args
+    result, _ = play_game(get_game("title_of_liberty"), [level] * armies, b"bots-tol-%d" % i,
+                          options={"difficulty": difficulty}, budget=budget)
+    return int(result is not None and bool(result.get("winners")))
+
+
+def tol_cell(games, armies, difficulty, level, first=0, jobs=1, budget=None):
+    """(team wins, games) for a Title of Liberty team of ``armies`` bots at ``level``
+    (game ``i`` has seed ``bots-tol-<i>``, so every level plays the same wars)."""
+    work = [(armies, difficulty, level, i, budget) for i in range(first, first + games)]
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            return sum(pool.imap_unordered(_tol_game, work)), games
+    return sum(map(_tol_game, work)), games
 
 
 def _pct(x):
@@ -151,9 +182,13 @@ def main(argv=None):
                         help="comma-separated pairings (all)")
     parser.add_argument("--nodes", type=int, default=None,
                         help="node budget of the strong level (shared.bots.search default)")
-    parser.add_argument("--tol-levels", default="random,greedy",
-                        help="Title of Liberty levels to measure (random,greedy)")
+    parser.add_argument("--tol-levels", default="random,greedy,strong",
+                        help="Title of Liberty levels to measure (random,greedy,strong)")
+    parser.add_argument("--tol-armies", default="1,2,3,4,5",
+                        help="Title of Liberty team sizes (1,2,3,4,5)")
     parser.add_argument("--tol-difficulty", default="book,hard")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing the games of a pairing (1)")
     parser.add_argument("--think", action="store_true",
                         help="also report the think time per move at each level")
     args = parser.parse_args(argv)
@@ -165,7 +200,8 @@ def main(argv=None):
     for name in names:
         if name == "tol":
             continue
-        wins, n, unfinished, avg = pairing(name, args.games, budget, times, first=args.first)
+        wins, n, unfinished, avg = pairing(name, args.games, budget, times, first=args.first,
+                                           jobs=args.jobs)
         lo, hi = wilson(wins, n)
         game_name, levels = PAIRINGS[name]
         rows.append(f"| {name} | {levels[0]} vs {', '.join(levels[1:])} | {wins}/{n} | "
@@ -178,13 +214,16 @@ def main(argv=None):
         print("\n".join(rows))
     if "tol" in names:
         print(f"\nTitle of Liberty: team wins ({args.games} games per cell)\n")
-        print("| level | difficulty | 1 army | 2 armies | 3 armies | 4 armies | 5 armies |")
-        print("|---|---|---|---|---|---|---|")
+        sizes = [int(n) for n in args.tol_armies.split(",")]
+        print("| level | difficulty | " + " | ".join(
+            f"{n} arm{'y' if n == 1 else 'ies'}" for n in sizes) + " |")
+        print("|---|---|" + "---|" * len(sizes))
         for level in args.tol_levels.split(","):
             for difficulty in args.tol_difficulty.split(","):
                 cells = []
-                for armies in range(1, 6):
-                    wins, n = tol_cell(args.games, armies, difficulty, level, args.first)
+                for armies in sizes:
+                    wins, n = tol_cell(args.games, armies, difficulty, level, args.first,
+                                       args.jobs, budget)
                     lo, hi = wilson(wins, n)
                     cells.append(f"{_pct(wins / n)} ({_pct(lo)}-{_pct(hi)})")
                 print(f"| {level} | {difficulty} | " + " | ".join(cells) + " |")

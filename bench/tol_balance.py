@@ -1,8 +1,9 @@
-"""``python -m bench.tol_balance [--games N] [--difficulty book,hard] [--players greedy,random]``
+"""``python -m bench.tol_balance [--games N] [--difficulty book,hard] [--players greedy,random,strong]``
 
 Measures how often a Title of Liberty team wins, for one to five armies, under rules
-version 2: the purposeful (greedy) player of ``shared/bots/title_of_liberty.py`` and
-a random player (uniform over the legal moves).  Every game has a fixed seed (game ``i`` of
+version 2: the purposeful (greedy) player of ``shared/bots/title_of_liberty.py``, its
+``strong`` level (the greedy player with rollouts at the marches and stops) and a random
+player (uniform over the legal moves).  Every game has a fixed seed (game ``i`` of
 a cell uses seed ``b"balance-<i>"`` and the chooser's ``random.Random(i)``), so a run is
 reproducible; it prints a Markdown table (the one in shared/title_of_liberty/RULES.md,
 "Balance").  It only measures: it never fails.
@@ -16,7 +17,17 @@ import time
 from shared.title_of_liberty import GAME
 from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 
-PLAYERS = {"greedy": greedy_choice, "random": None}
+
+
+def strong_choice(state, seat, legal, rnd):
+    """The ``strong`` level (rollouts of the greedy team, shared/bots/title_of_liberty.py),
+    given only ``seat``'s view; its generator is drawn from the game's chooser."""
+    from shared.bots import choose_move
+    return choose_move(GAME, GAME.view(state, seat), seat, legal,
+                       random.Random(rnd.getrandbits(64)), "strong")
+
+
+PLAYERS = {"greedy": greedy_choice, "random": None, "strong": strong_choice}
 
 
 def play(seed, armies, options, chooser):
@@ -57,7 +68,8 @@ def main(argv=None):
     parser.add_argument("--difficulty", default="book,hard",
                         help="comma-separated difficulty levels (book,hard)")
     parser.add_argument("--players", default="greedy,random",
-                        help="comma-separated players (greedy,random)")
+                        help="comma-separated players (greedy,random; strong is slow: "
+                             "rollouts at every march and stop)")
     parser.add_argument("--armies", default="1,2,3,4,5", help="team sizes (1,2,3,4,5)")
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.armies.split(",")]

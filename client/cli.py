@@ -28,6 +28,8 @@ COMMANDS = {
               "TYPE: list the games)."),
     "play": ("commands_play", "Sign and submit one or several moves in GAME, in order."),
     "bot": ("commands_bots", "Let a local bot play your seat in GAME, signed with your key."),
+    "watch": ("commands_bots", "Follow GAME to its end, printing each move (a game of bots "
+              "only, or any game)."),
     "sync": ("commands_play", "Submit the moves queued with play --offline and report what "
              "happened."),
     "wait": ("commands_play", "Block until you must act in GAME (exit 0); exit 1 if the game "

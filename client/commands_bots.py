@@ -50,10 +50,11 @@ class _Bot:
         return random.Random(f"{self.seed}:{game_id}:{seq}")
 
     def choose(self, view, me, legal, rng):
-        from shared.bots import BotError, choose_move, may_play
+        from shared.bots import BotError, choose_move, legal_or_again, may_play
         budget = {"seconds": self.seconds, "clock": time.monotonic}
         try:
-            move = choose_move(self.rules, view, me, legal, rng, self.level, budget)
+            move = legal_or_again(self.rules, view, me, legal, rng, self.level, budget,
+                                  choose=choose_move)
         except BotError as exc:
             raise PbemError(f"the bot cannot move: {exc}") from None
         except Exception as exc:  # noqa: BLE001 - a bug in a bot: a random legal move instead
@@ -265,3 +266,77 @@ def _offline(c, game_id, level, seat, seed, seconds):
         c.note(f"queued the bot's move for game {game_id} as {me}; send it with pbem sync")
     c.emit([{"game": game_id, "seat": me, "move": s["move"], "seq": s["seq"], "queued": True}
             for s in signed], [f"queued move {s['seq']}: {me} {s['move']}" for s in signed])
+
+
+@click.command("watch")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@click.option("--quiet", "-q", is_flag=True, help="Print only the end of the game, not each "
+                                                   "move.")
+@click.option("--timeout", type=click.FloatRange(0), metavar="SECONDS",
+              help="Give up after this long (exit 3).  Default: watch to the end.")
+@click.option("--interval", type=click.FloatRange(0.05), default=1.0, show_default=True,
+              metavar="SECONDS", help="First polling interval; it grows to 30s while "
+                                      "nothing happens.")
+@pass_ctx
+def watch(c, game_id, quiet, timeout, interval):
+    """Follow GAME to its end, printing each move (a game of bots only, or any game).
+
+    Prints every move as pbem log does (as you may see it: a game you hold no
+    seat in is shown as to a spectator), then the result, and exits 0 when the
+    game is over (3 on --timeout).  With pbem new TYPE --seats N --bots N the
+    server's bots play every seat, so this tests a strategy from the shell.
+
+    \b
+    Examples:
+      GAME=$(pbem new zarahemla --seats 2 --bots 2 --bot-level strong)
+      pbem watch "$GAME"
+      pbem watch "$GAME" --quiet --timeout 600
+    """
+    from .api import RateLimited, ServerError, ServerUnreachable
+    from .context import WaitTimeout
+    start = time.monotonic()
+    delay = interval
+    since = 0
+    seen = []
+    warned = False
+    while True:
+        try:
+            game = c.api.game(game_id)
+            resp = c.api.log(game_id, since=since)
+        except (ServerUnreachable, ServerError, RateLimited) as exc:
+            if not seen and not warned and isinstance(exc, ServerUnreachable):
+                raise
+            if not warned:
+                c.note(f"pbem: {exc.message}; still trying")
+                warned = True
+            time.sleep(delay)
+            delay = min(30.0, delay * 2)
+            continue
+        warned = False
+        entries = [e for e in resp.get("entries") or [] if e.get("seq", -1) >= since]
+        for e in entries:
+            seen.append(e)
+            if not quiet and not c.json:
+                events = "; ".join(e.get("events") or [])
+                click.echo(f"{e['seq']:>4}  {e['seat']:<10} {e['move']}"
+                           + (f"  -- {events}" if events else ""))
+        if entries:
+            since = entries[-1]["seq"] + 1
+            delay = interval
+        if game.get("status") == "over" and not entries:
+            result = game.get("result") or {}
+            if c.json:
+                c.emit({"game": game_id, "status": "over", "result": result,
+                        "moves": len(seen)})
+            else:
+                click.echo(_over_line(game_id, game, None) + f" after {since} move(s)")
+            return
+        if timeout is not None and time.monotonic() - start >= timeout:
+            c.emit({"game": game_id, "status": game.get("status"), "moves": since})
+            raise WaitTimeout(f"timed out after {timeout:g}s watching game {game_id} "
+                              f"({since} move(s) played)")
+        if not entries:
+            pause = delay if timeout is None else \
+                max(0.0, min(delay, timeout - (time.monotonic() - start)))
+            time.sleep(pause)
+            delay = min(30.0, delay * 1.5)

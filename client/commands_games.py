@@ -93,8 +93,9 @@ def _seat_summary(game):
 @click.option("--seat", metavar="S", help="Take this seat instead of the first.")
 @click.option("--move-hours", type=click.IntRange(1, 1440), metavar="H",
               help="Time allowed per move, in hours.")
-@click.option("--bots", type=click.IntRange(0, 7), default=0, metavar="N",
-              help="Give N of the other seats to the server's bots (they play by themselves).")
+@click.option("--bots", type=click.IntRange(0, 8), default=0, metavar="N",
+              help="Give N of the other seats to the server's bots (they play by themselves); "
+                   "N = --seats: bots only, you watch.")
 @click.option("--bot-level", type=click.Choice(["random", "greedy", "strong"]),
               metavar="LEVEL", help="How the bots play: random, greedy (the default) or "
                                     "strong.")
@@ -108,23 +109,30 @@ def new(c, game_type, seats, options, seat, move_hours, bots, bot_level, unrated
     The game starts when every seat is filled (others run pbem join ID).
     With --bots N, N of the other seats go to the server's bot accounts
     (named bot-random, bot-greedy, bot-strong); games with bots are unrated.
+    With --bots equal to --seats the bots play alone and you watch
+    (pbem watch ID follows the game to its end).
 
     \b
     Example:
       pbem new zarahemla --seats 3 --option target=12
       GAME=$(pbem new pig --seats 2)
       pbem new zarahemla --seats 4 --bots 3 --bot-level strong
+      pbem new zarahemla --seats 2 --bots 2 --bot-level strong
     """
     opts = _parse_options(options)
     if bot_level and not bots:
         raise UsageProblem("--bot-level needs --bots N (how many seats the bots take)")
-    if bots and bots >= seats:
-        raise UsageProblem(f"--bots {bots} leaves no seat for you: a game of {seats} "
-                               f"seats takes at most {seats - 1} bot(s)")
+    if bots and bots > seats:
+        raise UsageProblem(f"--bots {bots} is more than the {seats} seat(s) of the game")
+    if bots and bots == seats and seat:
+        raise UsageProblem(f"--bots {bots} fills every seat: you watch, so leave out --seat")
     game = c.signed_api().create_game(game_type, seats, opts, seat, move_hours, bots,
                                       bot_level, rated=False if unrated else None)
     c.home.remember_games(c.server, [game])
-    if not c.json:
+    if not c.json and not game.get("you"):   # a game of bots only
+        c.note(f"created {game['type']} game {game['id']}, played by bots only; watch it "
+               f"with: pbem watch {game['id']}")
+    elif not c.json:
         free = sum(1 for s in game["seats"] if not s["player"])
         c.note(f"created {game['type']} game {game['id']}; you hold {', '.join(game['you'])}; "
                + (f"waiting for {free} more player(s): pbem join {game['id']}" if free

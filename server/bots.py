@@ -35,7 +35,7 @@ from sqlalchemy import ForeignKey, String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from shared.bots import LEVELS, choose_move, levels, may_play
+from shared.bots import LEVELS, choose_move, legal_or_again, levels, may_play
 from shared.envelope import EnvelopeError, make_envelope, public_key_hex, sign_envelope
 from shared.games import get_game
 
@@ -153,12 +153,20 @@ def bot_keys():
 
 # --- games with bots ----------------------------------------------------------------------------
 
+#: games of bots only one player may have being played at once (PBEM_MAX_BOT_GAMES)
+MAX_BOT_GAMES = 3
+
+
 def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bots=0,
                 level=DEFAULT_LEVEL, rated=None):
     """``lifecycle.create_game``, then ``bots`` of the free seats filled with bot accounts.
 
-    Everything that could refuse is checked before the game exists, so a refusal leaves no
-    half-filled game behind.
+    ``bots == n_seats``: a game of bots only (to watch a strategy from the shell): the
+    creator takes no seat, every seat goes to the bot of ``level``, and the game starts at
+    once; the bot worker plays it to the end.  A player may have at most
+    ``PBEM_MAX_BOT_GAMES`` (3) such games being played at once: each costs the server's
+    CPU until it ends.  Everything that could refuse is checked before the game exists, so
+    a refusal leaves no half-filled game behind.
     """
     if not bots:
         return create_plain_game(player, type_, n_seats, options, seat, move_hours, rated)
@@ -169,18 +177,41 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bot
         game_def = get_game(type_)
     except KeyError:
         game_def = None  # lifecycle.create_game refuses it with the known types
-    if game_def is not None and bots >= n_seats:
+    alone = game_def is not None and bots == n_seats
+    if game_def is not None and bots > n_seats:
         raise Refused("bad_bots", f"a game of {n_seats} seats has room for at most "
-                      f"{n_seats - 1} bot(s): you take one seat yourself")
+                      f"{n_seats} bot(s)")
+    if alone and seat is not None:
+        raise Refused("bad_bots", f"a game of {n_seats} bot(s) in {n_seats} seat(s) leaves "
+                      "no seat for you: leave out the seat you asked for (you watch)")
     if level not in LEVELS:
         raise Refused("bad_bot_level", f"there is no bot level {level!r}: the levels are "
                       f"{', '.join(LEVELS)}")
     bot = bot_player(level_for(game_def, level)) if game_def is not None else None
-    game = create_plain_game(player, type_, n_seats, options, seat, move_hours, rated=False)
+    if alone:
+        _check_bot_games_cap(player)
+    game = create_plain_game(player, type_, n_seats, options, seat, move_hours, rated=False,
+                             take_seat=not alone)
     for _ in range(bots):
         join_game(game, bot)
     db.session.refresh(game)
     return game
+
+
+def _check_bot_games_cap(player):
+    """Refuse a game of bots only while ``player`` has PBEM_MAX_BOT_GAMES of them being
+    played (games it created and holds no seat in)."""
+    cap = _setting("PBEM_MAX_BOT_GAMES", MAX_BOT_GAMES, int)
+    seated = db.select(Seat.game_id).where(Seat.player_id == player.id)
+    running = db.session.execute(
+        db.select(db.func.count()).select_from(Game).where(
+            Game.created_by == player.id, Game.status.in_(("open", "playing")),
+            Game.id.not_in(seated))).scalar_one()
+    if running >= cap:
+        raise Conflict("too_many_bot_games", f"you already have {running} games of bots only "
+                       f"being played (at most {cap}); wait for one to end, or ask the "
+                       "server's operator (setting PBEM_MAX_BOT_GAMES)",
+                       {"limit": cap, "setting": "PBEM_MAX_BOT_GAMES"})
 
 
 # --- the worker -----------------------------------------------------------------------------------
@@ -309,7 +340,10 @@ def play_seat(game, seat, level, priv):
     view = view_for(game, seat)
     rng = _rng(game, seat)
     try:
-        move = choose_move(game_def, view, seat, legal, rng, level, _budget())
+        # a confirm the rules would refuse (its partner no longer holds its side: the bot
+        # chooses from its view alone) is asked again without it
+        move = legal_or_again(game_def, view, seat, legal, rng, level, _budget(),
+                              choose=choose_move)
     except Exception:  # a bot bug: logged, and a random legal move instead
         log.exception("bot %s (%s) in game %s failed to choose a move", seat, level, game.id)
         move = None

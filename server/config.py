@@ -88,6 +88,8 @@ def from_env(instance_path):
             "PBEM_PUSH_HOLD") else None,
         "PBEM_GUNICORN": {k: os.environ.get(f"PBEM_GUNICORN_{k.upper()}") or None
                           for k in ("worker", "threads", "connections")},
+        # games of bots only (every seat a bot) one player may have being played at once
+        "PBEM_MAX_BOT_GAMES": os.environ.get("PBEM_MAX_BOT_GAMES") or None,
     }
     # unset ones are None: server/limits.py and server/mailer.py fall back to their defaults
     config.update({name: os.environ.get(name) or None for name in LIMIT_SETTINGS})

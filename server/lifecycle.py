@@ -29,11 +29,14 @@ def new_game_id():
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
 
 
-def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rated=None):
+def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rated=None,
+                take_seat=True):
     """A new open game of ``type_``, with ``player`` in ``seat`` (the first by default).
 
     ``rated``: whether the finished game changes its players' ratings (server/ratings.py);
     None: rated when the game is competitive.  A cooperative game is never rated.
+    ``take_seat=False``: the creator takes no seat (a game of bots only, server/bots.py,
+    whose creator watches); the game starts when the seats are filled.
     """
     try:
         game_def = get_game(type_)
@@ -65,9 +68,10 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rat
         for i, name in enumerate(names):
             db.session.add(Seat(game_id=game.id, index=i, seat=name))
         db.session.flush()
-        taken = seat or names[0]
-        db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == taken)
-                           .values(player_id=player.id, joined_at=now()))
+        if take_seat:
+            taken = seat or names[0]
+            db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == taken)
+                               .values(player_id=player.id, joined_at=now()))
         db.session.commit()
     db.session.refresh(game)
     maybe_start(game)

@@ -115,7 +115,7 @@ class GameCreateSchema(Strict):
     move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(min=1, max=24 * 60))
     # seats filled with the server's bots at creation (server/bots.py), and their level
-    bots = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+    bots = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=8))
     bot_level = fields.String(load_default="greedy", validate=validate.OneOf(
         ["random", "greedy", "strong"], error="the bot levels are random, greedy and strong"))
     # rated: the finished game changes its players' ratings; default: rated when the game is

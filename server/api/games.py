@@ -118,8 +118,10 @@ class Games(MethodView):
         stmt = db.select(Game).order_by(Game.created_at.desc(), Game.id.desc()) \
             .limit(query["limit"] + 1)
         if player is not None:
+            # the caller's seats, and the games of bots only it created (it watches them)
             stmt = stmt.where(Game.id.in_(db.select(Seat.game_id)
-                                          .where(Seat.player_id == player.id)))
+                                          .where(Seat.player_id == player.id))
+                              | (Game.created_by == player.id))
             if query["status"]:
                 stmt = stmt.where(Game.status == query["status"])
         else:
@@ -146,7 +148,8 @@ class Games(MethodView):
 
         ``bots``: that many of the other seats go to the server's bot account of
         ``bot_level`` (``bot-greedy`` ...), which plays them by itself; such games are
-        unrated.
+        unrated.  ``bots`` equal to ``seats``: a game of bots only, which the caller
+        watches (it takes no seat; at most PBEM_MAX_BOT_GAMES of them at once).
         """
         player = current_player()
         game = bots.create_game(player, data["type"], data["seats"], data["options"],

@@ -60,14 +60,40 @@ def may_play(game, move, legal):
     return getattr(parsed, "kind", None) in game.open_ended_kinds
 
 
+def _module(game):
+    path = _GAME_BOTS.get(game.name)
+    # a game's bot module that fails to import is a bug to see, not a reason to play its
+    # seats at random
+    return importlib.import_module(path) if path is not None else None
+
+
+def public_moves(game, view, seat, legal, refused=()):
+    """The moves a bot chooses among: ``legal`` made independent of hidden information.
+
+    A game's legal list may depend on another seat's hidden cards: Zarahemla and Stone Age
+    list ``confirm SEAT`` only while the answering seat still holds its side of the deal.
+    So the ``confirm`` moves of ``legal`` are dropped and made again from the view (the
+    game's bot module's ``confirms(view, seat)``: every seat that accepted or countered,
+    when the seat's own hand pays its side).  ``refused``: moves the rules refused to this
+    seat at this position (it learnt that by trying them, as a player would): left out.
+    The result is sorted, so it does not depend on the order of ``legal`` either.
+    """
+    module = _module(game)
+    confirms = getattr(module, "confirms", None) if module is not None else None
+    out = set(legal)
+    if confirms is not None:
+        out = {m for m in out if not m.startswith("confirm ")}
+        out.update(confirms(view, seat))
+    out.difference_update(refused)
+    return sorted(out)
+
+
 def _levels_for(game):
     """{level: chooser} for ``game``: its own bots over the random one."""
     levels = {"random": random_move}
-    path = _GAME_BOTS.get(game.name)
-    if path is not None:
-        # a game's bot module that fails to import is a bug to see, not a reason to play
-        # its seats at random
-        levels.update(getattr(importlib.import_module(path), "LEVELS", {}) or {})
+    module = _module(game)
+    if module is not None:
+        levels.update(getattr(module, "LEVELS", {}) or {})
     return levels
 
 
@@ -77,22 +103,45 @@ def levels(game):
     return [level for level in LEVELS if level in have]
 
 
-def choose_move(game, view, seat, legal, rng, level="random", budget=None):
-    """One move for ``seat`` (a notation string from ``legal``).
+def choose_move(game, view, seat, legal, rng, level="random", budget=None, refused=()):
+    """One move for ``seat`` (a notation string), chosen from its view alone.
 
-    ``budget`` bounds a search level (``{"nodes": n}`` or ``{"seconds": s}``; a pure library
-    has no clock, so a time budget is measured by the caller's ``budget["clock"]`` function).
-    Raises BotError for an unknown level or when ``legal`` is empty.
+    The bot chooses among ``public_moves(game, view, seat, legal, refused)``: ``legal``
+    with the moves that depend on hidden cards made again from the view.  So two states
+    that differ only in another seat's hidden cards give the same move, even where their
+    legal lists differ (``tests/shared/bots/test_bots_fair.py``).  The price: the move may
+    be a ``confirm SEAT`` that the rules refuse (the partner no longer holds its side);
+    ``legal_or_again`` asks again with that move in ``refused``, as a player who tried it
+    would.  ``budget`` bounds a search level (``{"nodes": n}`` or ``{"seconds": s}``; a
+    pure library has no clock, so a time budget is measured by the caller's
+    ``budget["clock"]`` function).  Raises BotError for an unknown level or when there is no
+    move to choose from.
     """
     if level not in LEVELS:
         raise BotError(f"there is no bot level {level!r}: the levels are {', '.join(LEVELS)}")
-    legal = list(legal)
-    if not legal:
+    moves = public_moves(game, view, seat, legal, refused)
+    if not moves:
         raise BotError(f"{seat} has no legal move to choose from")
     have = _levels_for(game)
     for candidate in reversed(LEVELS[:LEVELS.index(level) + 1]):
         chooser = have.get(candidate)
         if chooser is not None:
-            move = chooser(game, view, seat, legal, rng, budget)
-            return move
+            return chooser(game, view, seat, moves, rng, budget)
     raise BotError(f"no bot for {game.name}")  # pragma: no cover - random always exists
+
+
+def legal_or_again(game, view, seat, legal, rng, level="random", budget=None, tries=3,
+                   choose=None):
+    """``choose_move`` (or ``choose``, with its signature), asked again while its move is a
+    ``confirm`` that ``legal`` lacks (the rules would refuse it: the partner no longer holds
+    its side; the seat learns that by trying, and so may the bot).  Returns the move; any
+    other move goes back as chosen (``may_play`` judges it)."""
+    choose = choose or choose_move
+    refused = []
+    while True:
+        move = (choose(game, view, seat, legal, rng, level, budget, refused=refused)
+                if refused else choose(game, view, seat, legal, rng, level, budget))
+        if not (isinstance(move, str) and move.startswith("confirm ")) or move in legal \
+                or len(refused) >= tries:
+            return move
+        refused.append(move)

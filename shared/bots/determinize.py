@@ -249,7 +249,79 @@ def stone_age_world(view, seat, rng):
     return state
 
 
-WORLDS = {"zarahemla": zarahemla_world, "stone_age": stone_age_world}
+# --- Title of Liberty ----------------------------------------------------------------------
+
+def title_of_liberty_world(view, seat, rng):
+    """A Title of Liberty state rebuilt from ``view``: every board is public, so only the
+    seed (the future dice) is sampled.  Two facts the view gives in another shape: an
+    army's soldiers bought (what it accounts for, less its starting troops) and who took a
+    village's food (the army standing there, the first in seat order)."""
+    from ..title_of_liberty.state import ARMY_TROOPS
+    version = view.get("rules_version") or "1"
+    v1 = version == "1"
+    seats = list(view["seats"])
+    armies = {}
+    for s in seats:
+        a = view["armies"][s]
+        accounted = {t: a["live"].get(t, 0) + a["wounded"].get(t, 0) + a["dead"].get(t, 0)
+                     + a["unarmed"].get(t, 0) + a["captured_by_kind"].get(t, 0)
+                     for t in a["live"]}
+        armies[s] = {"at": a["at"], "alive": a["alive"], "fate": a["fate"],
+                     "live": dict(a["live"]), "wounded": dict(a["wounded"]),
+                     "dead": dict(a["dead"]), "unarmed": dict(a["unarmed"]),
+                     "bought": {t: n - ARMY_TROOPS.get(t, 0) for t, n in accounted.items()},
+                     "captives": dict(a["lamanite_captives"]),
+                     "food": a["food"], "weapons": a["weapons"], "gold": a["gold"],
+                     "flags": list(a["flags"]), "sectors": list(a["sectors"])}
+    cities = {}
+    for name, c in view["cities"].items():
+        city = {"sectors": {k: {"tower": dict(x["tower"]), "gate": dict(x["gate"]),
+                                "taken_by": x["taken_by"]} for k, x in c["sectors"].items()},
+                "temple": {"lower": dict(c["temple"]["lower"]),
+                           "upper": dict(c["temple"]["upper"]),
+                           "cleared": c["temple"]["cleared"]},
+                "temple_wounded": {lv: dict(x) for lv, x in c["temple_wounded"].items()},
+                "gold": c["gold"], "weapons": c["weapons"], "food": c["food"],
+                "stockade": {k: dict(x) for k, x in c["stockade_by_kind"].items()},
+                "liberated_by": c["liberated_by"], "attacks": c["attacks"]}
+        if not v1:
+            city.update({"stocked": c["stocked"], "wine": list(c["wine"])})
+        cities[name] = city
+    fields = {space: {"zone": f["zone"], "lamanites": dict(f["lamanites"]), **f["supplies"]}
+              for space, f in view["fields"].items()}
+    empty = {}
+    for space in view["empty_food"]:
+        empty[space] = next((s for s in seats if view["armies"][s]["at"] == space), None)
+    battle = None
+    b = view["battle"]
+    if b is not None:
+        battle = {"site": b["site"], "kind": b["kind"], "zone": b["zone"],
+                  "path": dict(b["path"]), "leads": b["leads"], "sector": b["sector"],
+                  "wine": [] if (b["kind"] == "city" and not v1) else list(b["wine"]),
+                  "duels": b["duels"]}
+    turn = view["turn"]
+    state = {
+        "game": "title_of_liberty", "seed": _seed(rng), "ply": 0, "events": [],
+        "options": dict(view["options"]), "seats": seats,
+        "round": view["round"], "turn": turn, "phase": view["phase"],
+        "givers": [s for s in seats if s in view["owes"] and s != turn],
+        "armies": armies, "cities": cities, "fields": fields, "empty_food": empty,
+        "battle": battle, "king_killed": view["king_killed"], "required": view["required"],
+        "killed": dict(view["lamanites"]["killed"]),
+        "result": dict(view["result"]) if view.get("result") else None,
+    }
+    set_rules_version(state, version)
+    if not v1:
+        from ..title_of_liberty.board import FOOD_SPACES
+        state["box"] = dict(view["box"])
+        state["boat"] = view["boat"]
+        state["bare"] = sorted(x for x in FOOD_SPACES if x not in view["food_tokens"]
+                               and x not in empty)
+    return state
+
+
+WORLDS = {"zarahemla": zarahemla_world, "stone_age": stone_age_world,
+          "title_of_liberty": title_of_liberty_world}
 
 
 def sample_world(game, view, seat, rng):
@@ -257,4 +329,4 @@ def sample_world(game, view, seat, rng):
     return WORLDS[game.name](view, seat, rng)
 
 
-__all__ = ["sample_world", "zarahemla_world", "stone_age_world"]
+__all__ = ["sample_world", "zarahemla_world", "stone_age_world", "title_of_liberty_world"]

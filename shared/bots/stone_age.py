@@ -152,7 +152,9 @@ def _answer(view, seat, world, legal):
                        lambda h: hand_value(h, world, seat), view["scores"][offer["from"]] < 8)
 
 
-def _as_offerer(view, seat, world, legal):
+def _terms_of(view):
+    """``terms_of(seat)``: the (give, get) of the offerer's deal with ``seat`` (from the
+    view's open offer), or None when that seat agreed to nothing."""
     offer = view["offer"]
 
     def terms_of(s):
@@ -162,8 +164,21 @@ def _as_offerer(view, seat, world, legal):
         if isinstance(ans, dict):           # a counter, written from the answerer's side
             return _bundle(ans["get"]), _bundle(ans["give"])
         return None
+    return terms_of
 
-    return talk.confirm_or_withdraw(legal, _bundle(view["hand"]), terms_of,
+
+def confirms(view, seat):
+    """The ``confirm SEAT`` moves ``seat`` may consider, from its view alone (as
+    ``shared.bots.zarahemla.confirms``)."""
+    offer = view.get("offer")
+    if offer is None or offer["from"] != seat or view.get("phase") != "main":
+        return []
+    return talk.confirmable(offer["answers"], _terms_of(view), _bundle(view["hand"]))
+
+
+def _as_offerer(view, seat, world, legal):
+    offer = view["offer"]
+    return talk.confirm_or_withdraw(legal, _bundle(view["hand"]), _terms_of(view),
                                     lambda h: hand_value(h, world, seat), not offer["waiting"])
 
 

@@ -42,3 +42,15 @@ def confirm_or_withdraw(legal, hand, terms_of, value_of, all_answered):
     if all_answered and "withdraw" in legal:
         return "withdraw"
     return None
+
+
+def confirmable(answers, terms_of, hand):
+    """``confirm SEAT`` for every answering seat whose deal the offerer's ``hand`` pays
+    (sorted): what the offerer may try from its own view (whether the partner still holds
+    its side is hidden from it)."""
+    out = []
+    for s in sorted(answers):
+        deal = terms_of(s)
+        if deal is not None and all(h >= g for h, g in zip(hand, deal[0])):
+            out.append("confirm " + s)
+    return out

@@ -4,8 +4,8 @@ Title of Liberty hides nothing but the future dice: every army board, city and b
 the view, so the greedy player reads the view of its seat (never the state) and needs no
 sampled world.  ``bench/tol_balance.py`` and ``bench/bots.py`` measure a team of them (the
 table in shared/title_of_liberty/RULES.md, "Balance"); the random-play tests use it to
-reach deep positions.  There is no ``strong`` level of its own: ``choose_move`` falls
-back to this one.
+reach deep positions.  The ``strong`` level (:func:`strong_move`, at the end) searches
+with rollouts of this player over sampled dice.
 
 What it does, seat by seat:
 
@@ -196,6 +196,165 @@ def choose_for_state(state, seat, legal, rnd=None):
     return greedy_choice(GAME.view(state, seat), seat, legal, rnd)
 
 
-LEVELS = {"greedy": greedy_move}
+# --- the strong level: rollouts of the greedy team over sampled dice ----------------------
 
-__all__ = ["LEVELS", "choose_for_state", "greedy_choice", "greedy_move"]
+#: moves a ``strong`` bot may spend (moves applied in rollouts) on one decision by default
+DEFAULT_NODES = 3000
+#: a rollout that has not ended after this many moves is scored where it stands
+ROLLOUT_CAP = 1500
+#: at most this many candidate moves are searched at one decision
+MAX_CANDIDATES = 4
+#: a candidate replaces the greedy move only when its average beats the greedy move's by
+#: more than this (the rollouts are few: the greedy choice is the default, not a tie)
+MARGIN = 0.05
+
+
+def fast_view(state):
+    """The parts of a view the greedy player reads, built straight from a *sampled world*
+    (never the real state): the rollouts call it thousands of times.  ``greedy_choice``
+    gives the same move on it as on ``GAME.view`` (tests/shared/bots/test_bots_tol.py)."""
+    from ..title_of_liberty.combat import advantage
+    battle = state["battle"]
+    return {
+        "turn": state["turn"], "phase": state["phase"], "required": state["required"],
+        "boat": state.get("boat"), "armies": state["armies"],
+        "cities": {c: {"liberated_by": x["liberated_by"],
+                       "stockade": {s: n for s, n in
+                                    ((s, sum(k.values())) for s, k in x["stockade"].items())
+                                    if n}}
+                   for c, x in state["cities"].items()},
+        "battle": None if battle is None else {"site": battle["site"], "kind": battle["kind"],
+                                               "advantage": advantage(battle)},
+    }
+
+
+def _score(state):
+    """A finished (or capped) rollout: 1 for a won war, else a little for the progress (the
+    cities retaken toward those required, Amalickiah dead), so that lost rollouts still
+    tell a nearer defeat from a farther one."""
+    result = state.get("result")
+    if result is not None and result.get("winners"):
+        return 1.0
+    done = sum(1 for c in state["cities"].values() if c["liberated_by"])
+    progress = min(done, state["required"]) / max(1, state["required"])
+    return 0.1 * progress + 0.05 * bool(state["king_killed"])
+
+
+def rollout(game, world, budget, entropy):
+    """Play the greedy team on ``world`` (mutated) to the end, or ``ROLLOUT_CAP`` moves, or
+    the end of the budget; returns the score (``_score``)."""
+    from ..title_of_liberty.rules import to_act
+    played = 0
+    while world.get("result") is None and played < ROLLOUT_CAP and budget.left():
+        acting = to_act(world)
+        if not acting:
+            break
+        seat = acting[0]
+        legal = game.legal_moves(world, seat)
+        if not legal:
+            break
+        move = greedy_choice(fast_view(world), seat, legal)
+        game.play(world, seat, move, b"%s|%d" % (entropy, played))
+        budget.spend()
+        played += 1
+    return _score(world)
+
+
+def _march_key(view, route, targets):
+    end = route[-1]
+    best = min((_distances(view, t).get(end, 99) for t in targets), default=99)
+    return best, len(route), route
+
+
+def candidates(view, seat, legal, greedy):
+    """The moves worth a search at this decision, the greedy move first (None: nothing to
+    search: one move, or a decision left to the greedy player: gifts, arming and training,
+    the duel's pairing, fighting on but at the edge of the greedy player's stop)."""
+    options = [greedy]
+
+    def add(move):
+        if move in legal and move not in options:
+            options.append(move)
+
+    if seat != view["turn"]:
+        return None                                # gifts: the greedy player's
+    if view["phase"] == "start":
+        if greedy.split()[0] in ("arm", "buy"):
+            return None
+        add("rest")
+        add("attack")
+        targets = _targets(view)
+        ends = {}
+        for text in _moves_of(legal, "move"):
+            route = parse_move(text).args
+            if KIND[route[-1]] == "city" and route[-1] not in targets:
+                continue
+            key = (len(route), route)
+            if route[-1] not in ends or key < ends[route[-1]][0]:
+                ends[route[-1]] = (key, text)
+        marches = sorted(ends.values(), key=lambda kv: _march_key(
+            view, parse_move(kv[1]).args, targets))
+        for _, text in marches:
+            if len(options) >= MAX_CANDIDATES:
+                break
+            add(text)
+    else:                                          # a battle: fight on, or stop
+        if greedy != "stop" and _fighters(view["armies"][seat]) != STOP:
+            return None                # fight on (greedy), but for the last duel before a stop
+        if greedy == "stop":
+            fights = [m for m in legal if m != "stop"]
+            if fights:
+                add(_battle(view, seat, fights))
+        else:
+            add("stop")
+    options = options[:MAX_CANDIDATES]
+    return options if len(options) > 1 else None
+
+
+def strong_move(game, view, seat, legal, rng, budget=None):
+    """The ``strong`` level: the greedy move, unless rollouts say another is better.
+
+    At each decision worth a search (``candidates``: where to march, whether to rest or
+    attack, whether a weakened army fights on or stops), every candidate is played on
+    worlds rebuilt from the view with sampled dice (``determinize.title_of_liberty_world``:
+    nothing else is hidden), each followed by the greedy team to the end of the war; the
+    candidates share each world's dice (common random numbers).  A candidate replaces the
+    greedy move when its average score beats the greedy move's by more than ``MARGIN``.
+    The budget counts the moves applied (``{"nodes": n}``, default ``DEFAULT_NODES``;
+    ``{"seconds": s, "clock": fn}`` also bounds it by the caller's clock).
+    """
+    from .determinize import title_of_liberty_world
+    from .search import Budget, after
+    legal = list(legal)
+    greedy = greedy_choice(view, seat, legal)
+    options = candidates(view, seat, legal, greedy)
+    if options is None:
+        return greedy
+    budget = Budget(budget, DEFAULT_NODES)
+    totals = {m: 0.0 for m in options}
+    worlds = 0
+    while budget.left() or worlds == 0:
+        world = title_of_liberty_world(view, seat, rng)
+        entropy = b"w%d" % worlds
+        scores = {}
+        for move in options:
+            nxt = after(game, world, seat, move, entropy)
+            budget.spend()
+            scores[move] = 0.0 if nxt is None else rollout(game, nxt, budget, entropy)
+        if not budget.left() and worlds:
+            break          # a world cut short by the budget would compare unlike rollouts
+        for move in options:
+            totals[move] += scores[move]
+        worlds += 1
+        if worlds >= 64:
+            break
+    best = max(options, key=lambda m: (totals[m], m == greedy))
+    if totals[best] > totals[greedy] + MARGIN * worlds:
+        return best
+    return greedy
+
+
+LEVELS = {"greedy": greedy_move, "strong": strong_move}
+
+__all__ = ["LEVELS", "candidates", "choose_for_state", "fast_view", "greedy_choice",
+           "greedy_move", "rollout", "strong_move"]

@@ -44,7 +44,7 @@ RES_WEIGHT = (1.0, 1.1, 0.9, 1.15, 1.1)
 TALK = ("offer", "counter", "accept", "decline", "withdraw", "confirm")
 BUILDS = ("city", "settle", "buy", "road", "temple")
 #: the strong level looks at a second move after these (a trade is worth what it builds)
-FOLLOW_AFTER = ("bank ", "play ", "confirm ")
+FOLLOW_AFTER = ("bank ", "play ", "road ", "buy")
 
 
 def production(st, seat):
@@ -185,17 +185,19 @@ def _offer_terms(view):
     return [o["give"][r] for r in RESOURCES], [o["get"][r] for r in RESOURCES]
 
 
-def _answer(view, seat, world, legal):
-    """Accept an offer that raises the hand's value (never to a seat about to win)."""
+def _answer(view, seat, world, legal, margin=1.0):
+    """Accept an offer that raises the hand's value by more than ``margin`` (never to a
+    seat about to win)."""
     give, get = _offer_terms(view)      # the offerer gives ``give`` and gets ``get``
     offerer = view["offer"]["from"]
     return talk.answer(legal, [view["hand"][r] for r in RESOURCES], give, get,
                        lambda h: hand_value(h, world, seat),
-                       view["players"][offerer]["vp"] < view["vp_to_win"] - 2)
+                       view["players"][offerer]["vp"] < view["vp_to_win"] - 2, margin)
 
 
-def _as_offerer(view, seat, world, legal):
-    """With an open offer: confirm a beneficial answer, or withdraw once all answered."""
+def _terms_of(view):
+    """``terms_of(seat)``: the (give, get) of the offerer's deal with ``seat`` (from the
+    view's open offer), or None when that seat agreed to nothing."""
     offer = view["offer"]
 
     def terms_of(s):
@@ -206,9 +208,26 @@ def _as_offerer(view, seat, world, legal):
             return ([ans["counter"]["get"][r] for r in RESOURCES],
                     [ans["counter"]["give"][r] for r in RESOURCES])
         return None
+    return terms_of
 
-    return talk.confirm_or_withdraw(legal, [view["hand"][r] for r in RESOURCES], terms_of,
-                                    lambda h: hand_value(h, world, seat), not offer["owed"])
+
+def confirms(view, seat):
+    """The ``confirm SEAT`` moves ``seat`` may consider, from its view alone: every seat
+    that accepted or countered its open offer, when its own hand pays its side (whether
+    the partner still holds its cards is hidden; the rules judge it)."""
+    offer = view.get("offer")
+    if offer is None or offer["from"] != seat:
+        return []
+    return talk.confirmable(offer["answers"], _terms_of(view),
+                            [view["hand"][r] for r in RESOURCES])
+
+
+def _as_offerer(view, seat, world, legal):
+    """With an open offer: confirm a beneficial answer, or withdraw once all answered."""
+    offer = view["offer"]
+    return talk.confirm_or_withdraw(legal, [view["hand"][r] for r in RESOURCES],
+                                    _terms_of(view), lambda h: hand_value(h, world, seat),
+                                    not offer["owed"])
 
 
 def _my_offer(view, seat, world, legal, rng):
@@ -233,14 +252,15 @@ def _my_offer(view, seat, world, legal, rng):
     return None
 
 
-def _special(view, seat, world, legal, rng):
-    """The moves decided without lookahead: discards and trade talk (None: none of them)."""
+def _special(view, seat, world, legal, rng, margin=1.0):
+    """The moves decided without lookahead: discards and trade talk (None: none of them).
+    ``margin``: how much an accepted trade must raise the hand's value."""
     if seat in view["discard"]:
         text = _discard(view, seat, world, view["discard"][seat])
         return text if _accepted(world, seat, text) else None
     offer = view["offer"]
     if offer is not None and seat in offer["owed"]:
-        return _answer(view, seat, world, legal)
+        return _answer(view, seat, world, legal, margin)
     if offer is not None and offer["from"] == seat and seat == view["turn"]:
         return _as_offerer(view, seat, world, legal)
     return None
@@ -291,10 +311,11 @@ def greedy_move(game, view, seat, legal, rng, budget=None):
 
 
 class _AfterTrade:
-    """The strong level's second move: after a bank trade, the building it pays for."""
+    """The strong level's second move: after a bank trade, a development card played, a
+    road or a card bought, the building (or card) it lets the seat pay for this turn."""
 
     def __call__(self, move):
-        return move.startswith("bank ")
+        return move.startswith(FOLLOW_AFTER)
 
     @staticmethod
     def seconds(game, state, seat):
@@ -308,7 +329,7 @@ def strong_move(game, view, seat, legal, rng, budget=None):
     """Search over sampled worlds with a relative value (see the module docstring)."""
     budget = Budget(budget)
     worlds = [zarahemla_world(view, seat, rng) for _ in range(WORLDS)]
-    move = _special(view, seat, worlds[0], legal, rng)
+    move = _special(view, seat, worlds[0], legal, rng, STRONG_MARGIN)
     if move is not None:
         return move
     moves = _playable(legal)
@@ -327,10 +348,14 @@ def strong_move(game, view, seat, legal, rng, budget=None):
     return choice
 
 
+#: the strong level accepts a trade only when it raises its hand's value by more than this
+#: (an offer helps the offerer: the strong level wants the trade to pay for a building)
+STRONG_MARGIN = 1.0
+
 #: the strong level's leaf value: the seat's value less the best opponent's
 RELATIVE = zero_sum(value)
 
 
 LEVELS = {"greedy": greedy_move, "strong": strong_move}
 
-__all__ = ["LEVELS", "greedy_move", "strong_move", "value", "production", "hand_value"]
+__all__ = ["LEVELS", "confirms", "greedy_move", "strong_move", "value", "production", "hand_value"]

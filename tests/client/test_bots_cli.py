@@ -129,8 +129,10 @@ def test_pbem_bot_on_a_finished_game(make_player):
 
 def test_new_with_bots_usage_errors(make_player):
     ann = make_player("ann")
-    assert "leaves no seat for you" in ann.run("new", "pig", "--seats", 2, "--bots", 2,
-                                               ok=2).stderr
+    assert "more than the 2 seat(s)" in ann.run("new", "pig", "--seats", 2, "--bots", 3,
+                                                ok=2).stderr
+    assert "leave out --seat" in ann.run("new", "pig", "--seats", 2, "--bots", 2, "--seat",
+                                         "north", ok=2).stderr
     assert "needs --bots" in ann.run("new", "pig", "--seats", 2, "--bot-level", "strong",
                                      ok=2).stderr
     assert ann.run("new", "pig", "--seats", 2, "--bots", 1, "--bot-level", "x", ok=2)
@@ -227,6 +229,35 @@ def test_a_game_with_server_bots_end_to_end(bot_server, tmp_path):
     assert all(w.poll() is None for w in bot_server.workers)
     assert requests.get(f"{bot_server.url}/api/games/{game}", timeout=5).json()["seq"] == \
         len(log) - 1
+
+
+def test_a_game_of_bots_only_from_the_shell(bot_server, tmp_path):
+    """pbem new --bots N --seats N: the bots play alone, the creator watches with
+    pbem watch to the end (exit 0), sees the game in pbem games, cannot play for a bot;
+    pbem watch on a game that is over prints the result at once."""
+    ann = Player(bot_server.url, tmp_path / "ann", f"ann{next(_names)}")
+    ann.run("register", ann.name)
+    made = ann.run("new", "pig", "--seats", 2, "--bots", 2, "--option", "target=20")
+    game = made.stdout.strip()
+    assert f"pbem watch {game}" in made.stderr
+    assert game in ann.run("games").stdout
+    watched = ann.popen("watch", game, "--interval", 0.1)
+    try:
+        code, out, err = _done(watched, timeout=180)
+    finally:
+        if watched.poll() is None:
+            watched.kill()
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert lines[-1].startswith(f"game {game} is over (won by ")
+    assert len(lines) >= 3 and lines[0].split()[0] == "0"
+    log = ann.json("log", game)
+    assert len(lines) - 1 == len(log)
+    again = ann.json("watch", game)
+    assert again["status"] == "over" and again["moves"] == len(log)
+    refused = ann.run("play", game, "hold", ok=None)
+    assert refused.exit_code != 0 and "Traceback" not in refused.stderr
+    assert "Traceback" not in ann.run("watch", "nosuchgame1", ok=None).stderr
 
 
 def test_the_bots_walk_through_in_the_cli_doc_runs(tmp_path):

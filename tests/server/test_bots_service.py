@@ -108,7 +108,8 @@ def test_a_level_the_game_has_no_bots_for_is_played_by_the_level_below(make_play
 
 
 @pytest.mark.parametrize("body, code", [
-    ({"bots": 3}, "bad_bots"),                # 3 seats: at most 2 bots beside the creator
+    ({"bots": 4}, "bad_bots"),                # 3 seats: at most 3 bots
+    ({"bots": 3, "seat": "east"}, "bad_bots"),  # bots only: the creator takes no seat
     ({"bots": 9}, "malformed"),
     ({"bots": -1}, "malformed"),
     ({"bots": True}, "malformed"),
@@ -124,6 +125,53 @@ def test_bad_bot_requests_are_4xx_and_create_nothing(make_player, app, body, cod
     assert r.get_json()["error"]["code"] in (code, "unprocessable", "bad_request",
                                              "malformed"), r.get_json()
     assert ann.get("/api/games").get_json()["games"] == []
+
+
+def test_a_game_of_bots_only_through_the_api_is_watched_to_its_end(make_player, app):
+    """``bots`` = ``seats``: every seat goes to the bot, the creator holds none and watches
+    (its game list shows the game, its views are a spectator's); the worker plays the game
+    to the end and the archive verifies."""
+    ann = make_player("ann")
+    r = create(ann, seats=3, bots=3, level="random", options={"target": 20})
+    assert r.status_code == 201, r.get_json()
+    game = r.get_json()
+    assert game["status"] == "playing" and game["you"] == []
+    assert [s["player"] for s in game["seats"]] == ["bot-random"] * 3
+    listed = ann.get("/api/games").get_json()["games"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    view = ann.get(f"/api/games/{game['id']}/view").get_json()
+    assert view["seat"] is None
+    # the watcher cannot move for the bots
+    assert ann.play(game["id"], "north", "roll").status_code in (401, 403)
+    for _ in range(500):
+        if play_due(app) == 0:
+            break
+    over = game_of(ann, game["id"])
+    assert over["status"] == "over" and over["result"]["winners"]
+    archive = ann.get(f"/api/games/{game['id']}/archive").get_json()
+    report = verify_archive(archive)
+    assert report["complete"] and report["replayed"]
+    assert {s["player"] for s in archive["header"]["seats"]} == {"bot-random"}
+
+
+def test_games_of_bots_only_are_capped_per_player(make_player, app):
+    """Each game of bots only costs the server's CPU until it ends: a stranger cannot start
+    them without end (PBEM_MAX_BOT_GAMES, 3 by default); one that ended frees its place, and
+    games the player sits in do not count."""
+    ann, bob = make_player("ann"), make_player("bob")
+    ids = [create(ann, seats=2, bots=2, options={"target": 30}).get_json()["id"]
+           for _ in range(3)]
+    assert create(ann, seats=2, bots=1).status_code == 201   # a seat of its own: not capped
+    r = create(ann, seats=2, bots=2)
+    assert r.status_code == 409, r.get_json()
+    assert r.get_json()["error"]["code"] == "too_many_bot_games"
+    assert create(bob, seats=2, bots=2).status_code == 201   # another player's own count
+    with app.app_context():
+        from server import bots
+        bots.play_game(ids[0], max_moves=10000)
+    assert game_of(ann, ids[0])["status"] == "over"
+    assert create(ann, seats=2, bots=2).status_code == 201
+    assert create(ann, seats=2, bots=2).status_code == 409
 
 
 def test_bots_for_an_unknown_game_type_is_a_404(make_player, app):

@@ -2,7 +2,7 @@
 
 import random
 
-from shared.bots import choose_move
+from shared.bots import legal_or_again
 from shared.games import get_game
 
 GAMES = ("zarahemla", "stone_age", "title_of_liberty")
@@ -32,7 +32,7 @@ def bot_game(name, levels, seed, budget=None, on_move=None, cap=None, options=No
     while game.result(state) is None and played < cap:
         seat = order.choice(game.to_act(state))
         legal = game.legal_moves(state, seat)
-        move = choose_move(game, game.view(state, seat), seat, legal, rngs[seat],
+        move = legal_or_again(game, game.view(state, seat), seat, legal, rngs[seat],
                            by_seat[seat], budget)
         if on_move is not None:
             on_move(state, seat, move, legal)

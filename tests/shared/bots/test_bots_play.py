@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from shared.bots import LEVELS, choose_move
+from shared.bots import LEVELS, legal_or_again
 from shared.games import get_game
 
 from .helpers import GAMES, bot_game, positions
@@ -56,8 +56,8 @@ def test_every_level_answers_at_positions_of_random_games(name):
             for seat in game.to_act(state):
                 legal = game.legal_moves(state, seat)
                 for level in LEVELS:
-                    move = choose_move(game, game.view(state, seat), seat, legal,
-                                       random.Random(seed), level, BUDGET)
+                    move = legal_or_again(game, game.view(state, seat), seat, legal,
+                                          random.Random(seed), level, BUDGET)
                     on_move(state, seat, move, legal)
 
 
