@@ -23,6 +23,8 @@ reveals to some seats only (a stolen card, a drawn development card) go into
 ``events``.
 """
 
+import functools
+
 from . import IllegalMove
 from .rng import Rng
 from .seats import check_count, check_seats, seed_bytes
@@ -46,6 +48,27 @@ def set_rules_version(state, version):
     if str(version) != FIRST_RULES_VERSION:
         state["rules_version"] = str(version)
     return state
+
+
+def remembered_parse(parse, size=20000, longest=80):
+    """``parse`` (text -> Move) that remembers the texts it read (a game's ``parse_move``).
+
+    Moves are immutable values and a notation is a pure function of the text, so the same
+    text always gives the same Move: a replay, a bot or random play reads the same few hundred
+    texts again and again.  Only texts of at most ``longest`` characters are kept, ``size`` of
+    them at the most; a text that does not parse raises every time and is not kept.
+    """
+    memo = {}
+
+    @functools.wraps(parse)
+    def remembered(text):
+        move = memo.get(text) if type(text) is str else None
+        if move is None:
+            move = parse(text)
+            if len(memo) < size and len(text) <= longest:
+                memo[text] = move
+        return move
+    return remembered
 
 
 #: the keys every view has (see :meth:`Game.view`); a game adds its own

@@ -194,7 +194,7 @@ def chips_carried_out(state, seat):
 def update_exploration(state):
     """After each move (version 2 on): the player on turn may now earn Exploration."""
     seat = state["current"]
-    if state["taken"][seat]:
+    if state["taken"][seat] and state["exploration"] != seat:
         _award_exploration(state, seat, chips_carried_out(state, seat))
 
 

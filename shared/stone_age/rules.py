@@ -34,7 +34,10 @@ def to_act(state):
         return [s for s in state["seats"] if s in state["discards"]]
     out = [state["current"]]
     if phase == "main":
-        out += [s for s in state["seats"] if owes_answer(state, s)]
+        offer = state["turn"]["offer"]
+        if offer:
+            answers = offer["answers"]
+            out += [s for s in state["seats"] if s in offer["to"] and s not in answers]
     return out
 
 
@@ -149,17 +152,24 @@ def check_roll(state, seat, move):
 
 def produce(state, number):
     """Cards each seat gets for ``number`` (before the shortage rule)."""
-    gains = {s: [0, 0, 0, 0] for s in state["seats"]}
-    blocked = set(state["deserts"]) | set(state["figures"].values())
-    for h in board.HEXES_BY_NUMBER[number]:
-        if h in blocked:
+    seats = state["seats"]
+    gains = {s: [0, 0, 0, 0] for s in seats}
+    blocked = state["deserts"], state["figures"].values()
+    for h, res, corners in _YIELDS[number]:
+        if h in blocked[0] or h in blocked[1]:
             continue
-        res = board.PRODUCES[board.HEXES[h]["terrain"]]
-        corners = board.HEX_CROSSINGS[h]
-        for s in state["seats"]:
-            n = sum(1 for x in state["tribes"][s] if x in corners)
+        for s in seats:
+            n = 0
+            for x in state["tribes"][s]:
+                if x in corners:
+                    n += 1
             gains[s][res] += n
     return gains
+
+
+#: number -> ((hex, the resource it gives, its corner crossings), ...)
+_YIELDS = {n: tuple((h, board.PRODUCES[board.HEXES[h]["terrain"]], frozenset(board.HEX_CROSSINGS[h]))
+                    for h in hexes) for n, hexes in board.HEXES_BY_NUMBER.items()}
 
 
 def apply_roll(state, seat, move, plan, rng):

@@ -34,6 +34,7 @@ text                               move
 """
 
 from .. import InvalidMove
+from ..base import remembered_parse
 from ..bundles import notation
 from ..move import Move as BaseMove
 from ..trade import trade_text
@@ -172,10 +173,7 @@ def _trade_sides(words, verb):
     return parse_bundle(words[0]), parse_bundle(words[2])
 
 
-_CACHE = {}
-
-
-def parse_move(text):
+def _parse_move(text):
     """Parse one move; raises InvalidMove with a plain sentence when the text is wrong.
 
     >>> parse_move("road 19-14")
@@ -183,13 +181,10 @@ def parse_move(text):
     """
     if not isinstance(text, str):
         _bad("a move must be text")
-    mv = _CACHE.get(text)
-    if mv is not None:
-        return mv
-    mv = _parse(text)
-    if len(_CACHE) < 20000 and len(text) <= 80:
-        _CACHE[text] = mv
-    return mv
+    return _parse(text)
+
+
+parse_move = remembered_parse(_parse_move)
 
 
 def _parse(text):
