@@ -277,7 +277,7 @@ class Game:
 
     def move_rng(self, state, entropy=b""):
         """The move's randomness (``shared.rng.Rng.for_move``), drawn before it is applied."""
-        return Rng.for_move(state, entropy)
+        return Rng(state["seed"], (state["ply"], entropy))   # Rng.for_move, written out
 
     def play(self, state, seat, move_text, entropy=b""):
         """Apply one move and return the new state (the steps in the class docstring).
@@ -288,11 +288,12 @@ class Game:
         (see ``shared.rng.Rng.for_move``).
         """
         move = self.parse_move(move_text)
+        kind = move[0]
         self.check_duty(state, seat, move)  # check_move, written out: play is hot
-        plan = self.checks[move.kind](state, seat, move)
+        plan = self.checks[kind](state, seat, move)
         rng = self.move_rng(state, entropy)
         state["events"] = []
-        self.applies[move.kind](state, seat, move, plan, rng)
+        self.applies[kind](state, seat, move, plan, rng)
         state["ply"] += 1
         self.after_move(state, seat, move)
         return state

@@ -7,6 +7,7 @@ rulebook's order is roll, trade, develop).
 
 from .. import IllegalMove
 from ..events import add_event
+from ..trade import close_offer, open_offer
 from . import board
 from .notation import TRACKS, bundle_text
 from .state import (ART, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRACK_TITLES,
@@ -24,8 +25,8 @@ def start_developing(state):
     turn = state["turn"]
     if not turn["developing"]:
         turn["developing"] = True
-        if turn["offer"]:
-            turn["offer"] = None
+        if open_offer(state):
+            close_offer(state)
             add_event(state, f"{state['current']}'s offer is withdrawn: the trade phase "
                       "is over", kind="offer_withdrawn",
                       data={"seat": state["current"], "why": "trade_over"})
@@ -305,9 +306,10 @@ def check_end(state, seat, move):
 
 
 def apply_end(state, seat, move, plan, rng):
-    if state["turn"]["offer"]:
+    if open_offer(state):
         add_event(state, f"{seat}'s offer is withdrawn", kind="offer_withdrawn",
                   data={"seat": seat, "why": "end"})
+        close_offer(state)
     nxt = next_seat(state, seat)
     state["turn"] = fresh_turn(state)
     state["current"], state["phase"] = nxt, "roll"

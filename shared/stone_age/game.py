@@ -18,8 +18,10 @@ class StoneAgeGame(Game):
 
     name = "stone_age"
     title = "The Settlers of the Stone Age"
-    rules_version = "2"
-    rules_versions = ("1", "2")
+    #: "3": the rules of "2", the open offer kept by ``shared.trade`` in ``state["offer"]``
+    #: like Zarahemla's (versions 1 and 2 keep it in ``state["turn"]``; RULES.md)
+    rules_version = "3"
+    rules_versions = ("1", "2", "3")
     open_ended_kinds = frozenset({"move", "offer", "counter"})
     min_seats = 3
     max_seats = 4

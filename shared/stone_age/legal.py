@@ -11,11 +11,10 @@ it cost more than the rules.  :func:`legal` gives the same list as Move values.
 """
 
 from ..bundles import notation
-from ..trade import terms
+from ..trade import open_offer, owes_answer, terms
 from . import board
 from .develop import nomad_spots, paid_steps
 from .notation import RES, TRACKS, parse_move
-from .rules import owes_answer
 from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, desert_options,
                     free_chips, has, occupied, steps_per_meat)
 
@@ -31,6 +30,7 @@ TAKE_TEXT = {x: f"take {x}" for x in board.CROSSINGS}
 TRIBE_TEXT = {x: f"tribe {x}" for x in board.CROSSINGS}
 DESERT_TEXT = {h: f"desert {h}" for h in board.HEX_NAMES}
 DEVELOP_TEXT = tuple(f"develop {t}" for t in TRACKS)
+FIGURE_TEXT = {(f, h): f"{f} {h}" for f, hexes in board.FIGURE_HEXES.items() for h in hexes}
 CONFIRM_TEXT = {s: f"confirm {s}" for s in ("red", "blue", "white", "orange")}
 
 #: the highest Clothing and Construction levels a condition box asks for: above them a
@@ -110,7 +110,7 @@ def _figure_moves(state, seat, p):
         for h in board.FIGURE_HEXES[fig]:
             if h == here:
                 continue
-            base = f"{fig} {h}"
+            base = FIGURE_TEXT[(fig, h)]
             cands = [s for s, hexes in touching if h in hexes]
             if not (must and cands):
                 out.append(base)
@@ -120,7 +120,7 @@ def _figure_moves(state, seat, p):
 
 def _answers(state, seat):
     out = ["decline"]
-    offer = state["turn"]["offer"]
+    offer = open_offer(state)
     hand = state["hands"][seat]
     if has(hand, offer["get"]):
         out.append("accept")
@@ -175,7 +175,7 @@ def legal_texts(state, seat):
         if hand[i]:
             j = min((k for k in range(4) if k != i), key=hand.__getitem__)
             out.append(OFFER_TEXT[(i, j)])
-        offer = turn["offer"]
+        offer = open_offer(state)
         if offer is not None:
             out.append("withdraw")
             for s in state["seats"]:

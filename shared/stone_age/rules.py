@@ -11,6 +11,7 @@ every move (pending chips, the Exploration card, the win).
 
 from .. import IllegalMove
 from ..events import add_event
+from ..trade import close_offer, open_offer, owed, owes_answer
 from . import board, develop, trade
 from .notation import RES, bundle_text
 from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, has, is_v1,
@@ -18,11 +19,6 @@ from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, h
 
 TRADE_KINDS = ("bank", "offer", "confirm", "withdraw")
 ANSWER_KINDS = ("accept", "decline", "counter")
-
-
-def owes_answer(state, seat):
-    offer = state["turn"]["offer"]
-    return bool(offer) and seat in offer["to"] and seat not in offer["answers"]
 
 
 def to_act(state):
@@ -34,10 +30,10 @@ def to_act(state):
         return [s for s in state["seats"] if s in state["discards"]]
     out = [state["current"]]
     if phase == "main":
-        offer = state["turn"]["offer"]
+        offer = open_offer(state)
         if offer:
-            answers = offer["answers"]
-            out += [s for s in state["seats"] if s in offer["to"] and s not in answers]
+            waiting = owed(offer)
+            out += [s for s in state["seats"] if s in waiting]
     return out
 
 
@@ -419,7 +415,7 @@ def after_move(state, seat, move):
             points(state, seat) >= WIN_POINTS:
         state["phase"] = "over"
         state["pending"], state["discards"] = [], {}
-        state["turn"]["offer"] = None
+        close_offer(state)
         state["result"] = {"winners": [seat], "reason": f"{seat} has "
                            f"{points(state, seat)} victory points on their turn",
                            "points": {s: points(state, s) for s in state["seats"]}}
