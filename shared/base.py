@@ -24,6 +24,7 @@ reveals to some seats only (a stolen card, a drawn development card) go into
 """
 
 import functools
+import importlib
 
 from . import IllegalMove
 from .rng import Rng
@@ -142,6 +143,12 @@ class Game:
     svg_module = None
     #: the notation help with examples (:meth:`rules_help`; default: the class docstring)
     help_text = None
+    #: a game written as a package of the usual modules (e.g. ``"shared.stone_age"``): its
+    #: ``rules``, ``notation``, ``render`` and ``svg`` modules become the ``*_module``
+    #: settings above, its ``state`` module's ``new_state`` the :meth:`new_state` and its
+    #: notation's ``HELP`` the :attr:`help_text`, unless the class names them itself
+    package = None
+    _PACKAGE_MODULES = ("rules", "notation", "render", "svg")
 
     _FROM_RULES = ("check_duty", "after_move", "to_act", "owes")
     _FROM_NOTATION = ("parse_move", "format_move")
@@ -149,6 +156,8 @@ class Game:
     def __init_subclass__(cls, **kwargs):
         """Take the tables and the functions a game's modules define (written out there)."""
         super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("package"):
+            cls._take_package(cls.__dict__["package"])
         rules, notation = cls.__dict__.get("rules_module"), cls.__dict__.get("notation_module")
         if rules is not None:
             cls.checks, cls.applies = rules.CHECKS, rules.APPLIES
@@ -156,6 +165,17 @@ class Game:
             for name in names if module is not None else ():
                 if name not in cls.__dict__ and hasattr(module, name):
                     setattr(cls, name, staticmethod(getattr(module, name)))
+
+    @classmethod
+    def _take_package(cls, package):
+        """The settings :attr:`package` gives (what the class does not name itself)."""
+        for name in cls._PACKAGE_MODULES:
+            if name + "_module" not in cls.__dict__:
+                setattr(cls, name + "_module", importlib.import_module(f"{package}.{name}"))
+        if "new_state" not in cls.__dict__:
+            cls.new_state = staticmethod(importlib.import_module(f"{package}.state").new_state)
+        if "help_text" not in cls.__dict__:
+            cls.help_text = getattr(cls.notation_module, "HELP", None)
 
     # --- set-up -----------------------------------------------------------
 

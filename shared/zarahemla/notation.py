@@ -166,6 +166,10 @@ def _seat(word):
     return word
 
 
+#: the trades written exactly ``GIVE for GET`` (an offer may add ``to SEATS``), with an example
+_TWO_SIDES = {"bank": "4wood for 1stone", "counter": "1wood for 1stone"}
+
+
 def _trade_sides(words, verb):
     # words: ["2wood+1brick", "for", "1stone", ...]
     if len(words) < 3 or words[1] != "for":
@@ -238,11 +242,11 @@ def _parse(text):
         if rest:
             _bad(f"play {card} takes nothing after it")
         return Move(card)
-    if verb == "bank":
-        give, get = _trade_sides(args, "bank")
+    if verb in _TWO_SIDES:
+        give, get = _trade_sides(args, verb)
         if len(args) != 3:
-            _bad("write bank like: bank 4wood for 1stone")
-        return Move("bank", (give, get))
+            _bad(f"write {verb} like: {verb} {_TWO_SIDES[verb]}")
+        return Move(verb, (give, get))
     if verb == "offer":
         give, get = _trade_sides(args, "offer")
         rest = args[3:]
@@ -257,11 +261,6 @@ def _parse(text):
             if s not in seen:
                 seen.append(s)
         return Move("offer", (give, get, tuple(sorted(seen, key=SEATS.index))))
-    if verb == "counter":
-        give, get = _trade_sides(args, "counter")
-        if len(args) != 3:
-            _bad("write counter like: counter 1wood for 1stone")
-        return Move("counter", (give, get))
     if verb == "confirm":
         if len(args) != 1:
             _bad("write confirm and the player you trade with, like: confirm blue")
