@@ -129,7 +129,7 @@ def apply_move(state, seat, move, plan, rng):
               kind="move", data={"seat": seat, "path": list(path), "meat": meat,
                                  "steps_left": left})
     for a, b in zip(path, path[1:]):
-        letter = board.BOX_AT.get(frozenset((a, b)))
+        letter = board.BOX_ON.get((a, b))
         if letter and state["boxes"][letter] is None:
             _take_event_chip(state, seat, letter, rng)
 

@@ -148,21 +148,20 @@ def check_roll(state, seat, move):
 
 def produce(state, number):
     """Cards each seat gets for ``number`` (before the shortage rule)."""
-    seats = state["seats"]
+    seats, tribes = state["seats"], state["tribes"]
     gains = {s: [0, 0, 0, 0] for s in seats}
-    blocked = state["deserts"], state["figures"].values()
+    deserts, figures = state["deserts"], state["figures"].values()
     for h, res, corners in _YIELDS[number]:
-        if h in blocked[0] or h in blocked[1]:
+        if h in deserts or h in figures:
             continue
         for s in seats:
-            n = 0
-            for x in state["tribes"][s]:
-                if x in corners:
-                    n += 1
-            gains[s][res] += n
+            gains[s][res] += len(corners.intersection(tribes[s]))
     return gains
 
 
+#: number -> the resources (indices, in RES order) its hexes can give
+_RESOURCES_OF = {n: sorted({board.PRODUCES[board.HEXES[h]["terrain"]] for h in hexes})
+                 for n, hexes in board.HEXES_BY_NUMBER.items()}
 #: number -> ((hex, the resource it gives, its corner crossings), ...)
 _YIELDS = {n: tuple((h, board.PRODUCES[board.HEXES[h]["terrain"]], frozenset(board.HEX_CROSSINGS[h]))
                     for h in hexes) for n, hexes in board.HEXES_BY_NUMBER.items()}
@@ -190,7 +189,8 @@ def apply_roll(state, seat, move, plan, rng):
     state["phase"] = "main"
     gains = produce(state, total)
     got = {s: [0, 0, 0, 0] for s in state["seats"]}
-    for i, name in enumerate(RES):
+    for i in _RESOURCES_OF[total]:          # in RES order; the others nobody gets
+        name = RES[i]
         want = sum(g[i] for g in gains.values())
         if not want:
             continue

@@ -157,7 +157,7 @@ def steps_per_meat(state, seat):
 
 def can_cross(state, seat, a, b):
     """Whether ``seat``'s nomads may use the path a-b (its condition box, if any)."""
-    letter = board.BOX_AT.get(frozenset((a, b)))
+    letter = board.BOX_ON.get((a, b))
     if letter is None:
         return True
     _, _, clothing, construction, _ = board.BOXES[letter]
