@@ -23,6 +23,9 @@ reveals to some seats only (a stolen card, a drawn development card) go into
 ``events``.
 """
 
+import functools
+import importlib
+
 from . import IllegalMove
 from .rng import Rng
 from .seats import check_count, check_seats, seed_bytes
@@ -46,6 +49,27 @@ def set_rules_version(state, version):
     if str(version) != FIRST_RULES_VERSION:
         state["rules_version"] = str(version)
     return state
+
+
+def remembered_parse(parse, size=20000, longest=80):
+    """``parse`` (text -> Move) that remembers the texts it read (a game's ``parse_move``).
+
+    Moves are immutable values and a notation is a pure function of the text, so the same
+    text always gives the same Move: a replay, a bot or random play reads the same few hundred
+    texts again and again.  Only texts of at most ``longest`` characters are kept, ``size`` of
+    them at the most; a text that does not parse raises every time and is not kept.
+    """
+    memo = {}
+
+    @functools.wraps(parse)
+    def remembered(text):
+        move = memo.get(text) if type(text) is str else None
+        if move is None:
+            move = parse(text)
+            if len(memo) < size and len(text) <= longest:
+                memo[text] = move
+        return move
+    return remembered
 
 
 #: the keys every view has (see :meth:`Game.view`); a game adds its own
@@ -125,6 +149,12 @@ class Game:
     #: the key of ``result`` holding {seat: final score}, which ranks the seats that did not
     #: win (see :meth:`standings`); None: only winners and the others
     score_key = None
+    #: a game written as a package of the usual modules (e.g. ``"shared.stone_age"``): its
+    #: ``rules``, ``notation``, ``render`` and ``svg`` modules become the ``*_module``
+    #: settings above, its ``state`` module's ``new_state`` the :meth:`new_state` and its
+    #: notation's ``HELP`` the :attr:`help_text`, unless the class names them itself
+    package = None
+    _PACKAGE_MODULES = ("rules", "notation", "render", "svg")
 
     _FROM_RULES = ("check_duty", "after_move", "to_act", "owes")
     _FROM_NOTATION = ("parse_move", "format_move")
@@ -132,6 +162,8 @@ class Game:
     def __init_subclass__(cls, **kwargs):
         """Take the tables and the functions a game's modules define (written out there)."""
         super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("package"):
+            cls._take_package(cls.__dict__["package"])
         rules, notation = cls.__dict__.get("rules_module"), cls.__dict__.get("notation_module")
         if rules is not None:
             cls.checks, cls.applies = rules.CHECKS, rules.APPLIES
@@ -139,6 +171,17 @@ class Game:
             for name in names if module is not None else ():
                 if name not in cls.__dict__ and hasattr(module, name):
                     setattr(cls, name, staticmethod(getattr(module, name)))
+
+    @classmethod
+    def _take_package(cls, package):
+        """The settings :attr:`package` gives (what the class does not name itself)."""
+        for name in cls._PACKAGE_MODULES:
+            if name + "_module" not in cls.__dict__:
+                setattr(cls, name + "_module", importlib.import_module(f"{package}.{name}"))
+        if "new_state" not in cls.__dict__:
+            cls.new_state = staticmethod(importlib.import_module(f"{package}.state").new_state)
+        if "help_text" not in cls.__dict__:
+            cls.help_text = getattr(cls.notation_module, "HELP", None)
 
     # --- set-up -----------------------------------------------------------
 
@@ -260,7 +303,7 @@ class Game:
 
     def move_rng(self, state, entropy=b""):
         """The move's randomness (``shared.rng.Rng.for_move``), drawn before it is applied."""
-        return Rng.for_move(state, entropy)
+        return Rng(state["seed"], (state["ply"], entropy))   # Rng.for_move, written out
 
     def play(self, state, seat, move_text, entropy=b"", reveals=None):
         """Apply one move and return the new state (the steps in the class docstring).
@@ -273,11 +316,12 @@ class Game:
         ``shared.table`` ask it).
         """
         move = self.parse_move(move_text)
+        kind = move[0]
         self.check_duty(state, seat, move)  # check_move, written out: play is hot
-        plan = self.checks[move.kind](state, seat, move)
+        plan = self.checks[kind](state, seat, move)
         rng = self.move_rng(state, entropy)
         state["events"] = []
-        self.applies[move.kind](state, seat, move, plan, rng)
+        self.applies[kind](state, seat, move, plan, rng)
         state["ply"] += 1
         self.after_move(state, seat, move)
         if reveals is not None:

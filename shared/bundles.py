@@ -9,18 +9,17 @@ Age: meat bone flint hide) and every bundle is a tuple (or list) of counts in th
     '2meat+1bone'
 """
 
+from operator import ge
+
 
 def has(hand, bundle):
     """True when ``hand`` holds at least ``bundle``."""
-    for held, wanted in zip(hand, bundle):
-        if held < wanted:
-            return False
-    return True
+    return all(map(ge, hand, bundle))
 
 
 def notation(bundle, names):
     """The bundle as the notation writes it: ``2wood+1brick`` ("" when empty)."""
-    return "+".join(f"{n}{names[i]}" for i, n in enumerate(bundle) if n)
+    return "+".join([f"{n}{name}" for n, name in zip(bundle, names) if n])
 
 
 def fields(bundle, names):

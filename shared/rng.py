@@ -16,9 +16,33 @@ Example::
 """
 
 import hashlib
-import hmac
 
 _DOMAIN = b"pbem-rng-v1|"
+
+
+_KEYED = {}
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+
+
+def _keyed(key):
+    """The inner and outer SHA-256 states of HMAC with ``key`` (bytes, or text of hex digits).
+
+    HMAC hashes the padded key before every message; a game draws with one key at every
+    move, so the two states are made once per key and copied (RFC 2104; the same digests as
+    ``hmac.new``).  Kept for the last few hundred keys of this process.
+    """
+    pads = _KEYED.get(key)
+    if pads is None:
+        raw = bytes.fromhex(key) if isinstance(key, str) else bytes(key)
+        if len(raw) > 64:
+            raw = hashlib.sha256(raw).digest()
+        raw = raw.ljust(64, b"\0")
+        pads = (hashlib.sha256(raw.translate(_IPAD)), hashlib.sha256(raw.translate(_OPAD)))
+        if len(_KEYED) >= 512:
+            _KEYED.clear()
+        _KEYED[key] = pads
+    return pads
 
 
 class Rng:
@@ -50,8 +74,6 @@ class Rng:
     def _refill(self):
         if self._block == 0:
             key, label = self._key, self._label
-            if isinstance(key, str):
-                key = bytes.fromhex(key)
             if isinstance(label, tuple):  # (ply, entropy), from for_move
                 ply, entropy = label
                 if isinstance(entropy, str):
@@ -59,12 +81,23 @@ class Rng:
                 label = b"move|%d|" % ply + entropy
             elif isinstance(label, str):
                 label = label.encode()
-            self._key = key
+            self._key = _keyed(key)
             self._label = _DOMAIN + label + b"|"
-        self._buf = hmac.new(self._key, self._label + self._block.to_bytes(8, "big"),
-                             hashlib.sha256).digest()
+        # HMAC-SHA256(key, label + block), from the key's two hashes made once (see _keyed)
+        inner, outer = self._key
+        inner = inner.copy()
+        inner.update(self._label + self._block.to_bytes(8, "big"))
+        outer = outer.copy()
+        outer.update(inner.digest())
+        self._buf = outer.digest()
         self._block += 1
         self._pos = 0
+
+    def _byte(self):
+        if self._pos >= len(self._buf):
+            self._refill()
+        self._pos += 1
+        return self._buf[self._pos - 1]
 
     def _bytes(self, n):
         out = b""
@@ -83,6 +116,12 @@ class Rng:
         self.used = True
         if n == 1:
             return 0
+        if n <= 256:            # one byte a try (a die, a small hand): _bytes(1), faster
+            limit = (256 // n) * n
+            while True:
+                x = self._byte()
+                if x < limit:
+                    return x % n
         nbytes = ((n - 1).bit_length() + 7) // 8
         limit = (256 ** nbytes // n) * n
         while True:

@@ -4,13 +4,22 @@ The player on turn makes an ``offer`` (to everyone or to named seats); each addr
 may answer ``accept``, ``decline`` or ``counter`` (its own terms, written from its side: what
 it gives, what it gets), and nobody waits for the answers; the player on turn ``confirm``s one
 seat that accepted or countered, or ``withdraw``s; a new offer replaces an open one, and the
-offer expires at the end of the turn.  An open offer is a dict::
+offer expires at the end of the turn.
+
+Both games keep the open offer in ``state["offer"]`` (None when there is none), in one shape::
 
     {"from": seat, "give": [counts], "get": [counts], "to": [seats],
+     "owed": [addressed seats yet to answer, in the order of "to"],
      "answers": {seat: "accept" | "decline" | {"give": [counts], "get": [counts]}}}
 
-(a game may keep more in it: Zarahemla keeps ``owed``, the seats yet to answer).  Each game
-keeps where its offer lives, its resources and its events; the rules of the protocol are here.
+One older layout is still read and kept, so that recorded games replay to the same states and
+old snapshots load: Stone Age states of rules versions 1 and 2 keep the offer in
+``state["turn"]["offer"]`` and without ``owed`` (it is then worked out from ``to`` and
+``answers``).  Only the functions here know that: :func:`open_offer`, :func:`owed`,
+:func:`place_offer`, :func:`record_answer`, :func:`close_offer`.
+
+Each game keeps its resources, its words (its checks' sentences) and its events; the rules and
+the offer's state are here.
 """
 
 from . import IllegalMove
@@ -53,3 +62,57 @@ def trade_text(kind, give, get, names, to=None):
     """The notation of a trade move: ``offer 2wood+1brick for 1stone to blue,white``."""
     text = f"{kind} {notation(give, names)} for {notation(get, names)}"
     return text + (" to " + ",".join(to) if to else "")
+
+
+# --- where the open offer lives, and its state ------------------------------------------
+
+def _home(state):
+    """The dict whose ``"offer"`` is the open offer (see the module docstring)."""
+    return state if "offer" in state else state["turn"]
+
+
+def open_offer(state):
+    """The open offer of ``state``, or None."""
+    return (state if "offer" in state else state["turn"])["offer"]
+
+
+def owed(offer):
+    """The addressed seats that have not answered ``offer`` yet, in the order of its ``to``."""
+    seats = offer.get("owed")
+    if seats is None:        # the older layout: worked out
+        answers = offer["answers"]
+        seats = [s for s in offer["to"] if s not in answers]
+    return seats
+
+
+def owes_answer(state, seat):
+    """Whether ``seat`` is addressed by the open offer and has not answered it."""
+    offer = open_offer(state)
+    return bool(offer) and seat in owed(offer)
+
+
+def place_offer(state, seat, give, get, targets):
+    """Open ``seat``'s offer to the seats ``targets`` (it replaces any open one, which is
+    returned; else None)."""
+    home = _home(state)
+    replaced = home["offer"]
+    offer = {"from": seat, "give": list(give), "get": list(get), "to": list(targets)}
+    if home is state:
+        offer["owed"] = list(targets)
+    offer["answers"] = {}
+    home["offer"] = offer
+    return replaced
+
+
+def record_answer(state, seat, kind, give=None, get=None):
+    """Record ``seat``'s answer (see :func:`answer_value`) to the open offer; returns it."""
+    offer = open_offer(state)
+    if "owed" in offer:
+        offer["owed"].remove(seat)
+    offer["answers"][seat] = answer_value(kind, give, get)
+    return offer
+
+
+def close_offer(state):
+    """No offer is open any more (confirmed, withdrawn, expired)."""
+    _home(state)["offer"] = None

@@ -215,12 +215,17 @@ def stone_age_world(view, seat, rng):
             answers[s] = a if isinstance(a, str) else {
                 "give": [a["give"][r] for r in RES], "get": [a["get"][r] for r in RES]}
         offer = {"from": o["from"], "give": [o["give"][r] for r in RES],
-                 "get": [o["get"][r] for r in RES], "to": list(o["to"]), "answers": answers}
+                 "get": [o["get"][r] for r in RES], "to": list(o["to"])}
+        if version not in ("1", "2"):       # shared.trade's shape (RULES.md, version 3)
+            offer["owed"] = [s for s in o["to"] if s in o["waiting"]]
+        offer["answers"] = answers
     if version == "1":
         turn = {"developing": view["developing"], "steps": view["steps_left"], "offer": offer}
-    else:
+    elif version == "2":
         turn = {"developing": view["developing"], "paid": dict(view["paid_steps"] or {}),
                 "offer": offer}
+    else:
+        turn = {"developing": view["developing"], "paid": dict(view["paid_steps"] or {})}
     place_order = list(view["place_order"])
     state = {
         "seed": _seed(rng), "ply": view["ply"], "events": [], "seats": seats,
@@ -245,6 +250,8 @@ def stone_age_world(view, seat, rng):
         "discards": dict(view["discards"]), "pending": pending, "turn": turn,
         "result": view.get("result"),
     }
+    if version not in ("1", "2"):
+        state["offer"] = offer
     set_rules_version(state, version)
     return state
 

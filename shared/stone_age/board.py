@@ -163,6 +163,8 @@ BOXES = {
 }
 #: path (frozenset of two crossings) -> box letter
 BOX_AT = {frozenset(v[:2]): k for k, v in BOXES.items()}
+#: the same for a path walked from a to b, as the pair (a, b) (either way round): no set to make
+BOX_ON = {**{v[:2]: k for k, v in BOXES.items()}, **{v[1::-1]: k for k, v in BOXES.items()}}
 
 #: event chips by roman numeral: chip id -> how many (18 in all).
 #: "desert-X" = Desertification of a landscape of kind X, "disruption" =

@@ -7,6 +7,7 @@ rulebook's order is roll, trade, develop).
 
 from .. import IllegalMove
 from ..events import add_event
+from ..trade import close_offer, open_offer
 from . import board
 from .notation import TRACKS, bundle_text
 from .state import (ART, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRACK_TITLES,
@@ -24,8 +25,8 @@ def start_developing(state):
     turn = state["turn"]
     if not turn["developing"]:
         turn["developing"] = True
-        if turn["offer"]:
-            turn["offer"] = None
+        if open_offer(state):
+            close_offer(state)
             add_event(state, f"{state['current']}'s offer is withdrawn: the trade phase "
                       "is over", kind="offer_withdrawn",
                       data={"seat": state["current"], "why": "trade_over"})
@@ -128,7 +129,7 @@ def apply_move(state, seat, move, plan, rng):
               kind="move", data={"seat": seat, "path": list(path), "meat": meat,
                                  "steps_left": left})
     for a, b in zip(path, path[1:]):
-        letter = board.BOX_AT.get(frozenset((a, b)))
+        letter = board.BOX_ON.get((a, b))
         if letter and state["boxes"][letter] is None:
             _take_event_chip(state, seat, letter, rng)
 
@@ -194,7 +195,7 @@ def chips_carried_out(state, seat):
 def update_exploration(state):
     """After each move (version 2 on): the player on turn may now earn Exploration."""
     seat = state["current"]
-    if state["taken"][seat]:
+    if state["taken"][seat] and state["exploration"] != seat:
         _award_exploration(state, seat, chips_carried_out(state, seat))
 
 
@@ -305,9 +306,10 @@ def check_end(state, seat, move):
 
 
 def apply_end(state, seat, move, plan, rng):
-    if state["turn"]["offer"]:
+    if open_offer(state):
         add_event(state, f"{seat}'s offer is withdrawn", kind="offer_withdrawn",
                   data={"seat": seat, "why": "end"})
+        close_offer(state)
     nxt = next_seat(state, seat)
     state["turn"] = fresh_turn(state)
     state["current"], state["phase"] = nxt, "roll"

@@ -2,9 +2,9 @@
 
 from ..base import Game
 from ..rng import Rng
-from . import legal, notation, render, rules, svg
-from .notation import HELP, SEAT_ORDER, format_move, parse_move
-from .state import is_v1, new_state
+from . import legal
+from .notation import SEAT_ORDER, format_move, parse_move
+from .state import is_v1
 from .view import make_view
 
 
@@ -19,8 +19,10 @@ class StoneAgeGame(Game):
     name = "stone_age"
     title = "The Settlers of the Stone Age"
     score_key = "points"
-    rules_version = "2"
-    rules_versions = ("1", "2")
+    #: "3": the rules of "2", the open offer kept by ``shared.trade`` in ``state["offer"]``
+    #: like Zarahemla's (versions 1 and 2 keep it in ``state["turn"]``; RULES.md)
+    rules_version = "3"
+    rules_versions = ("1", "2", "3")
     open_ended_kinds = frozenset({"move", "offer", "counter"})
     min_seats = 3
     max_seats = 4
@@ -31,10 +33,9 @@ class StoneAgeGame(Game):
 
     seats = SEAT_ORDER
     seats_in_order = True
-    rules_module = rules          # the tables, check_duty, after_move, to_act, owes
-    notation_module = notation    # parse_move, format_move
-    render_module, svg_module, help_text = render, svg, HELP
-    new_state = staticmethod(new_state)
+    #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
+    #: format_move, HELP), render, svg and state.new_state: see ``Game.package``
+    package = __package__
 
     # --- play --------------------------------------------------------------------
 

@@ -4,15 +4,40 @@ Open-ended moves are listed by a finite representative subset: one shortest
 path to each crossing a nomad can reach, and one 1-for-1 trade offer to everyone
 (also while an offer is open: a new offer replaces it).  Anything else that follows the rules is
 accepted too.
+
+The moves are written as their canonical texts straight away (from the tables below): listing
+is the hot loop of random play and of the bots, and making each :class:`Move` only to format
+it cost more than the rules.  :func:`legal` gives the same list as Move values.
 """
 
-from ..trade import terms
+from ..bundles import notation
+from ..trade import open_offer, owes_answer, terms
 from . import board
 from .develop import nomad_spots, paid_steps
-from .notation import TRACKS, Move, format_move
-from .rules import owes_answer, victims
-from .state import (desert_options, free_chips, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, has, occupied,
-                    steps_per_meat)
+from .notation import RES, TRACKS, parse_move
+from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, desert_options,
+                    free_chips, has, occupied, steps_per_meat)
+
+_ONE = tuple(tuple(1 if k == i else 0 for k in range(4)) for i in range(4))
+_THREE = tuple(tuple(3 if k == i else 0 for k in range(4)) for i in range(4))
+#: (i, j) -> "bank 3meat for 1bone" and the 1-for-1 offer and counter giving i for j
+BANK_TEXT = {(i, j): f"bank 3{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
+OFFER_TEXT = {(i, j): f"offer 1{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
+COUNTER_TEXT = {(i, j): f"counter 1{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
+PLACE_TEXT = {x: f"place {x}" for x in board.BLACK}
+NOMAD_TEXT = {x: f"nomad {x}" for x in board.CROSSINGS}
+TAKE_TEXT = {x: f"take {x}" for x in board.CROSSINGS}
+TRIBE_TEXT = {x: f"tribe {x}" for x in board.CROSSINGS}
+DESERT_TEXT = {h: f"desert {h}" for h in board.HEX_NAMES}
+DEVELOP_TEXT = tuple(f"develop {t}" for t in TRACKS)
+FIGURE_TEXT = {(f, h): f"{f} {h}" for f, hexes in board.FIGURE_HEXES.items() for h in hexes}
+CONFIRM_TEXT = {s: f"confirm {s}" for s in ("red", "blue", "white", "orange")}
+
+#: the highest Clothing and Construction levels a condition box asks for: above them a
+#: nomad's paths are the same
+_CLOTHING_TOP = max(b[2] for b in board.BOXES.values())
+_CONSTRUCTION_TOP = max(b[3] for b in board.BOXES.values())
+_TREES = {}
 
 
 def _bundles(hand, n):
@@ -27,144 +52,171 @@ def _bundles(hand, n):
     return out
 
 
-def reachable(state, seat, start, budget):
-    """{crossing: shortest path} for free crossings within ``budget`` steps."""
-    occ = occupied(state)
-    tracks = state["tracks"][seat]
-    clothing, construction = tracks[3], tracks[2]
-    parent = {start: None}
-    frontier = [start]
-    for _ in range(budget):
+def path_tree(start, clothing, construction):
+    """Breadth-first from ``start`` over the paths these track levels may cross.
+
+    ``((steps, crossing, "move start-...-crossing"), ...)`` in the order the search finds
+    them (so by steps), one shortest path to every crossing but ``start``, occupied or not (a
+    nomad passes other pieces).  It depends on the board only, so it is kept (a few
+    thousand trees at the most: 144 crossings times the 16 levels the boxes tell apart).
+    """
+    key = (start, min(clothing, _CLOTHING_TOP), min(construction, _CONSTRUCTION_TOP))
+    tree = _TREES.get(key)
+    if tree is None:
+        tree = _TREES[key] = _search(start, key[1], key[2])
+    return tree
+
+
+def _search(start, clothing, construction):
+    text = {start: "move " + str(start)}
+    out = []
+    frontier, steps = [start], 0
+    while frontier:
+        steps += 1
         nxt = []
         for x in frontier:
             for y, req in board.PATHS_FROM[x]:
-                if y in parent:
+                if y in text:
                     continue
                 if req is not None and (clothing < req[0] or construction < req[1]):
                     continue
-                parent[y] = x
+                text[y] = t = f"{text[x]}-{y}"
+                out.append((steps, y, t))
                 nxt.append(y)
-        if not nxt:
-            break
         frontier = nxt
-    out = {}
-    for x in parent:
-        if x == start or x in occ:
-            continue
-        path, y = [], x
-        while y is not None:
-            path.append(y)
-            y = parent[y]
-        out[x] = tuple(reversed(path))
-    return out
+    return tuple(out)
+
+
+def _path_moves(state, seat, start, budget, occ, out):
+    """The listed ``move`` of the nomad on ``start``: one shortest path to every free crossing
+    within ``budget`` steps."""
+    tracks = state["tracks"][seat]
+    for steps, x, text in path_tree(start, tracks[3], tracks[2]):
+        if steps > budget:
+            break
+        if x not in occ:
+            out.append(text)
 
 
 def _figure_moves(state, seat, p):
+    # the seats with a card to steal, and the hexes their tribes touch (victims, for each hex)
+    touching = [(s, {h for x in state["tribes"][s] for h in board.HEXES_AT[x]})
+                for s in state["seats"] if s != seat and sum(state["hands"][s])] \
+        if p["steal"] != "none" else ()
+    must = p["steal"] == "must"
     out = []
     for fig in p["figures"]:
+        here = state["figures"][fig]
         for h in board.FIGURE_HEXES[fig]:
-            if h == state["figures"][fig]:
+            if h == here:
                 continue
-            cands = victims(state, seat, h) if p["steal"] != "none" else []
-            if not (p["steal"] == "must" and cands):
-                out.append(Move("figure", (fig, h, None)))
-            out.extend(Move("figure", (fig, h, v)) for v in cands)
+            base = FIGURE_TEXT[(fig, h)]
+            cands = [s for s, hexes in touching if h in hexes]
+            if not (must and cands):
+                out.append(base)
+            out.extend(f"{base} steal {v}" for v in cands)
     return out
 
 
-def legal(state, seat):
-    """Every move ``seat`` may play now, as Move values."""
+def _answers(state, seat):
+    out = ["decline"]
+    offer = open_offer(state)
+    hand = state["hands"][seat]
+    if has(hand, offer["get"]):
+        out.append("accept")
+    # one representative counter: a card of the kind I hold most for the first other
+    # kind offered (for any other kind when the offer gives only that one)
+    i = max(range(4), key=hand.__getitem__)
+    if hand[i]:
+        give = offer["give"]
+        j = next((k for k in range(4) if k != i and give[k]), 1 if i == 0 else 0)
+        out.append(COUNTER_TEXT[(i, j)])
+    return out
+
+
+def legal_texts(state, seat):
+    """Every move ``seat`` may play now, as canonical notation."""
     phase = state["phase"]
     if phase == "over" or seat not in state["seats"]:
         return []
     if phase == "discard":
         if seat not in state["discards"]:
             return []
-        return [Move("discard", (b,)) for b in _bundles(state["hands"][seat],
-                                                          state["discards"][seat])]
-    cur = state["current"]
-    if seat != cur:
+        return ["discard " + notation(b, RES) for b in _bundles(state["hands"][seat],
+                                                                 state["discards"][seat])]
+    if seat != state["current"]:
         if phase == "main" and owes_answer(state, seat):
-            out = [Move("decline")]
-            offer = state["turn"]["offer"]
-            hand = state["hands"][seat]
-            if has(hand, offer["get"]):
-                out.append(Move("accept"))
-            # one representative counter: a card of the kind I hold most for the first other
-            # kind offered (for any other kind when the offer gives only that one)
-            i = max(range(4), key=lambda k: hand[k])
-            others = [k for k in range(4) if k != i]
-            j = next((k for k in others if offer["give"][k]), others[0])
-            if hand[i]:
-                give = tuple(1 if k == i else 0 for k in range(4))
-                get = tuple(1 if k == j else 0 for k in range(4))
-                out.append(Move("counter", (give, get)))
-            return out
+            return _answers(state, seat)
         return []
+    if phase == "roll":
+        return ["roll"]
     if phase == "place":
         occ = occupied(state)
-        return [Move("place", (x,)) for x in board.BLACK if x not in occ]
-    if phase == "roll":
-        return [Move("roll")]
+        return [PLACE_TEXT[x] for x in board.BLACK if x not in occ]
     if state["pending"]:
         p = state["pending"][0]
         if p["kind"] == "figure":
             return _figure_moves(state, seat, p)
         if p["kind"] == "desert":
-            return [Move("desert", (h,)) for h in desert_options(state, p["terrain"])]
-        takes = [Move("take", (x,)) for x in sorted(free_chips(state))]
-        return [Move("take", (None,))] + takes if p.get("optional") else takes
-    out = [Move("end")]
+            return [DESERT_TEXT[h] for h in desert_options(state, p["terrain"])]
+        takes = [TAKE_TEXT[x] for x in sorted(free_chips(state))]
+        return ["take none"] + takes if p.get("optional") else takes
+    out = ["end"]
     hand = state["hands"][seat]
     turn = state["turn"]
     if not turn["developing"]:
+        supply = state["supply"]
         for i in range(4):
             if hand[i] >= 3:
-                for j in range(4):
-                    if j != i and state["supply"][j]:
-                        give = tuple(3 if k == i else 0 for k in range(4))
-                        get = tuple(1 if k == j else 0 for k in range(4))
-                        out.append(Move("bank", (give, get)))
+                out.extend(BANK_TEXT[(i, j)] for j in range(4) if j != i and supply[j])
         # one representative offer: a card of the kind I hold most for one of the kind I hold
         # least, to everyone (also while an offer is open: a new one replaces it)
-        i = max(range(4), key=lambda k: hand[k])
-        j = min((k for k in range(4) if k != i), key=lambda k: hand[k])
+        i = max(range(4), key=hand.__getitem__)
         if hand[i]:
-            give = tuple(1 if k == i else 0 for k in range(4))
-            get = tuple(1 if k == j else 0 for k in range(4))
-            out.append(Move("offer", (give, get, ())))
-        offer = turn["offer"]
+            j = min((k for k in range(4) if k != i), key=hand.__getitem__)
+            out.append(OFFER_TEXT[(i, j)])
+        offer = open_offer(state)
         if offer is not None:
-            out.append(Move("withdraw"))
+            out.append("withdraw")
             for s in state["seats"]:
                 deal = terms(offer, s)
                 if deal and has(hand, deal[0]) and has(state["hands"][s], deal[1]):
-                    out.append(Move("confirm", (s,)))
-    if len(state["nomads"][seat]) < MAX_NOMADS and has(hand, NOMAD_COST):
-        out.extend(Move("nomad", (x,)) for x in nomad_spots(state, seat))
-    bought = hand[0] * steps_per_meat(state, seat)
-    for x in state["nomads"][seat]:
-        # every path within the budget is affordable: the budget is the crossings already
-        # paid that this nomad may use plus what all the Meat in hand buys
-        budget = paid_steps(state, x) + bought
-        if budget:
-            out.extend(Move("move", (path,)) for path in reachable(state, seat, x, budget).values())
-    if has(hand, TRIBE_COST):
-        tribes = state["tribes"][seat]
-        african = [t for t in tribes if t in board.AFRICA_CROSSINGS] or tribes
-        for x in state["nomads"][seat]:
-            if str(x) in state["chips"]:
-                if len(tribes) < MAX_TRIBES:
-                    out.append(Move("tribe", (x, None)))
-                else:
-                    out.extend(Move("tribe", (x, r)) for r in african)
+                    out.append(CONFIRM_TEXT[s])
+    nomads = state["nomads"][seat]
+    if len(nomads) < MAX_NOMADS and hand[0] and hand[3]:      # NOMAD_COST: meat and hide
+        out.extend(NOMAD_TEXT[x] for x in nomad_spots(state, seat))
+    if nomads:
+        bought = hand[0] * steps_per_meat(state, seat)
+        occ = None
+        for x in nomads:
+            # every path within the budget is affordable: the budget is the crossings already
+            # paid that this nomad may use plus what all the Meat in hand buys
+            budget = paid_steps(state, x) + bought
+            if budget:
+                if occ is None:
+                    occ = occupied(state)
+                _path_moves(state, seat, x, budget, occ, out)
+        if hand[1] and hand[2] and hand[3]:                   # TRIBE_COST: bone, flint, hide
+            tribes = state["tribes"][seat]
+            chips = state["chips"]
+            for x in nomads:
+                if str(x) in chips:
+                    if len(tribes) < MAX_TRIBES:
+                        out.append(TRIBE_TEXT[x])
+                    else:
+                        african = [t for t in tribes if t in board.AFRICA_CROSSINGS] or tribes
+                        out.extend(f"tribe {x} remove {r}" for r in african)
+    levels, art = state["tracks"][seat], state["art"]
     for i, track in enumerate(TRACKS):
-        level = state["tracks"][seat][i]
-        if level < 5 and not (level == 4 and state["art"][track]) and \
-                has(hand, TRACK_COSTS[track][level]):
-            out.append(Move("develop", (track,)))
+        level = levels[i]
+        if level < 5 and not (level == 4 and art[track]) and has(hand, TRACK_COSTS[track][level]):
+            out.append(DEVELOP_TEXT[i])
     return out
 
 
-def legal_texts(state, seat):
-    return [format_move(m) for m in legal(state, seat)]
+def legal(state, seat):
+    """Every move ``seat`` may play now, as Move values (the order of :func:`legal_texts`)."""
+    return [parse_move(t) for t in legal_texts(state, seat)]
+
+
+assert NOMAD_COST == (1, 0, 0, 1) and TRIBE_COST == (0, 1, 1, 1), "legal_texts spells them out"

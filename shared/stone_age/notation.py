@@ -11,6 +11,7 @@ printed on the map, hexes their row letter and column (``e3``), resources
 import re
 
 from .. import InvalidMove
+from ..base import remembered_parse
 from ..bundles import notation
 from ..move import Move as BaseMove
 from ..trade import trade_text
@@ -89,7 +90,7 @@ def _trade(rest, kind):
     return parse_bundle(give.replace(" ", "")), parse_bundle(get.replace(" ", ""))
 
 
-def parse_move(text):
+def _parse_move(text):
     """Parse one move; raises :class:`shared.InvalidMove` with a helpful sentence."""
     if not isinstance(text, str):
         raise InvalidMove("a move is a line of text", code="bad_notation")
@@ -157,6 +158,9 @@ def parse_move(text):
     raise InvalidMove(f"unknown move {word!r}; moves are roll, bank, offer, accept, decline, "
                       "counter, confirm, withdraw, nomad, move, tribe, develop, neanderthal, "
                       "predator, desert, take, discard, place, end", code="bad_notation")
+
+
+parse_move = remembered_parse(_parse_move)
 
 
 def format_move(move):

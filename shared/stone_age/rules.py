@@ -11,6 +11,7 @@ every move (pending chips, the Exploration card, the win).
 
 from .. import IllegalMove
 from ..events import add_event
+from ..trade import close_offer, open_offer, owed, owes_answer
 from . import board, develop, trade
 from .notation import RES, bundle_text
 from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, has, is_v1,
@@ -18,11 +19,6 @@ from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, h
 
 TRADE_KINDS = ("bank", "offer", "confirm", "withdraw")
 ANSWER_KINDS = ("accept", "decline", "counter")
-
-
-def owes_answer(state, seat):
-    offer = state["turn"]["offer"]
-    return bool(offer) and seat in offer["to"] and seat not in offer["answers"]
 
 
 def to_act(state):
@@ -34,7 +30,10 @@ def to_act(state):
         return [s for s in state["seats"] if s in state["discards"]]
     out = [state["current"]]
     if phase == "main":
-        out += [s for s in state["seats"] if owes_answer(state, s)]
+        offer = open_offer(state)
+        if offer:
+            waiting = owed(offer)
+            out += [s for s in state["seats"] if s in waiting]
     return out
 
 
@@ -149,17 +148,23 @@ def check_roll(state, seat, move):
 
 def produce(state, number):
     """Cards each seat gets for ``number`` (before the shortage rule)."""
-    gains = {s: [0, 0, 0, 0] for s in state["seats"]}
-    blocked = set(state["deserts"]) | set(state["figures"].values())
-    for h in board.HEXES_BY_NUMBER[number]:
-        if h in blocked:
+    seats, tribes = state["seats"], state["tribes"]
+    gains = {s: [0, 0, 0, 0] for s in seats}
+    deserts, figures = state["deserts"], state["figures"].values()
+    for h, res, corners in _YIELDS[number]:
+        if h in deserts or h in figures:
             continue
-        res = board.PRODUCES[board.HEXES[h]["terrain"]]
-        corners = board.HEX_CROSSINGS[h]
-        for s in state["seats"]:
-            n = sum(1 for x in state["tribes"][s] if x in corners)
-            gains[s][res] += n
+        for s in seats:
+            gains[s][res] += len(corners.intersection(tribes[s]))
     return gains
+
+
+#: number -> the resources (indices, in RES order) its hexes can give
+_RESOURCES_OF = {n: sorted({board.PRODUCES[board.HEXES[h]["terrain"]] for h in hexes})
+                 for n, hexes in board.HEXES_BY_NUMBER.items()}
+#: number -> ((hex, the resource it gives, its corner crossings), ...)
+_YIELDS = {n: tuple((h, board.PRODUCES[board.HEXES[h]["terrain"]], frozenset(board.HEX_CROSSINGS[h]))
+                    for h in hexes) for n, hexes in board.HEXES_BY_NUMBER.items()}
 
 
 def apply_roll(state, seat, move, plan, rng):
@@ -184,7 +189,8 @@ def apply_roll(state, seat, move, plan, rng):
     state["phase"] = "main"
     gains = produce(state, total)
     got = {s: [0, 0, 0, 0] for s in state["seats"]}
-    for i, name in enumerate(RES):
+    for i in _RESOURCES_OF[total]:          # in RES order; the others nobody gets
+        name = RES[i]
         want = sum(g[i] for g in gains.values())
         if not want:
             continue
@@ -409,7 +415,7 @@ def after_move(state, seat, move):
             points(state, seat) >= WIN_POINTS:
         state["phase"] = "over"
         state["pending"], state["discards"] = [], {}
-        state["turn"]["offer"] = None
+        close_offer(state)
         state["result"] = {"winners": [seat], "reason": f"{seat} has "
                            f"{points(state, seat)} victory points on their turn",
                            "points": {s: points(state, s) for s in state["seats"]}}

@@ -44,10 +44,14 @@ def fresh_turn(state):
     Version 1 keeps one pool of paid crossings shared by both nomads (``steps``); from
     version 2 on the crossings paid for belong to the nomad they were paid for
     (``paid``: {crossing the nomad stands on, as text: crossings left}; RULES.md note 4).
+    Versions 1 and 2 also kept the open trade offer here (``offer``); from version 3 on it
+    is ``state["offer"]``, where ``shared.trade`` keeps it in every trading game.
     """
     if is_v1(state):
         return {"developing": False, "steps": 0, "offer": None}
-    return {"developing": False, "paid": {}, "offer": None}
+    if rules_version_of(state) == "2":
+        return {"developing": False, "paid": {}, "offer": None}
+    return {"developing": False, "paid": {}}
 
 
 def cards(bundle):
@@ -82,6 +86,8 @@ def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
     }
     set_rules_version(state, version)
     state["turn"] = fresh_turn(state)
+    if str(version) not in ("1", "2"):
+        state["offer"] = None               # shared.trade's place for the open offer
     if options.get("setup") == "advanced":
         rng = Rng(seed, b"setup")
         contenders, first = list(seats), None
@@ -125,8 +131,7 @@ def seats_of(n):
 def points(state, seat):
     """Public victory points of ``seat``."""
     vp = sum(state["people"][seat])
-    vp += sum(1 for s in state["art"].values() if s == seat)
-    vp += sum(1 for s in state["adaptation"].values() if s == seat)
+    vp += [*state["art"].values(), *state["adaptation"].values()].count(seat)
     vp += 2 * (state["exploration"] == seat) + 2 * (state["spread"] == seat)
     return vp
 
@@ -152,7 +157,7 @@ def steps_per_meat(state, seat):
 
 def can_cross(state, seat, a, b):
     """Whether ``seat``'s nomads may use the path a-b (its condition box, if any)."""
-    letter = board.BOX_AT.get(frozenset((a, b)))
+    letter = board.BOX_ON.get((a, b))
     if letter is None:
         return True
     _, _, clothing, construction, _ = board.BOXES[letter]

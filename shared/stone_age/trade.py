@@ -11,7 +11,7 @@ from .. import IllegalMove
 from .notation import RES, bundle_text
 from ..bundles import exchange
 from ..events import add_event
-from ..trade import answer_value, check_sides, terms
+from ..trade import check_sides, close_offer, open_offer, place_offer, record_answer, terms
 from .state import cards, has
 
 
@@ -58,8 +58,7 @@ def check_offer(state, seat, move):
 def apply_offer(state, seat, move, plan, rng):
     give, get, to = move.args
     to = list(to) or [s for s in state["seats"] if s != seat]
-    state["turn"]["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": to,
-                              "answers": {}}
+    place_offer(state, seat, give, get, to)
     add_event(state, f"{seat} offers {bundle_text(give)} for {bundle_text(get)} to "
               f"{', '.join(to)}", kind="offer",
               data={"seat": seat, "give": cards(give), "get": cards(get),
@@ -67,7 +66,7 @@ def apply_offer(state, seat, move, plan, rng):
 
 
 def check_accept(state, seat, move):
-    offer = state["turn"]["offer"]
+    offer = open_offer(state)
     if not has(state["hands"][seat], offer["get"]):
         raise IllegalMove(f"you cannot accept: {offer['from']} asks for "
                           f"{bundle_text(offer['get'])} and you hold "
@@ -75,7 +74,7 @@ def check_accept(state, seat, move):
 
 
 def apply_accept(state, seat, move, plan, rng):
-    state["turn"]["offer"]["answers"][seat] = answer_value("accept")
+    record_answer(state, seat, "accept")
     add_event(state, f"{seat} accepts {state['current']}'s offer", kind="accept",
               data={"seat": seat, "offer_by": state["current"]})
 
@@ -85,7 +84,7 @@ def check_decline(state, seat, move):
 
 
 def apply_decline(state, seat, move, plan, rng):
-    state["turn"]["offer"]["answers"][seat] = answer_value("decline")
+    record_answer(state, seat, "decline")
     add_event(state, f"{seat} declines {state['current']}'s offer", kind="decline",
               data={"seat": seat, "offer_by": state["current"]})
 
@@ -100,7 +99,7 @@ def check_counter(state, seat, move):
 
 def apply_counter(state, seat, move, plan, rng):
     give, get = move.args
-    state["turn"]["offer"]["answers"][seat] = answer_value("counter", give, get)
+    record_answer(state, seat, "counter", give, get)
     add_event(state, f"{seat} counters: {bundle_text(give)} for {bundle_text(get)}",
               kind="counter", data={"seat": seat, "offer_by": state["current"],
                                     "give": cards(give), "get": cards(get)})
@@ -108,7 +107,7 @@ def apply_counter(state, seat, move, plan, rng):
 
 def check_confirm(state, seat, move):
     partner = move.args[0]
-    offer = state["turn"]["offer"]
+    offer = open_offer(state)
     if not offer:
         raise IllegalMove("you have no open offer to confirm", code="no_offer")
     deal = terms(offer, partner)
@@ -127,7 +126,7 @@ def apply_confirm(state, seat, move, plan, rng):
     partner = move.args[0]
     mine, theirs = plan
     exchange(state["hands"][seat], mine, state["hands"][partner], theirs)
-    state["turn"]["offer"] = None
+    close_offer(state)
     add_event(state, f"{seat} trades {bundle_text(mine)} to {partner} for "
               f"{bundle_text(theirs)}", kind="trade",
               data={"seat": seat, "partner": partner, "give": cards(mine),
@@ -135,11 +134,11 @@ def apply_confirm(state, seat, move, plan, rng):
 
 
 def check_withdraw(state, seat, move):
-    if not state["turn"]["offer"]:
+    if not open_offer(state):
         raise IllegalMove("you have no open offer to withdraw", code="no_offer")
 
 
 def apply_withdraw(state, seat, move, plan, rng):
-    state["turn"]["offer"] = None
+    close_offer(state)
     add_event(state, f"{seat} withdraws the offer", kind="offer_withdrawn",
               data={"seat": seat, "why": "withdraw"})

@@ -5,10 +5,11 @@ Never contains the seed or another seat's cards (only their counts).
 
 from ..base import rules_version_of
 from ..events import texts_for
+from ..trade import open_offer, owes_answer
 from . import board
 from .develop import chip_name, chips_carried_out
 from .notation import RES, TRACKS
-from .rules import owes, owes_answer, pending_text
+from .rules import owes, pending_text
 from .state import points
 
 
@@ -27,7 +28,7 @@ def _duty(p):
 def make_view(state, seat, to_act):
     seats = state["seats"]
     over = state["phase"] == "over"
-    offer = state["turn"]["offer"]
+    offer = open_offer(state)
     paid = state["turn"].get("paid")
     v = {
         "game": "stone_age",

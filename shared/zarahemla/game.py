@@ -1,11 +1,10 @@
 """The Game object for The Settlers of Zarahemla (registry name ``zarahemla``)."""
 
 from ..base import Game
-from . import notation, render, rules, svg
 from .cards import CARD_INDEX
 from .legal import legal_moves, timeout_move
 from .notation import EXAMPLE_PATH, EXAMPLES
-from .state import SEATS, new_state
+from .state import SEATS
 from .view import make_view
 
 #: notes printed under a group of examples in the help
@@ -73,10 +72,10 @@ class Zarahemla(Game):
     seats = SEATS
     #: versions 1 and 2 read a seed given as hex digits as hex (``shared.seats.seed_bytes``)
     seed_hex_text = True
-    rules_module = rules          # the tables, check_duty, after_move, to_act, owes
-    notation_module = notation    # parse_move, format_move
-    render_module, svg_module, help_text = render, svg, HELP
-    new_state = staticmethod(new_state)
+    #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
+    #: format_move), render, svg and state.new_state: see ``Game.package``
+    package = __package__
+    help_text = HELP
 
     # --- play -----------------------------------------------------------------
 

@@ -8,7 +8,7 @@ is still accepted by ``play``.
 """
 
 from ..rng import Rng
-from ..trade import terms
+from ..trade import open_offer, owed, terms
 from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, EDGES,
                     HEX_NAMES, HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
 from .build import placeable_roads
@@ -153,8 +153,8 @@ def _play_moves(st, seat):
     out = []
     if seat in st["discard"]:
         return discard_options(p["hand"], st["discard"][seat])
-    offer = st["offer"]
-    if offer is not None and seat in offer["owed"]:
+    offer = open_offer(st)
+    if offer is not None and seat in owed(offer):
         hand = p["hand"]
         if has(hand, offer["get"]):
             out.append("accept")

@@ -34,6 +34,7 @@ text                               move
 """
 
 from .. import InvalidMove
+from ..base import remembered_parse
 from ..bundles import notation
 from ..move import Move as BaseMove
 from ..trade import trade_text
@@ -165,6 +166,10 @@ def _seat(word):
     return word
 
 
+#: the trades written exactly ``GIVE for GET`` (an offer may add ``to SEATS``), with an example
+_TWO_SIDES = {"bank": "4wood for 1stone", "counter": "1wood for 1stone"}
+
+
 def _trade_sides(words, verb):
     # words: ["2wood+1brick", "for", "1stone", ...]
     if len(words) < 3 or words[1] != "for":
@@ -172,10 +177,7 @@ def _trade_sides(words, verb):
     return parse_bundle(words[0]), parse_bundle(words[2])
 
 
-_CACHE = {}
-
-
-def parse_move(text):
+def _parse_move(text):
     """Parse one move; raises InvalidMove with a plain sentence when the text is wrong.
 
     >>> parse_move("road 19-14")
@@ -183,13 +185,10 @@ def parse_move(text):
     """
     if not isinstance(text, str):
         _bad("a move must be text")
-    mv = _CACHE.get(text)
-    if mv is not None:
-        return mv
-    mv = _parse(text)
-    if len(_CACHE) < 20000 and len(text) <= 80:
-        _CACHE[text] = mv
-    return mv
+    return _parse(text)
+
+
+parse_move = remembered_parse(_parse_move)
 
 
 def _parse(text):
@@ -243,11 +242,11 @@ def _parse(text):
         if rest:
             _bad(f"play {card} takes nothing after it")
         return Move(card)
-    if verb == "bank":
-        give, get = _trade_sides(args, "bank")
+    if verb in _TWO_SIDES:
+        give, get = _trade_sides(args, verb)
         if len(args) != 3:
-            _bad("write bank like: bank 4wood for 1stone")
-        return Move("bank", (give, get))
+            _bad(f"write {verb} like: {verb} {_TWO_SIDES[verb]}")
+        return Move(verb, (give, get))
     if verb == "offer":
         give, get = _trade_sides(args, "offer")
         rest = args[3:]
@@ -262,11 +261,6 @@ def _parse(text):
             if s not in seen:
                 seen.append(s)
         return Move("offer", (give, get, tuple(sorted(seen, key=SEATS.index))))
-    if verb == "counter":
-        give, get = _trade_sides(args, "counter")
-        if len(args) != 3:
-            _bad("write counter like: counter 1wood for 1stone")
-        return Move("counter", (give, get))
     if verb == "confirm":
         if len(args) != 1:
             _bad("write confirm and the player you trade with, like: confirm blue")

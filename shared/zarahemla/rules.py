@@ -9,6 +9,7 @@ return their events as lists).  ``after_move`` ends the game on a win.
 """
 
 from .. import IllegalMove
+from ..trade import open_offer, owed
 from . import build, cards, trade, turn
 
 
@@ -151,9 +152,9 @@ def to_act(st):
             out = [s for s in st["order"] if s in st["discard"]]
         else:
             out = [st["turn"]]
-        offer = st["offer"]
+        offer = open_offer(st)
         if offer:
-            out.extend(s for s in offer["owed"] if s not in out)
+            out.extend(s for s in owed(offer) if s not in out)
         return out
     if phase == "setup":
         return [st["setup"][0]]
@@ -191,9 +192,9 @@ def owes(st):
             out[seat] = "roll the dice or play a card"
         else:
             out[seat] = "trade, build, buy, play a card or end the turn"
-    offer = st["offer"]
+    offer = open_offer(st)
     if offer:
-        for s in offer["owed"]:
+        for s in owed(offer):
             if s not in out:
                 out[s] = f"answer {offer['from']}'s offer (accept, decline or counter)"
     return out

@@ -1,19 +1,14 @@
 """Trade with the bank (4:1, 3:1 and 2:1 posts) and the asynchronous player offer.
 
-The offer lives in ``state["offer"]``::
-
-    {"from": seat, "give": [5], "get": [5], "to": [seats],
-     "owed": [seats still to answer], "answers": {seat: "accept" | "decline" |
-     {"give": [5], "get": [5]}}}
-
-A counter is stored from the answering seat's point of view (what it gives,
-what it gets).  Only the current player offers; answering is never required
-for the game to go on; ending the turn withdraws the offer.
+The offer is kept by the protocol of ``shared.trade`` (``state["offer"]``, in the shape its
+docstring shows; bundles are 5 counts in RESOURCES order).  A counter is stored from the
+answering seat's point of view (what it gives, what it gets).  Only the current player offers;
+answering is never required for the game to go on; ending the turn withdraws the offer.
 """
 
 from .. import IllegalMove
 from ..bundles import exchange
-from ..trade import answer_value, check_sides, terms
+from ..trade import check_sides, close_offer, open_offer, owed, place_offer, record_answer, terms
 from .board import RESOURCES
 from .state import bundle_text, cap, has, post_rates, res_dict
 from .turn import ev, guard_rolled, guard_turn
@@ -80,12 +75,10 @@ def check_offer(st, seat, give, get, to):
 
 def apply_offer(st, seat, give, get, to):
     out = []
-    if st["offer"] is not None:
+    targets = list(to) if to else [s for s in st["order"] if s != seat]
+    if place_offer(st, seat, give, get, targets) is not None:
         out.append(ev(st, f"{cap(seat)} withdrew the previous offer.", "offer_withdrawn",
                       {"seat": seat, "reason": "replaced"}))
-    targets = list(to) if to else [s for s in st["order"] if s != seat]
-    st["offer"] = {"from": seat, "give": list(give), "get": list(get), "to": targets,
-                   "owed": list(targets), "answers": {}}
     who = ", ".join(cap(s) for s in targets) if to else "everyone"
     out.append(ev(st, f"{cap(seat)} offers {bundle_text(give)} for {bundle_text(get)} to "
                   f"{who}.", "offer", {"seat": seat, "give": res_dict(give), "get": res_dict(get),
@@ -94,10 +87,10 @@ def apply_offer(st, seat, give, get, to):
 
 
 def _guard_answer(st, seat):
-    offer = st["offer"]
+    offer = open_offer(st)
     if st["phase"] != "play" or offer is None:
         raise IllegalMove("there is no open offer to answer", code="no_offer")
-    if seat not in offer["owed"]:
+    if seat not in owed(offer):
         if seat in offer["answers"]:
             raise IllegalMove("you have already answered this offer", code="answered")
         raise IllegalMove("the open offer is not addressed to you", code="not_addressed")
@@ -109,15 +102,8 @@ def check_accept(st, seat):
     _holds(st, seat, offer["get"])
 
 
-def _answer(st, seat, kind, give=None, get=None):
-    offer = st["offer"]
-    offer["owed"].remove(seat)
-    offer["answers"][seat] = answer_value(kind, give, get)
-    return offer
-
-
 def apply_accept(st, seat):
-    offer = _answer(st, seat, "accept")
+    offer = record_answer(st, seat, "accept")
     return [ev(st, f"{cap(seat)} accepts {cap(offer['from'])}'s offer.", "answer",
                {"seat": seat, "offerer": offer["from"], "answer": "accept"})]
 
@@ -127,7 +113,7 @@ def check_decline(st, seat):
 
 
 def apply_decline(st, seat):
-    offer = _answer(st, seat, "decline")
+    offer = record_answer(st, seat, "decline")
     return [ev(st, f"{cap(seat)} declines {cap(offer['from'])}'s offer.", "answer",
                {"seat": seat, "offerer": offer["from"], "answer": "decline"})]
 
@@ -139,7 +125,7 @@ def check_counter(st, seat, give, get):
 
 
 def apply_counter(st, seat, give, get):
-    offer = _answer(st, seat, "counter", give, get)
+    offer = record_answer(st, seat, "counter", give, get)
     return [ev(st, f"{cap(seat)} counters: {bundle_text(give)} for {bundle_text(get)}.",
                "answer", {"seat": seat, "offerer": offer["from"], "answer": "counter",
                           "give": res_dict(give), "get": res_dict(get)})]
@@ -147,7 +133,7 @@ def apply_counter(st, seat, give, get):
 
 def _open_offer(st, seat, kind):
     guard_turn(st, seat, kind)
-    offer = st["offer"]
+    offer = open_offer(st)
     if offer is None:
         raise IllegalMove("you have no open offer", code="no_offer")
     return offer
@@ -157,7 +143,7 @@ def check_confirm(st, seat, partner):
     offer = _open_offer(st, seat, "confirm")
     deal = terms(offer, partner)
     if deal is None:
-        if partner in offer["owed"]:
+        if partner in owed(offer):
             raise IllegalMove(f"{partner} has not answered your offer yet", code="no_answer")
         raise IllegalMove(f"{partner} has not accepted or countered your offer",
                           code="no_answer")
@@ -167,10 +153,9 @@ def check_confirm(st, seat, partner):
 
 
 def apply_confirm(st, seat, partner):
-    offer = st["offer"]
-    give, get = terms(offer, partner)
+    give, get = terms(open_offer(st), partner)
     exchange(st["players"][seat]["hand"], give, st["players"][partner]["hand"], get)
-    st["offer"] = None
+    close_offer(st)
     return [ev(st, f"{cap(seat)} traded {bundle_text(give)} to {cap(partner)} for "
                f"{bundle_text(get)}.", "trade",
                {"seat": seat, "partner": partner, "give": res_dict(give), "get": res_dict(get)})]
@@ -181,6 +166,6 @@ def check_withdraw(st, seat):
 
 
 def apply_withdraw(st, seat):
-    st["offer"] = None
+    close_offer(st)
     return [ev(st, f"{cap(seat)} withdrew the offer.", "offer_withdrawn",
                {"seat": seat, "reason": "withdrawn"})]

@@ -8,6 +8,7 @@ assumes its check passed, mutates the state and returns the move's events.
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, rules_version_of
 from ..events import make_event
+from ..trade import close_offer, open_offer
 from .board import (CORNER_HEXES, CORNER_NEIGHBOURS, EDGES, HEX_CORNERS, HEX_NAMES, HIDEOUT,
                     RESOURCES)
 from .roads import road_length
@@ -381,10 +382,10 @@ def check_end(st, seat):
 
 def apply_end(st, seat):
     out = []
-    if st["offer"] is not None:
+    if open_offer(st) is not None:
         out.append(ev(st, f"{cap(seat)}'s offer is withdrawn.", "offer_withdrawn",
                       {"seat": seat, "reason": "end_turn"}))
-        st["offer"] = None
+        close_offer(st)
     p = st["players"][seat]
     p["new"] = [0] * 7
     order = st["order"]
@@ -408,7 +409,7 @@ def check_win(st):
     if vp < target:
         return []
     st["phase"] = "over"
-    st["offer"] = None
+    close_offer(st)
     st["discard"] = {}
     final = {s: total_vp(st, s) for s in st["order"]}
     cards = st["players"][seat]["dev"][W_VP]

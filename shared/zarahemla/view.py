@@ -1,6 +1,7 @@
 """The per-viewer view: public board and counts, the viewer's own cards, never another's."""
 
 from ..base import rules_version_of
+from ..trade import open_offer, owed
 from .board import EDGES, HEX_NAMES, POST_EDGES, RESOURCES
 from .rules import owes, to_act
 from .state import DEV, post_rates, public_vp, total_vp
@@ -18,7 +19,7 @@ def _offer_view(offer):
             answers[s] = a
     return {"from": offer["from"], "give": dict(zip(RESOURCES, offer["give"])),
             "get": dict(zip(RESOURCES, offer["get"])), "to": list(offer["to"]),
-            "owed": list(offer["owed"]), "answers": answers}
+            "owed": list(owed(offer)), "answers": answers}
 
 
 def make_view(game, st, seat):
@@ -86,7 +87,7 @@ def make_view(game, st, seat):
         "dev_played": st["dev_played"],
         "free_roads": st["free_roads"],
         "discard": dict(st["discard"]),
-        "offer": _offer_view(st["offer"]),
+        "offer": _offer_view(open_offer(st)),
         "log": game.events_for(st["events"], seat),
         # the last move's facts as fields (kind + data), redacted for the viewer; in
         # version-1 games every kind is None and every data empty (RULES.md, "Facts")

@@ -19,6 +19,7 @@ from shared.stone_age import GAME
 #: event kinds a version's golden game must contain (each entry: at least one of these kinds)
 WANTED = {"2": [{"exploration"}, {"take", "take_declined"}, {"steal"}, {"event_chip"},
                 {"desert"}, {"trade"}, {"win"}]}
+WANTED["3"] = WANTED["2"]        # the rules of version 2; the offer in shared.trade's place
 
 
 def play(seed, options, version, cap=20000):

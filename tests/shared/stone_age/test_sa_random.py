@@ -206,3 +206,41 @@ def test_illegal_moves_leave_the_state_unchanged():
                     assert st == before
     for i in range(3):
         random_game(b"illegal-%d" % i, n=4, cap=600, each=each)
+
+
+def test_version_3_plays_as_version_2_with_the_offer_in_its_shared_place():
+    """Version 3 changes only where the open offer lives: the same seeded random moves give
+    the same duties, legal moves, views, timeouts and states (with the offer moved back)."""
+    import copy
+    import random as _random
+
+    def as_v2(st):
+        st = copy.deepcopy(st)
+        del st["rules_version"]
+        offer = st.pop("offer")
+        if offer:
+            del offer["owed"]
+        st["turn"]["offer"] = offer
+        return st
+    for seed in range(3):
+        rnd = _random.Random(seed)
+        opts = {"setup": "advanced" if seed == 0 else "fixed"}
+        a = GAME.new_game(GAME.seat_names(3 + seed % 2), opts, b"v%d" % seed, rules_version="2")
+        b = GAME.new_game(GAME.seat_names(3 + seed % 2), opts, b"v%d" % seed, rules_version="3")
+        for ply in range(1500):
+            assert GAME.owes(a) == GAME.owes(b)
+            if not GAME.to_act(a):
+                break
+            va, vb = GAME.view(a, None), GAME.view(b, None)
+            assert va.pop("rules_version") == "2" and vb.pop("rules_version") == "3"
+            assert va == vb
+            for s in GAME.to_act(a):
+                assert GAME.legal_moves(a, s) == GAME.legal_moves(b, s)
+                assert GAME.timeout_move(a, s) == GAME.timeout_move(b, s)
+            seat = rnd.choice(GAME.to_act(a))
+            move = rnd.choice(GAME.legal_moves(a, seat))
+            GAME.play(a, seat, move, b"%d" % ply)
+            GAME.play(b, seat, move, b"%d" % ply)
+            a_v2 = as_v2(b)
+            a_v2["rules_version"] = "2"
+            assert a_v2 == a

@@ -77,11 +77,13 @@ def test_same_seed_same_game():
 
 
 @pytest.mark.parametrize("name,version", [("golden_game.json", "1"),
-                                          ("golden_game_v2.json", "2")])
+                                          ("golden_game_v2.json", "2"),
+                                          ("golden_game_v3.json", "3")])
 def test_golden_game_replays_to_the_recorded_state(name, version):
     """Guards old archives: each recorded log replays, under the rules version it was
     played under, to the same state (version 1: the rules before the book-faithful fixes;
-    version 2: the current rules)."""
+    version 2: the book-faithful rules; version 3: those rules with the offer kept by
+    shared.trade)."""
     import hashlib
     import json
     import os
@@ -99,11 +101,17 @@ def test_golden_game_replays_to_the_recorded_state(name, version):
     assert GAME.view(st, None)["scores"] == doc["final_scores"]
 
 
-def test_new_games_get_version_2_and_version_1_stays_playable():
-    """New games are played under rules version 2; version 1 can still be created and
-    replayed, and its states carry no version key (old snapshots stay byte-identical)."""
-    assert GAME.rules_version == "2" and GAME.rules_versions == ("1", "2")
-    assert GAME.new_game(GAME.seat_names(4), {}, b"v")["rules_version"] == "2"
+def test_new_games_get_version_3_and_versions_1_and_2_stay_playable():
+    """New games are played under rules version 3 (the rules of version 2, the open offer
+    where ``shared.trade`` keeps it); versions 1 and 2 can still be created and replayed,
+    version 1's states carry no version key (old snapshots stay byte-identical), and both
+    keep their offer in ``turn`` as they always did."""
+    assert GAME.rules_version == "3" and GAME.rules_versions == ("1", "2", "3")
+    st = GAME.new_game(GAME.seat_names(4), {}, b"v")
+    assert st["rules_version"] == "3" and st["offer"] is None and "offer" not in st["turn"]
     old = GAME.new_game(GAME.seat_names(4), {}, b"v", rules_version="1")
     assert "rules_version" not in old and "paid" not in old["turn"]
     assert all(set(ev) == {"public"} for ev in old["events"])
+    for version in ("1", "2"):
+        old = GAME.new_game(GAME.seat_names(4), {}, b"v", rules_version=version)
+        assert "offer" not in old and old["turn"]["offer"] is None

@@ -1,5 +1,7 @@
 """The turn: rolling for everyone, the 7, trading with the player on turn."""
 
+import pytest
+
 from .helpers import (GAME, cards_conserved, give, main_phase, new, play, refused, roll_to)
 
 
@@ -172,7 +174,7 @@ def test_offer_accept_confirm():
     refused(st, "red", "confirm white", "not_accepted")
     play(st, "red", "confirm blue")
     assert st["hands"]["red"] == [1, 0, 0, 0] and st["hands"]["blue"] == [0, 0, 0, 1]
-    assert st["turn"]["offer"] is None and GAME.to_act(st) == ["red"]
+    assert st["offer"] is None and GAME.to_act(st) == ["red"]
     cards_conserved(st)
 
 
@@ -195,7 +197,7 @@ def test_an_open_offer_never_blocks_and_ending_withdraws_it():
     play(st, "red", "offer 1hide for 1meat")
     refused(st, "red", "accept", "own_offer")
     play(st, "red", "end")
-    assert st["turn"]["offer"] is None and GAME.to_act(st) == ["blue"]
+    assert st["offer"] is None and GAME.to_act(st) == ["blue"]
     refused(st, "white", "decline", "not_your_turn")
 
 
@@ -217,7 +219,7 @@ def test_rules_note_11_trade_phase_ends_with_the_first_development():
     give(st, "red", meat=4, bone=1, hide=1)
     play(st, "red", "offer 1hide for 1flint")
     play(st, "red", "develop food")
-    assert st["turn"]["offer"] is None
+    assert st["offer"] is None
     refused(st, "red", "bank 3meat for 1flint", "trade_over")
     refused(st, "red", "offer 1meat for 1flint", "trade_over")
 
@@ -232,3 +234,72 @@ def test_confirm_when_partner_can_no_longer_pay_reveals_nothing_more():
     st["supply"][0] += 1
     err = refused(st, "red", "confirm blue", "partner_cannot")
     assert "meat" not in err.message
+
+
+def test_the_offer_has_the_shape_of_shared_trade_like_zarahemlas():
+    """Version 3: ``state["offer"]`` with ``owed``, the shape Zarahemla's offer has."""
+    from shared.zarahemla import GAME as ZAR
+    st = main_phase()
+    give(st, "red", hide=1)
+    give(st, "blue", meat=1)
+    play(st, "red", "offer 1hide for 1meat to blue,white")
+    offer = st["offer"]
+    assert offer == {"from": "red", "give": [0, 0, 0, 1], "get": [1, 0, 0, 0],
+                     "to": ["blue", "white"], "owed": ["blue", "white"], "answers": {}}
+    play(st, "white", "decline")
+    assert offer["owed"] == ["blue"]
+    play(st, "blue", "accept")
+    assert offer["owed"] == [] and offer["answers"]["blue"] == "accept"
+    assert GAME.to_act(st) == ["red"]
+    zst = ZAR.new_game(ZAR.seat_names(4), {}, b"shape")
+    assert list(offer) == ["from", "give", "get", "to", "owed", "answers"]
+    assert zst["offer"] is None and "offer" in st      # the same place in both games
+
+
+def _old_snapshot_with_an_open_offer(version):
+    """A snapshot as the server stored it before version 3: JSON text of a version-1 or -2
+    state with an open offer in ``turn`` (and no ``owed``), two of three seats answered."""
+    import json
+    st = main_phase(version=version)
+    give(st, "red", hide=2)
+    give(st, "blue", meat=1)
+    give(st, "white", bone=1)
+    play(st, "red", "offer 1hide for 1meat")
+    play(st, "white", "counter 1bone for 1hide")
+    play(st, "orange", "decline")
+    assert "offer" not in st and "owed" not in st["turn"]["offer"]
+    return json.loads(json.dumps(st, separators=(",", ":")))
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_an_old_snapshot_with_an_open_offer_loads_and_plays_on(version):
+    """Old snapshots (the server's cached JSON states) keep their layout and play on: who
+    owes an answer is worked out from ``to`` and ``answers``; the offer stays in ``turn``."""
+    st = _old_snapshot_with_an_open_offer(version)
+    assert GAME.to_act(st) == ["red", "blue"]
+    assert GAME.view(st, None)["offer"]["waiting"] == ["blue"]
+    assert "accept" in GAME.legal_moves(st, "blue")
+    assert sorted(m for m in GAME.legal_moves(st, "red") if m.startswith("confirm")) == \
+        ["confirm white"]
+    play(st, "blue", "accept")
+    assert GAME.to_act(st) == ["red"] and "owed" not in st["turn"]["offer"]
+    play(st, "red", "confirm blue")
+    assert st["turn"]["offer"] is None and "offer" not in st
+    assert st["hands"]["red"] == [1, 0, 0, 1] and st["hands"]["blue"] == [0, 0, 0, 1]
+    play(st, "red", "offer 1hide for 1meat to white")
+    play(st, "red", "end")
+    assert st["turn"]["offer"] is None and "offer" not in st
+
+
+def test_an_old_snapshot_and_its_replay_agree():
+    """The replay of an old game's log gives its snapshot's layout, byte for byte."""
+    import json
+    snap = _old_snapshot_with_an_open_offer("2")
+    st = main_phase(version="2")
+    give(st, "red", hide=2)
+    give(st, "blue", meat=1)
+    give(st, "white", bone=1)
+    for seat, move in (("red", "offer 1hide for 1meat"), ("white", "counter 1bone for 1hide"),
+                       ("orange", "decline")):
+        play(st, seat, move)
+    assert json.dumps(st, sort_keys=True) == json.dumps(snap, sort_keys=True)
