@@ -36,7 +36,8 @@ _GAME_COLUMNS = ("id", "type", "status", "head_seq", "head_hash", "header", "see
 _SELECT_GAME = db.select(*(_GAMES.c[c] for c in _GAME_COLUMNS)).where(
     _GAMES.c.id == bindparam("gid"))
 _MOVE_HEAD = update(_GAMES).where(_GAMES.c.id == bindparam("gid"),
-                                  _GAMES.c.head_seq == bindparam("old_seq"))
+                                  _GAMES.c.head_seq == bindparam("old_seq"),
+                                  _GAMES.c.status == "playing")
 _INSERT_MOVE = db.insert(_MOVES)
 
 # how the append path answers each fault verify_entry finds: (kind, code)
@@ -70,6 +71,28 @@ def _game_row(game_id):
     if row is None:
         raise NotFound("unknown_game", f"there is no game {game_id!r}")
     return SimpleNamespace(**row._mapping)
+
+
+def _heads():
+    """{game id: its row (see _GAME_COLUMNS) as this process last wrote it}: the head a
+    worker's own last append left, so that the next move of the game needs no read.  Only
+    playing games; the conditional head update of the next append checks it still holds."""
+    return current_app.extensions.setdefault("pbem_heads", {})
+
+
+def _remember_head(game, env, digest, over):
+    heads = _heads()
+    if over:
+        heads.pop(game.id, None)
+        return
+    if len(heads) > 10000:
+        heads.clear()
+    heads[game.id] = SimpleNamespace(**{**vars(game), "head_seq": env["seq"],
+                                        "head_hash": digest})
+
+
+class _StaleHead(Exception):
+    """The head this process remembered has moved on: read the game row and start again."""
 
 
 def seat_owners(game_id):
@@ -127,18 +150,32 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     unsigned repeat reads what a spectator reads.  A rules refusal's reason is the mover's
     own (it may name their hand): others get a generic sentence.
 
+    A move that follows the head this process's last append of the game left (see
+    :func:`_heads`) is appended without reading the game row: the conditional head update
+    fails if another append came first, and the move then goes the long way (read, check).
+
     Every DomainError raised once the move's signature verified carries that ``seat``.
     """
-    game = _game_row(game_id)
+    known = _heads().get(game_id)
+    game = known or _game_row(game_id)  # the header (keys) is the same in both once playing
     env, digest = _verified(game, envelope_text, signature, forced)
     try:
+        if known is not None:
+            if env["seq"] == known.head_seq + 1 and env["prev"] == known.head_hash:
+                try:
+                    return _append_verified(known, env, envelope_text, signature, digest,
+                                            forced, reader, optimistic=True)
+                except _StaleHead:
+                    _heads().pop(game_id, None)
+            game = _game_row(game_id)
         return _append_verified(game, env, envelope_text, signature, digest, forced, reader)
     except DomainError as exc:
         exc.seat = env["seat"]
         raise
 
 
-def _append_verified(game, env, envelope_text, signature, digest, forced, reader):
+def _append_verified(game, env, envelope_text, signature, digest, forced, reader,
+                     optimistic=False):
     if env["seq"] <= game.head_seq:
         existing = db.session.execute(db.select(Move).filter_by(game_id=game.id,
                                                                 seq=env["seq"])).scalar_one()
@@ -152,7 +189,8 @@ def _append_verified(game, env, envelope_text, signature, digest, forced, reader
                        f"{game.head_seq + 1}", {"seq": game.head_seq + 1, "prev": game.head_hash})
     game_def = get_game(game.type)
     state = load_state(game)
-    if env["seat"] not in game_def.to_act(state):
+    before = game_def.to_act(state)
+    if env["seat"] not in before:
         raise Refused("not_your_turn", f"{env['seat']} owes no move now")
     try:
         state = game_def.play(state, env["seat"], env["move"],
@@ -169,33 +207,38 @@ def _append_verified(game, env, envelope_text, signature, digest, forced, reader
                      to_act=game_def.to_act(state), result=game_def.result(state),
                      received=now(), viewer=_reader_seat(game.id, env["seat"], reader))
     with write_lock():
-        return _write_move(entry), True
+        return _write_move(entry, before, optimistic), True
 
 
-def _write_move(new):
+def _write_move(new, before, optimistic=False):
     """Write ``new`` in one transaction: the head moves only from the seq before it (a rival
-    append makes this one a stale_seq), then the entry, the snapshot and the duties."""
+    append makes this one a stale_seq, or a _StaleHead when ``optimistic``: the game row was
+    not read), then the entry, the snapshot and the duties (``before``: the seats that owed
+    a move before it)."""
     game, env = new.game, new.env
     text = state_text(new.state)
     head = {"head_seq": env["seq"], "head_hash": new.digest, "to_act": new.to_act}
     over = new.result is not None
+    conn = db.session.connection()
     if over:
         head.update(status="over", result=new.result, finished_at=new.received)
-        moved = db.session.execute(_MOVE_HEAD.values(**head),
-                                   {"gid": game.id, "old_seq": env["seq"] - 1})
+        moved = conn.execute(_MOVE_HEAD.values(**head),
+                             {"gid": game.id, "old_seq": env["seq"] - 1})
     else:
-        moved = db.session.execute(_MOVE_HEAD, {"gid": game.id, "old_seq": env["seq"] - 1,
-                                                **head})
+        moved = conn.execute(_MOVE_HEAD, {"gid": game.id, "old_seq": env["seq"] - 1, **head})
     if moved.rowcount != 1:
         db.session.rollback()
+        if optimistic:
+            raise _StaleHead()
         raise Conflict("stale_seq", "another move was appended first; fetch the game and retry")
     row = {"game_id": game.id, "seq": env["seq"], "seat": env["seat"], "move": env["move"],
            "envelope": new.envelope_text, "signature": new.signature, "prev_hash": env["prev"],
            "hash": new.digest, "forced": new.forced, "events": new.state.get("events") or [],
            "received_at": new.received}
-    db.session.execute(_INSERT_MOVE, row)
+    conn.execute(_INSERT_MOVE, row)
     store_snapshot(game.id, env["seq"], text)
-    duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over)
+    duties.after_move(conn, game, seat_owners(game.id), before, new.to_act, env["seat"],
+                      env["seq"], over=over)
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
     try:
         db.session.commit()
@@ -204,4 +247,5 @@ def _write_move(new):
         raise Conflict("stale_seq", "another move was appended first; fetch the game and "
                        "retry") from None
     remember(game.id, env["seq"], text)
+    _remember_head(game, env, new.digest, over)
     return answer
