@@ -22,7 +22,8 @@ from .clock import now
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from .extensions import db
 from .keys import server_key
-from .models import Game, Move, Seat
+from .models import Game, Move, Seat, Snapshot
+from .prepared import Prepared, Writer
 from .state_cache import load_state, remember, state_text, store_snapshot
 from .views import entry_json
 from .writelock import write_lock
@@ -39,6 +40,14 @@ _MOVE_HEAD = update(_GAMES).where(_GAMES.c.id == bindparam("gid"),
                                   _GAMES.c.head_seq == bindparam("old_seq"),
                                   _GAMES.c.status == "playing")
 _INSERT_MOVE = db.insert(_MOVES)
+_SNAPSHOTS = Snapshot.__table__
+# ... and the statements of every move, run on the driver's cursor (server/prepared.py)
+_RUN_MOVE_HEAD = Prepared(_MOVE_HEAD, keys=("head_seq", "head_hash", "to_act"))
+_RUN_INSERT_MOVE = Prepared(_INSERT_MOVE.inline(), keys=(
+    "game_id", "seq", "seat", "move", "envelope", "signature", "prev_hash", "hash", "forced",
+    "events", "received_at"))
+_RUN_SNAPSHOT = Prepared(update(_SNAPSHOTS).where(_SNAPSHOTS.c.game_id == bindparam("gid"))
+                         .values(seq=bindparam("new_seq"), state=bindparam("new_state")))
 
 # how the append path answers each fault verify_entry finds: (kind, code)
 _ENTRY_FAULTS = {"wrong_game": (Malformed, "wrong_game"),
@@ -219,14 +228,14 @@ def _write_move(new, before, optimistic=False):
     text = state_text(new.state)
     head = {"head_seq": env["seq"], "head_hash": new.digest, "to_act": new.to_act}
     over = new.result is not None
-    conn = db.session.connection()
+    writer = Writer(db.session)
     if over:
         head.update(status="over", result=new.result, finished_at=new.received)
-        moved = conn.execute(_MOVE_HEAD.values(**head),
-                             {"gid": game.id, "old_seq": env["seq"] - 1})
+        moved = db.session.execute(_MOVE_HEAD.values(**head),
+                                   {"gid": game.id, "old_seq": env["seq"] - 1}).rowcount
     else:
-        moved = conn.execute(_MOVE_HEAD, {"gid": game.id, "old_seq": env["seq"] - 1, **head})
-    if moved.rowcount != 1:
+        moved = writer.run(_RUN_MOVE_HEAD, {"gid": game.id, "old_seq": env["seq"] - 1, **head})
+    if moved != 1:
         db.session.rollback()
         if optimistic:
             raise _StaleHead()
@@ -235,9 +244,10 @@ def _write_move(new, before, optimistic=False):
            "envelope": new.envelope_text, "signature": new.signature, "prev_hash": env["prev"],
            "hash": new.digest, "forced": new.forced, "events": new.state.get("events") or [],
            "received_at": new.received}
-    conn.execute(_INSERT_MOVE, row)
-    store_snapshot(game.id, env["seq"], text)
-    duties.after_move(conn, game, seat_owners(game.id), before, new.to_act, env["seat"],
+    writer.run(_RUN_INSERT_MOVE, row)
+    if not writer.run(_RUN_SNAPSHOT, {"gid": game.id, "new_seq": env["seq"], "new_state": text}):
+        store_snapshot(game.id, env["seq"], text)  # the game's first snapshot row
+    duties.after_move(writer, game, seat_owners(game.id), before, new.to_act, env["seat"],
                       env["seq"], over=over)
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
     try:

@@ -17,23 +17,25 @@ from sqlalchemy import bindparam, delete, insert, update
 from .clock import now
 from .extensions import db
 from .models import Duty, Player
+from .prepared import Prepared
 
 DUTIES = Duty.__table__
 # the statements of every move, built once (building one costs more than running it)
-_DELETE_ALL = delete(DUTIES).where(DUTIES.c.game_id == bindparam("gid"))
+_DELETE_ALL = Prepared(delete(DUTIES).where(DUTIES.c.game_id == bindparam("gid")))
 _DELETE_OTHERS = delete(DUTIES).where(DUTIES.c.game_id == bindparam("gid"),
                                       DUTIES.c.seat.not_in(bindparam("keep", expanding=True)))
-_INSERT = insert(DUTIES)
-_RENEW = update(DUTIES).where(DUTIES.c.game_id == bindparam("gid"),
-                              DUTIES.c.seat == bindparam("who")).values(
-    due_at=bindparam("due"), reminded=False)
+_INSERT = Prepared(insert(DUTIES).inline(), keys=(
+    "game_id", "seat", "player_id", "since_seq", "due_at", "reminded", "notified"))
+_RENEW = Prepared(update(DUTIES).where(DUTIES.c.game_id == bindparam("gid"),
+                                       DUTIES.c.seat == bindparam("who")).values(
+    due_at=bindparam("due"), reminded=False))
 _PLAYERS = Player.__table__
 _VACATIONS = db.select(_PLAYERS.c.id, _PLAYERS.c.vacation_until).where(
     _PLAYERS.c.id.in_(bindparam("ids", expanding=True)))
 
 
-def _vacations(player_ids, conn=None):
-    rows = (conn or db.session).execute(_VACATIONS, {"ids": list(player_ids)})
+def _vacations(player_ids):
+    rows = db.session.execute(_VACATIONS, {"ids": list(player_ids)})
     return {r.id: r.vacation_until for r in rows}
 
 
@@ -76,20 +78,20 @@ def refresh(game, owners, to_act, mover, seq, over=False):
             reminded=False))
 
 
-def after_move(conn, game, owners, before, to_act, mover, seq, over=False):
+def after_move(writer, game, owners, before, to_act, mover, seq, over=False):
     """The duties after move ``seq`` by ``mover``: two statements at most, with no read.
 
     ``before`` and ``to_act`` are the seats that owed a move before and after it (the duty
     rows before it are ``before``'s, see the module's docstring).  Every row but those of
     the seats that still owe goes (all of them when the game is over, and a stray row
     with them), the seats that newly owe get one, and the mover who still owes gets a
-    fresh deadline.  ``conn`` is the append transaction's connection.
+    fresh deadline.  ``writer`` (server/prepared.py) runs in the append's transaction.
     """
     keep = [] if over else [seat for seat in before if seat in to_act]
     if keep:
-        conn.execute(_DELETE_OTHERS, {"gid": game.id, "keep": keep})
+        db.session.execute(_DELETE_OTHERS, {"gid": game.id, "keep": keep})
     else:
-        conn.execute(_DELETE_ALL, {"gid": game.id})
+        writer.run(_DELETE_ALL, {"gid": game.id})
     if over:
         return
     fresh = [seat for seat in to_act if seat not in keep]
@@ -97,15 +99,15 @@ def after_move(conn, game, owners, before, to_act, mover, seq, over=False):
     if not fresh and renewed is None:
         return
     current = now()
-    vacations = _vacations({owners[s] for s in fresh + ([renewed] if renewed else [])},
-                           conn) if game.move_hours else {}
-    if fresh:
-        rows = [{"game_id": game.id, "seat": seat, "player_id": owners[seat], "since_seq": seq,
-                 "due_at": deadline_for(game.move_hours, vacations.get(owners[seat]), current),
-                 "reminded": False, "notified": False} for seat in fresh]
-        conn.execute(_INSERT, rows if len(rows) > 1 else rows[0])
+    vacations = _vacations({owners[s] for s in fresh + ([renewed] if renewed else [])}) \
+        if game.move_hours else {}
+    for seat in fresh:
+        writer.run(_INSERT, {
+            "game_id": game.id, "seat": seat, "player_id": owners[seat], "since_seq": seq,
+            "due_at": deadline_for(game.move_hours, vacations.get(owners[seat]), current),
+            "reminded": False, "notified": False})
     if renewed is not None:
-        conn.execute(_RENEW, {"gid": game.id, "who": renewed, "due": deadline_for(
+        writer.run(_RENEW, {"gid": game.id, "who": renewed, "due": deadline_for(
             game.move_hours, vacations.get(owners[renewed]), current)})
 
 

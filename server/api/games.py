@@ -12,6 +12,7 @@ from shared.games import game_types, get_game
 
 from .. import bots, duties
 from ..append import append_move
+from ..domain import Conflict
 from ..archives import archive_for
 from ..auth import current_player
 from ..errors import Blueprint, fail, loads_request_json
@@ -23,8 +24,8 @@ from ..models import Game, Seat
 from ..state_cache import load_state
 from ..schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema, GameSchema,
                        GamesQuerySchema, GameTypeListSchema, JoinSchema, LegalMovesSchema,
-                       LogQuerySchema, LogSchema, MoveSubmitSchema, SeatQuerySchema,
-                       ViewResponseSchema)
+                       LogQuerySchema, LogSchema, MoveQuerySchema, MoveSubmitSchema,
+                       SeatQuerySchema, ViewResponseSchema)
 from ..views import log_entries, seat_of, signed_head, view_for
 
 blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
@@ -183,11 +184,16 @@ class View(MethodView):
     def get(self, query, game_id):
         """The board as the caller may see it (unsigned: a spectator's view)."""
         player, game, seat = _looking(game_id, query["seat"], required=False)
-        view = view_for(game, seat)
-        board = get_game(game.type).render(view) if view is not None else None
-        return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
-                "prev": game.head_hash, "view": view, "board": board,
-                "head": signed_head(game) if game.genesis else None}
+        return view_answer(player, game, seat)
+
+
+def view_answer(player, game, seat):
+    """What GET /view answers: ``seat``'s view (None: a spectator's) and the signed head."""
+    view = view_for(game, seat)
+    board = get_game(game.type).render(view) if view is not None else None
+    return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
+            "prev": game.head_hash, "view": view, "board": board,
+            "head": signed_head(game) if game.genesis else None}
 
 
 @blp.route("/games/<game_id>/legal")
@@ -245,12 +251,44 @@ def _move_body():
     return Blueprint.ARGUMENTS_PARSER.parse(MoveSubmitSchema(), request, location="json")
 
 
+def _move_answer_kind():
+    """``answer`` of the query string (MoveQuerySchema): "entry" (the default) or "view"."""
+    if not request.args:
+        return "entry"
+    return Blueprint.ARGUMENTS_PARSER.parse(MoveQuerySchema(), request,
+                                            location="query")["answer"]
+
+
+def _viewed_after(player, game_id, moved_seat):
+    """The view answer after a move, through the mover's seat when the caller holds it."""
+    db.session.rollback()  # a fresh read of the game (the append committed or failed)
+    game = get_or_404(game_id)
+    mine = [s.seat for s in game.seats if player is not None and s.player_id == player.id]
+    seat = moved_seat if moved_seat in mine else seat_of(game, player)
+    return ViewResponseSchema().dump(view_answer(player, game, seat)), game, seat
+
+
+def _stale_details(exc, player, game_id, envelope):
+    """What a stale_seq refusal adds for answer=view: the current view, and the entry the
+    move linked to (or entry 0), with which the client checks the new head extends the
+    one it knew (client/heads.py) and retries once, with no other request."""
+    import json
+    view, game, seat = _viewed_after(player, game_id, exc.seat)
+    try:
+        seq = int(json.loads(envelope)["seq"])
+    except (ValueError, KeyError, TypeError):
+        seq = 0
+    entries = log_entries(game, seat, max(seq - 1, 0), 1) if game.genesis else []
+    exc.details = {**exc.details, "view": view, "entries": entries}
+
+
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
     decorators = [move_limit()]
 
     @documented_as(
         blp.arguments(MoveSubmitSchema),
+        blp.arguments(MoveQuerySchema, location="query"),
         blp.response(201, EntrySchema),
         blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "
                          "appended: the existing entry"),
@@ -267,9 +305,17 @@ class Moves(MethodView):
         # The hot path: the body and the answer without the schema layers (an entry's
         # fields are already what EntrySchema dumps, see tests/server/test_layers.py)
         data = _move_body()
+        answer_kind = _move_answer_kind()
         player = current_player(required=False)
-        entry, created = append_move(game_id, data["envelope"], data["signature"],
-                                     reader=player.id if player else None)
+        try:
+            entry, created = append_move(game_id, data["envelope"], data["signature"],
+                                         reader=player.id if player else None)
+        except Conflict as exc:
+            if answer_kind == "view" and exc.code == "stale_seq":
+                _stale_details(exc, player, game_id, data["envelope"])
+            raise
+        if answer_kind == "view":
+            entry = dict(entry, view=_viewed_after(player, game_id, entry["seat"])[0])
         if created:
             # the seat's move allowance pays for its appended moves only: anyone can post a
             # copy of a public (or captured) envelope again, and that must not lock it out
