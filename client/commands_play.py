@@ -285,7 +285,10 @@ def play(c, game_id, move_list, seat, offline, armor, force):
     if me is None:
         raise PbemError(f"you hold no seat in game {game_id}")
     checking = (offline or armor) and not force
-    rules = _rules_for(c, resp, required=checking)
+    # the rules library is loaded (~15% of a play's start-up) only when something needs it:
+    # the checks before signing, or the quoting hint, which needs two arguments or more
+    rules = _rules_for(c, resp, required=checking) \
+        if checking or (len(move_list) > 1 and not force) else None
     if rules is not None and not force:
         _quoting_hint(c, rules, game_id, move_list)
     if checking:
