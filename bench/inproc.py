@@ -152,7 +152,7 @@ STAGES = {
     "load_state": ("server/state_cache.py", "load_state"),
     "engine play": ("tests/fixtures/pig.py", "play"),
     "duties.after_move": ("server/duties.py", "after_move"),
-    "prepared statements (driver cursor)": ("server/prepared.py", "run"),
+    "prepared statements (driver cursor)": ("server/prepared.py", "execute"),
     "session.connection (begin)": ("sqlalchemy/orm/scoping.py", "connection"),
     "store_snapshot": ("server/state_cache.py", "store_snapshot"),
     "session.commit": ("sqlalchemy/orm/session.py", "commit"),

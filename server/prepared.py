@@ -39,7 +39,7 @@ class Prepared:
                                                       fixed)
         return found
 
-    def run(self, cursor, dialect, params):
+    def execute(self, cursor, dialect, params):
         """Execute with ``params`` ({bind name: value}) on ``cursor``; returns its rowcount."""
         sql, order, processors, fixed = self._compiled(dialect)
         values = {**fixed, **params} if fixed else params
@@ -65,4 +65,4 @@ class Writer:
         self.cursor = connection.connection.dbapi_connection.cursor()
 
     def run(self, prepared, params):
-        return prepared.run(self.cursor, self.dialect, params)
+        return prepared.execute(self.cursor, self.dialect, params)
