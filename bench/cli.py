@@ -1,4 +1,5 @@
-"""5. CLI start-up: ``pbem --help`` against a bare click command; ``pbem show`` on a live server.
+"""5. CLI start-up: ``pbem --help`` against a bare click command; ``pbem show`` and ``pbem play``
+on a live server (``play`` against ``--help`` plus one round trip of its move POST).
 
 Both commands are launched the way the console script launches them (a fresh interpreter
 importing the entry point), interleaved run by run so load from others hits both alike.
@@ -11,6 +12,7 @@ import tempfile
 import time
 
 from .common import ROOT, child_env, fmt_ms, median
+from .servers import Player
 
 SECTION = "5. CLI"
 PBEM = "import sys; from client.cli import main; sys.exit(main())"
@@ -38,6 +40,7 @@ def bench_help(run):
             pbem.append(a)
             hello.append(b)
     mp, mh = median(pbem), median(hello)
+    HELP["pbem"] = mp
     run.add(SECTION, "bare click hello --help", f"{fmt_ms(mh)} median of {reps}")
     run.add(SECTION, "pbem --help", f"{fmt_ms(mp)} median of {reps}")
     run.add(SECTION, "pbem --help / click hello --help", f"{mp / mh:.2f}x", "<= 1.2x",
@@ -45,6 +48,9 @@ def bench_help(run):
     if mp / mh > 1.2 and run.settings.profile:
         _importtime(run, [sys.executable, "-X", "importtime", "-c", PBEM, "--help"], env,
                     "pbem --help")
+
+
+HELP = {}  # the pbem --help median of this run (bench_play compares with it)
 
 
 def _imports(cmd, env):
@@ -78,7 +84,7 @@ def _importtime(run, cmd, env, label, top=12):
 
 def bench_show(run):
     """Register through the CLI, start a game with a second player, time ``pbem show``."""
-    from .servers import Database, Player, Setup, pbem_server
+    from .servers import Database, Setup, pbem_server
     workdir = run.settings.workdir
     reps = 5 if run.settings.quick else 15
     with Database("sqlite", workdir) as db:
@@ -106,8 +112,59 @@ def bench_show(run):
             if m > 0.4 and run.settings.profile:
                 _importtime(run, [sys.executable, "-X", "importtime", "-c", PBEM, "show",
                                   game_id], env, "pbem show")
+            bench_play(run, server, env, base, other, reps)
         finally:
             server.stop()
+
+
+def bench_play(run, server, env, base, other, reps):
+    """``pbem play`` when the home's view is current (one POST), against ``pbem --help`` plus
+    one round trip: the same signed move POST (answer=view) from a warm Python client."""
+    import requests
+    from client.signing import request_headers, signed_move
+    from .servers import Setup
+    setup = Setup(server.url)
+    # a Pig game: ``peek`` keeps the turn, so every play finds the view it left current
+    _, proc = _time(base + ["--json", "new", "pig", "--seats", "2"], env)
+    game_id = json.loads(proc.stdout)["id"]
+    setup.signed(other, "POST", f"/api/games/{game_id}/join", {})
+    _time(base + ["show", game_id], env)
+    times, posts = [], []
+    for i in range(reps + 1):
+        dt, proc = _time(base + ["play", game_id, "peek"], env)
+        if i:
+            times.append(dt)
+    # one round trip: a second game, the other player peeking over a kept-alive session
+    g2 = setup.signed(other, "POST", "/api/games", {"type": "pig", "seats": 2})
+    s = requests.Session()
+    player = Player("benchcli3")
+    setup.register(player)
+    g2 = setup.signed(player, "POST", f"/api/games/{g2['id']}/join", {})
+    seq, prev = 0, g2["head"]
+    path = f"/api/games/{g2['id']}/moves?answer=view"
+    for i in range(reps + 1):
+        body = json.dumps(signed_move(other.key, g2["id"], seq, prev, "north", "peek")).encode()
+        headers = request_headers(other.key, other.name, "POST", path, body)
+        headers["Content-Type"] = "application/json"
+        t0 = time.perf_counter()
+        r = s.post(server.url + path, data=body, headers=headers, timeout=30)
+        dt = time.perf_counter() - t0
+        r.raise_for_status()
+        seq, prev = seq + 1, r.json()["hash"]
+        if i:
+            posts.append(dt)
+    mp, rtt = median(times), median(posts)
+    help_ = HELP.get("pbem")
+    run.add(SECTION, "pbem play, view current (pig peek, local gunicorn, SQLite)",
+            f"{fmt_ms(mp)} median of {reps}; one round trip (the same signed POST from a warm "
+            f"client) {fmt_ms(rtt)}")
+    if help_:
+        limit = 1.2 * help_ + rtt
+        run.add(SECTION, "pbem play / (1.2 x pbem --help + one round trip)",
+                f"{mp / limit:.2f} ({fmt_ms(mp)} vs {fmt_ms(limit)})", "<= 1.0", mp <= limit)
+        if mp > limit and run.settings.profile:
+            _importtime(run, [sys.executable, "-X", "importtime", "-c", PBEM, "play", game_id,
+                              "peek"], env, "pbem play")
 
 
 def _pick_type():
@@ -120,7 +177,17 @@ def _pick_type():
         return "pig"
 
 
+def _compiled():
+    """Byte-compile the repository's modules first: an installed pbem has its .pyc files,
+    and PYTHONDONTWRITEBYTECODE (set on some machines) would otherwise have every launch
+    compile client/ and shared/ from source."""
+    import compileall
+    for folder in ("client", "shared", "bench"):
+        compileall.compile_dir(str(ROOT / folder), quiet=1)
+
+
 def main(run):
     from .common import guarded
+    _compiled()
     guarded(run, SECTION, "pbem --help start-up", bench_help, run, target="<= 1.2x")
     guarded(run, SECTION, "pbem show", bench_show, run, target="<= 400 ms")

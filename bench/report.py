@@ -35,8 +35,9 @@ def write_markdown(run, path):
            f"- Machine: {f.get('cores')} cores ({f.get('cpu')}), Python {f.get('python')}",
            "- Load average (1/5/15 min), shared machine: " + "; ".join(
                f"{label} {' / '.join(f'{x:.2f}' for x in avg)}" for label, avg in run.loads),
-           f"- HTTP load generator: {f.get('load generator')}; servers: gunicorn 2 workers x 4 "
-           "threads on loopback, PBEM_RATELIMIT=off",
+           f"- HTTP load generator: {f.get('load generator')}; servers on loopback, "
+           f"PBEM_RATELIMIT=off, {f.get('deployment', 'gunicorn 2 workers x 4 threads')} "
+           "(the comparison rows say theirs)",
            f"- Targets met: {met}; missed: {len(missed)}; unavailable: {len(na)}", "",
            "| section | measurement | value | target | verdict |",
            "|---|---|---|---|---|"]

@@ -1,7 +1,9 @@
 """Real servers for the HTTP benchmarks: pbem under gunicorn, the hello app, databases.
 
-The pbem server is started with tests/liveserver.py (gunicorn, 2 workers, 4 threads each, the
-schema upgraded first); the hello app gets the very same gunicorn command line.
+The pbem server runs as the Procfile's ``web:`` line deploys it (its gunicorn options, with
+the bench's own ``--bind``; the schema upgraded first, as the release step does), or for
+comparison as tests/liveserver.py starts it (2 workers x 4 threads).  The hello app always
+gets the very same gunicorn options as the pbem server it is compared with.
 """
 
 import json
@@ -22,25 +24,58 @@ THREADS = 4
 PG_ADMIN_URL = os.environ.get("PBEM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def gunicorn_cmd(app, port, threads=THREADS):
-    return [sys.executable, "-m", "gunicorn", "--workers", str(WORKERS), "--threads",
-            str(threads), "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "2",
-            "--log-level", "warning", app]
+def threaded_options(threads=THREADS):
+    """tests/liveserver.py's gunicorn options: 2 workers x ``threads`` threads."""
+    return ["--workers", str(WORKERS), "--threads", str(threads)]
+
+
+def procfile_options():
+    """The gunicorn options of the Procfile's ``web:`` line, without its bind and app.
+
+    (options, text): ``text`` names the deployment for the report.  ``${VAR:-default}`` is
+    read as its default; ``--bind``/``-b`` are the bench's own.
+    """
+    import re
+    import shlex
+    line = next((ln.split(":", 1)[1].strip() for ln in (ROOT / "Procfile").read_text()
+                 .splitlines() if ln.startswith("web:")), "")
+    line = re.sub(r"\$\{[A-Za-z_]+:-([^}]*)\}", r"\1", line)
+    words = shlex.split(line)
+    if not words or words[0] != "gunicorn":
+        raise RuntimeError(f"the Procfile's web line is not a gunicorn command: {line!r}")
+    words, out, skip = words[1:], [], False
+    for i, word in enumerate(words):
+        if skip:
+            skip = False
+        elif word in ("--bind", "-b"):
+            skip = True
+        elif word.startswith("--bind=") or i == len(words) - 1 and ":" in word \
+                and not word.startswith("-"):
+            continue  # the bind, and the app (module:variable) last
+        else:
+            out.append(word)
+    return out, "gunicorn " + " ".join(out)
+
+
+def gunicorn_cmd(app, port, options):
+    return [sys.executable, "-m", "gunicorn", *options, "--bind", f"127.0.0.1:{port}",
+            "--graceful-timeout", "2", "--log-level", "warning", app]
 
 
 class HelloServer:
-    """``bench.hello:app`` under gunicorn with the same flags as the pbem server."""
+    """``bench.hello:app`` under gunicorn with the same options as the pbem server."""
 
-    def __init__(self, log, threads=THREADS):
+    def __init__(self, log, options):
         self.log = log
-        self.threads = threads
+        self.options = options
         self.proc = None
 
     def start(self):
         from tests.liveserver import free_port
         self.port = free_port()
         out = open(self.log, "ab")
-        self.proc = subprocess.Popen(gunicorn_cmd("bench.hello:app", self.port, self.threads), cwd=ROOT,
+        self.proc = subprocess.Popen(gunicorn_cmd("bench.hello:app", self.port, self.options),
+                                     cwd=ROOT,
                                      env=child_env(), stdout=out, stderr=out,
                                      start_new_session=True)
         _wait_up(self.proc, self.url + "/hello")
@@ -115,14 +150,44 @@ class Database:
             self._drop()
 
 
-def pbem_server(db_url, workdir, log, threads=THREADS):
-    """A started LiveServer (gunicorn, 2 workers x 4 threads) on ``db_url``."""
+def pbem_server(db_url, workdir, log, options=None):
+    """A started pbem server on ``db_url`` under gunicorn with ``options`` (default:
+    tests/liveserver.py's 2 workers x 4 threads)."""
     from tests.liveserver import LiveServer
     instance = Path(workdir) / f"instance-{secrets.token_hex(3)}"
     instance.mkdir(parents=True, exist_ok=True)
-    server = LiveServer(db_url, instance, workers=WORKERS, threads=threads, log=log)
+    server = GunicornServer(db_url, instance, log=log)
+    server.options = options or threaded_options()
     server.env["PYTHONPATH"] = child_env()["PYTHONPATH"]
     return server.start()
+
+
+def _gunicorn_server_class():
+    from tests.liveserver import LiveServer, free_port, upgrade
+
+    class _GunicornServer(LiveServer):
+        """tests/liveserver.py's LiveServer with the bench's gunicorn options."""
+
+        options = None
+
+        def start(self):
+            upgrade(self.env)
+            self.port = self.port or free_port()
+            out = open(self.log, "ab") if self.log else subprocess.DEVNULL
+            self.proc = subprocess.Popen(gunicorn_cmd("wsgi:app", self.port, self.options),
+                                         env=self.env, cwd=ROOT, stdout=out, stderr=out,
+                                         start_new_session=True)
+            try:
+                self._wait_healthy(60)
+            except BaseException:
+                self.kill()
+                raise
+            return self
+    return _GunicornServer
+
+
+def GunicornServer(*args, **kw):  # noqa: N802 - a class made on first use (tests/ import)
+    return _gunicorn_server_class()(*args, **kw)
 
 
 def worker_pids(master_pid):

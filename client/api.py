@@ -336,12 +336,17 @@ class Api:
         return self.request("GET", f"/api/games/{self._g(game_id)}/log",
                             params={"since": since, "limit": limit})
 
-    def post_move(self, game_id, envelope, signature):
+    def post_move(self, game_id, envelope, signature, answer=None):
         """Signed when the client has an identity: the server renders the entry (private
-        events, facts) and a refusal's reason only for the seat's own signed request."""
+        events, facts) and a refusal's reason only for the seat's own signed request.
+
+        ``answer="view"``: the entry also carries ``view`` (the view after the move, with its
+        signed head), and a stale_seq Conflict's ``details`` the current ``view`` and
+        ``entries`` (the entry the move linked to), so that no other request is needed.
+        """
         return self.request("POST", f"/api/games/{self._g(game_id)}/moves",
                             {"envelope": envelope, "signature": signature},
-                            signed=self.identity is not None)
+                            params={"answer": answer}, signed=self.identity is not None)
 
     def table(self, game_id, seat=None):
         """The table state: the pending takeback request, the seqs this seat could take back

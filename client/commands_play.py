@@ -18,29 +18,104 @@ def _entry_line(entry):
         (f"  ({events})" if events else "")
 
 
-def _submit(c, game_id, seat, move, seq, prev, wanted_seat):
-    """Sign and post one move; retry once on a stale seq.  Returns the entry."""
+def _submit(c, game_id, seat, move, seq, prev, wanted_seat, cached=False):
+    """Sign and post one move; retry once on a stale seq.  Returns the entry.
+
+    ``cached``: (seq, prev) come from the cached view (_known_view), not from a view fetched
+    now.  When the game moved on since, the refusal's view stands for that fetch: the move
+    is signed again on it and goes on as if it had been fetched first.
+
+    The move is posted with ``answer=view``: the entry comes back with the view after it and
+    its signed head, and a stale_seq refusal with the current view and the entry the move
+    linked to, so that a retry needs no other request (older servers: the view is fetched).
+    The heads the server shows are checked (client/heads.py) before anything is signed on
+    them.
+    """
     from .api import Conflict, Refused, Forbidden
     from .signing import signed_move
     key = c.home.private_key()
+    if cached:
+        try:
+            return _posted(c, game_id, signed_move(key, game_id, seq, prev, seat, move))
+        except Conflict as exc:
+            if exc.code != "stale_seq":
+                raise PbemError(f"{move!r} refused: {exc.message}") from None
+            resp = _view_of_refusal(c, game_id, exc.details) or \
+                c.fetch_view(game_id, wanted_seat)
+        except (Refused, Forbidden) as exc:
+            raise PbemError(f"{move!r} refused: {exc.message}") from None
+        seq, prev = resp["next_seq"], resp["prev"]
     body = signed_move(key, game_id, seq, prev, seat, move)
     try:
-        return c.api.post_move(game_id, body["envelope"], body["signature"])
+        return _posted(c, game_id, body)
     except Conflict as exc:
         if exc.code != "stale_seq":
             raise PbemError(f"{move!r} refused: {exc.message}") from None
+        resp = _view_of_refusal(c, game_id, exc.details)
     except (Refused, Forbidden) as exc:
         raise PbemError(f"{move!r} refused: {exc.message}") from None
-    # the game moved on: refetch, and retry once if this seat still owes a move
-    resp = c.fetch_view(game_id, wanted_seat)
+    # the game moved on: retry once if this seat still owes a move
+    if resp is None:
+        resp = c.fetch_view(game_id, wanted_seat)
     if seat not in ((resp.get("view") or {}).get("to_act") or []):
         raise PbemError(f"{move!r} not played: the game moved on and {seat} owes no move now "
                         f"(pbem show {game_id})")
     body = signed_move(key, game_id, resp["next_seq"], resp["prev"], seat, move)
     try:
-        return c.api.post_move(game_id, body["envelope"], body["signature"])
+        return _posted(c, game_id, body)
     except (Conflict, Refused, Forbidden) as exc:
         raise PbemError(f"{move!r} refused: {exc.message}") from None
+
+
+def _posted(c, game_id, body):
+    """POST one signed move with answer=view; the view after it, its head checked, is kept
+    as the game's cached view (the next play signs against it without fetching)."""
+    entry = c.api.post_move(game_id, body["envelope"], body["signature"], answer="view")
+    view = entry.pop("view", None)
+    if _is_view(view, game_id):
+        c.heads.check(game_id, view["head"], entries=[entry])
+        _keep_view(c, game_id, view)
+    return entry
+
+
+def _view_of_refusal(c, game_id, details):
+    """The view a stale_seq refusal carries (its head checked against the remembered one
+    with the entry it carries), kept as the cached view; None from an older server."""
+    view = details.get("view") if isinstance(details, dict) else None
+    if not _is_view(view, game_id):
+        return None
+    entries = details.get("entries")
+    c.heads.check(game_id, view["head"], entries=entries if isinstance(entries, list) else ())
+    _keep_view(c, game_id, view)
+    return view
+
+
+def _is_view(view, game_id):
+    return isinstance(view, dict) and isinstance(view.get("head"), dict) \
+        and isinstance(view.get("game"), dict) and view["game"].get("id") == game_id \
+        and isinstance(view.get("next_seq"), int) and isinstance(view.get("prev"), str)
+
+
+def _keep_view(c, game_id, view):
+    view["view_next_seq"] = view["next_seq"]
+    c.home.cache_view(c.server, game_id, view)
+
+
+def _known_view(c, game_id, seat):
+    """The cached view of ``game_id`` when it is as new as the last head this home saw
+    (remembered by every view, move and refusal the server answered): then ``play`` signs
+    against it and needs one round trip; a stale one costs a refusal that carries the
+    fresh view (see _submit).  None when it cannot serve."""
+    resp = c.home.cached_view(c.server, game_id)
+    head = c.home.last_head(c.server, game_id)
+    if resp is None or head is None or resp.get("view") is None:
+        return None
+    if resp.get("next_seq") != head.get("length") or resp.get("prev") != head.get("hash") \
+            or resp.get("view_next_seq", resp["next_seq"]) != resp["next_seq"]:
+        return None
+    if seat is not None and resp.get("seat") != seat:
+        return None
+    return resp
 
 
 def _sign_chain(c, game_id, seat, move_list, seq, prev):
@@ -199,7 +274,9 @@ def play(c, game_id, move_list, seat, offline, armor, force):
             raise PbemError(f"no fetched state of game {game_id} in this home: run pbem show "
                             f"{game_id} once while online")
     else:
-        resp = c.fetch_view(game_id, seat, legal=armor)
+        resp = None if armor else _known_view(c, game_id, seat)
+        cached = resp is not None
+        resp = resp or c.fetch_view(game_id, seat, legal=armor)
     if resp.get("view") is None:
         raise PbemError(f"game {game_id} has not started yet: seats are still free")
     if (resp.get("view") or {}).get("status") == "over" and not offline:
@@ -208,7 +285,10 @@ def play(c, game_id, move_list, seat, offline, armor, force):
     if me is None:
         raise PbemError(f"you hold no seat in game {game_id}")
     checking = (offline or armor) and not force
-    rules = _rules_for(c, resp, required=checking)
+    # the rules library is loaded (~15% of a play's start-up) only when something needs it:
+    # the checks before signing, or the quoting hint, which needs two arguments or more
+    rules = _rules_for(c, resp, required=checking) \
+        if checking or (len(move_list) > 1 and not force) else None
     if rules is not None and not force:
         _quoting_hint(c, rules, game_id, move_list)
     if checking:
@@ -240,14 +320,15 @@ def play(c, game_id, move_list, seat, offline, armor, force):
     played = []
     try:
         for move in move_list:
-            entry = _submit(c, game_id, me, move, seq, prev, seat)
+            entry = _submit(c, game_id, me, move, seq, prev, seat, cached=cached and not played)
             played.append(entry)
             if not c.json:
                 click.echo(_entry_line(entry))
             seq, prev = entry["seq"] + 1, entry["hash"]
     finally:
-        if played:
-            _advance_cache(c, game_id, resp, seq, prev)
+        kept = c.home.cached_view(c.server, game_id) if played else None
+        if played and (kept or {}).get("next_seq", -1) < seq:
+            _advance_cache(c, game_id, resp, seq, prev)  # an older server: no view came back
         if c.json:
             c.emit([{k: e.get(k) for k in ("seq", "seat", "move", "events", "hash")}
                     for e in played])

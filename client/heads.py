@@ -35,8 +35,13 @@ class HeadKeeper:
             self.home.pin_key(self.server, key)
         return key
 
-    def check(self, game_id, head):
-        """Verify ``head`` and remember it; raise HistoryError when it rewrites history."""
+    def check(self, game_id, head, entries=()):
+        """Verify ``head`` and remember it; raise HistoryError when it rewrites history.
+
+        ``entries``: log entries the server sent with the head (the one just appended, or
+        the one a refused move linked to); when one of them shows the remembered head is
+        still in the log, no log entry is fetched to check it (see :meth:`_extends`).
+        """
         if head is None:
             return
         if not isinstance(head, dict) or head.get("game") != game_id \
@@ -51,7 +56,7 @@ class HeadKeeper:
                                "changed")
         old = self.home.last_head(self.server, game_id)
         if old is not None:
-            self._extends(game_id, old, head)
+            self._extends(game_id, old, head, entries)
         if old is None or old != {"length": head["length"], "hash": head["hash"]}:
             self.home.remember_head(self.server, game_id, head)
 
@@ -80,7 +85,10 @@ class HeadKeeper:
         if old is None or old != {"length": head["length"], "hash": head["hash"]}:
             self.home.remember_head(self.server, game_id, head)
 
-    def _extends(self, game_id, old, new):
+    def _extends(self, game_id, old, new, entries=()):
+        """``new`` extends ``old``: the entry at ``old["length"] - 1`` still has the old hash
+        (for length 0: entry 0 links to the genesis hash).  One of ``entries`` shows it when
+        it is that entry, or the entry after it linking to the old hash; else it is fetched."""
         told = f"game {game_id}'s history was rewritten: "
         if new["length"] < old["length"]:
             raise HistoryError(told + f"the server now shows {new['length']} moves where it "
@@ -89,6 +97,13 @@ class HeadKeeper:
             if new["hash"] != old["hash"]:
                 raise HistoryError(told + f"move {old['length'] - 1} now has another hash than "
                                    "the one seen before")
+            return
+        if any(isinstance(e, dict) and e.get("seq") == old["length"]
+               and _entry_holds(e, game_id, old["length"], prev=old["hash"]) for e in entries) \
+                or old["length"] and any(
+                    isinstance(e, dict) and e.get("seq") == old["length"] - 1
+                    and _entry_holds(e, game_id, old["length"] - 1, expected_hash=old["hash"])
+                    for e in entries):
             return
         if old["length"] == 0:
             entries = self.api.log(game_id, since=0, limit=1)["entries"]

@@ -36,7 +36,9 @@ def create_app(config=None):
     if url.startswith("sqlite"):
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
     else:
-        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+        # no pool_pre_ping (a round trip on every request): a connection idle for a while is
+        # pinged when checked out (_ping_if_idle), and none is kept longer than 30 minutes
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_recycle": 1800})
 
     for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
         register_path(path)
@@ -58,6 +60,10 @@ def create_app(config=None):
     if url.startswith("sqlite"):
         with app.app_context():
             event.listen(db.engine, "connect", _sqlite_pragmas)
+    elif not app.config["SQLALCHEMY_ENGINE_OPTIONS"].get("pool_pre_ping"):
+        with app.app_context():
+            event.listen(db.engine, "checkin", _stamp_checkin)
+            event.listen(db.engine, "checkout", _ping_if_idle)
     api.init_app(app)
     if "pbemSignature" not in api.spec.components.security_schemes:
         api.spec.components.security_scheme("pbemSignature", {
@@ -101,6 +107,36 @@ def create_app(config=None):
             "PBEM_INBOUND_OPEN is set and no PBEM_INBOUND_TOKEN: anyone may post mail to "
             "/api/mail/inbound (replies still go only to the players whose keys signed)")
     return app
+
+
+#: a pooled connection idle longer than this (seconds) is pinged before use
+PING_AFTER_IDLE = 10.0
+
+
+def _stamp_checkin(_dbapi_connection, record):
+    import time
+    record.info["pbem_idle_since"] = time.monotonic()
+
+
+def _ping_if_idle(dbapi_connection, record, _proxy):
+    """SQLAlchemy's pessimistic disconnect handling, for idle connections only: under load a
+    connection is back in use within milliseconds and a ping per request (pool_pre_ping) was
+    a round trip on every move.  A connection the server closed (a restart, an idle timeout)
+    fails the ping, and the pool replaces it instead of the request failing."""
+    import time
+    from sqlalchemy import exc
+    since = record.info.get("pbem_idle_since")
+    if since is None or time.monotonic() - since < PING_AFTER_IDLE:
+        return
+    try:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("SELECT 1")
+        finally:
+            cursor.close()
+        dbapi_connection.rollback()
+    except Exception as error:  # noqa: BLE001 - any failure: the connection is dead
+        raise exc.DisconnectionError(str(error)) from error
 
 
 def _sqlite_pragmas(dbapi_connection, _record):

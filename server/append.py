@@ -28,7 +28,8 @@ from .clock import now
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from .extensions import db
 from .keys import server_key
-from .models import Game, Move, Seat
+from .models import Game, Move, Seat, Snapshot
+from .prepared import Prepared, Writer
 from .state_cache import load_log, remember, state_text, store_snapshot
 from .views import entry_json
 from .writelock import write_lock
@@ -42,8 +43,17 @@ _GAME_COLUMNS = ("id", "type", "status", "head_seq", "head_hash", "header", "see
 _SELECT_GAME = db.select(*(_GAMES.c[c] for c in _GAME_COLUMNS)).where(
     _GAMES.c.id == bindparam("gid"))
 _MOVE_HEAD = update(_GAMES).where(_GAMES.c.id == bindparam("gid"),
-                                  _GAMES.c.head_seq == bindparam("old_seq"))
+                                  _GAMES.c.head_seq == bindparam("old_seq"),
+                                  _GAMES.c.status == "playing")
 _INSERT_MOVE = db.insert(_MOVES)
+_SNAPSHOTS = Snapshot.__table__
+# ... and the statements of every move, run on the driver's cursor (server/prepared.py)
+_RUN_MOVE_HEAD = Prepared(_MOVE_HEAD, keys=("head_seq", "head_hash", "to_act"))
+_RUN_INSERT_MOVE = Prepared(_INSERT_MOVE.inline(), keys=(
+    "game_id", "seq", "seat", "move", "envelope", "signature", "prev_hash", "hash", "forced",
+    "events", "received_at"))
+_RUN_SNAPSHOT = Prepared(update(_SNAPSHOTS).where(_SNAPSHOTS.c.game_id == bindparam("gid"))
+                         .values(seq=bindparam("new_seq"), state=bindparam("new_state")))
 
 # how the append path answers each fault verify_entry finds: (kind, code)
 _ENTRY_FAULTS = {"wrong_game": (Malformed, "wrong_game"),
@@ -83,6 +93,28 @@ def _game_row(game_id):
     if row is None:
         raise NotFound("unknown_game", f"there is no game {game_id!r}")
     return SimpleNamespace(**row._mapping)
+
+
+def _heads():
+    """{game id: its row (see _GAME_COLUMNS) as this process last wrote it}: the head a
+    worker's own last append left, so that the next move of the game needs no read.  Only
+    playing games; the conditional head update of the next append checks it still holds."""
+    return current_app.extensions.setdefault("pbem_heads", {})
+
+
+def _remember_head(game, env, digest, over):
+    heads = _heads()
+    if over:
+        heads.pop(game.id, None)
+        return
+    if len(heads) > 10000:
+        heads.clear()
+    heads[game.id] = SimpleNamespace(**{**vars(game), "head_seq": env["seq"],
+                                        "head_hash": digest})
+
+
+class _StaleHead(Exception):
+    """The head this process remembered has moved on: read the game row and start again."""
 
 
 def seat_owners(game_id):
@@ -155,20 +187,53 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     unsigned repeat reads what a spectator reads.  A rules refusal's reason is the mover's
     own (it may name their hand): others get a generic sentence.
 
+    A move that follows the head this process's last append of the game left (see
+    :func:`_heads`) is appended without reading the game row: the conditional head update
+    fails if another append came first, and the move then goes the long way (read, check).
+
     Every DomainError raised once the move's signature verified carries that ``seat``.
     """
-    game = _game_row(game_id)
+    known = _heads().get(game_id)
+    game = known or _game_row(game_id)
     if game.status == "open":
         raise Conflict("not_started", f"game {game.id} has not started: seats are still free")
-    existing = _existing(game, envelope_text, signature)
-    if existing is not None and bool(existing.forced) == bool(forced):
-        viewer = _reader_seat(game.id, existing.seat, reader)
-        return entry_json(existing, get_game(game.type), viewer), False
+    repeat = _repeat(game, envelope_text, signature, forced, reader)
+    if repeat is not None:
+        return repeat
+    # the keys that sign now are the table state's (rotations), at the head this process knows
     log = load_log(game)
-    env, digest = _verified(game, log, envelope_text, signature, forced)
     try:
-        answer = _append_verified(game, log, env, envelope_text, signature, digest, forced,
-                                  reader)
+        env, digest = _verified(game, log, envelope_text, signature, forced)
+    except DomainError:
+        if known is None:
+            raise
+        # a head this process remembered may be older than a key rotation another made
+        _heads().pop(game_id, None)
+        known, game = None, _game_row(game_id)
+        repeat = _repeat(game, envelope_text, signature, forced, reader)
+        if repeat is not None:
+            return repeat
+        log = load_log(game)
+        env, digest = _verified(game, log, envelope_text, signature, forced)
+    try:
+        answer = None
+        if known is not None:
+            if env["seq"] == known.head_seq + 1 and env["prev"] == known.head_hash:
+                try:
+                    answer = _append_verified(known, log, env, envelope_text, signature,
+                                              digest, forced, reader, optimistic=True)
+                except _StaleHead:
+                    _heads().pop(game_id, None)
+            if answer is None:  # the game moved on in another process: read it, start again
+                game = _game_row(game_id)
+                repeat = _repeat(game, envelope_text, signature, forced, reader)
+                if repeat is not None:
+                    return repeat
+                log = load_log(game)
+                env, digest = _verified(game, log, envelope_text, signature, forced)
+        if answer is None:
+            answer = _append_verified(game, log, env, envelope_text, signature, digest, forced,
+                                      reader)
     except DomainError as exc:
         exc.seat = env["seat"]
         raise
@@ -179,7 +244,17 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     return answer
 
 
-def _append_verified(game, log, env, envelope_text, signature, digest, forced, reader):
+def _repeat(game, envelope_text, signature, forced, reader):
+    """The answer to a repeat of a stored entry (rendered for ``reader``), or None."""
+    existing = _existing(game, envelope_text, signature)
+    if existing is None or bool(existing.forced) != bool(forced):
+        return None
+    viewer = _reader_seat(game.id, existing.seat, reader)
+    return entry_json(existing, get_game(game.type), viewer), False
+
+
+def _append_verified(game, log, env, envelope_text, signature, digest, forced, reader,
+                     optimistic=False):
     if "delegation" in env:  # a new move of a device: ended by the server's clock? revoked?
         from .devicekeys import check_in_force
         check_in_force(env)
@@ -190,7 +265,8 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                        f"{game.head_seq + 1}", {"seq": game.head_seq + 1, "prev": game.head_hash})
     game_def = log.game
     table_entry = is_table_move(env["move"])
-    if not table_entry and env["seat"] not in log.to_act():
+    before = log.to_act()  # the seats whose duty rows stand now (server/duties.py)
+    if not table_entry and env["seat"] not in before:
         pending = log.pending()
         if pending:
             raise Refused("takeback_pending", f"{pending['seat']} asked to take back moves: the "
@@ -216,34 +292,39 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                      viewer=_reader_seat(game.id, env["seat"], reader),
                      owed_anew=asked != (log.pending() or {}).get("asked"))
     with write_lock():
-        return _write_move(entry), True
+        return _write_move(entry, before, optimistic), True
 
 
-def _write_move(new):
+def _write_move(new, before, optimistic=False):
     """Write ``new`` in one transaction: the head moves only from the seq before it (a rival
-    append makes this one a stale_seq), then the entry, the snapshot and the duties."""
+    append makes this one a stale_seq, or a _StaleHead when ``optimistic``: the game row was
+    not read), then the entry, the snapshot and the duties (``before``: the seats that owed
+    a move before it)."""
     game, env = new.game, new.env
     text = state_text(new.state, new.table)
     head = {"head_seq": env["seq"], "head_hash": new.digest, "to_act": new.to_act}
     over = new.result is not None
+    writer = Writer(db.session)
     if over:
         head.update(status="over", result=new.result, finished_at=new.received)
         moved = db.session.execute(_MOVE_HEAD.values(**head),
-                                   {"gid": game.id, "old_seq": env["seq"] - 1})
+                                   {"gid": game.id, "old_seq": env["seq"] - 1}).rowcount
     else:
-        moved = db.session.execute(_MOVE_HEAD, {"gid": game.id, "old_seq": env["seq"] - 1,
-                                                **head})
-    if moved.rowcount != 1:
+        moved = writer.run(_RUN_MOVE_HEAD, {"gid": game.id, "old_seq": env["seq"] - 1, **head})
+    if moved != 1:
         db.session.rollback()
+        if optimistic:
+            raise _StaleHead()
         raise Conflict("stale_seq", "another move was appended first; fetch the game and retry")
     row = {"game_id": game.id, "seq": env["seq"], "seat": env["seat"], "move": env["move"],
            "envelope": new.envelope_text, "signature": new.signature, "prev_hash": env["prev"],
            "hash": new.digest, "forced": new.forced, "events": new.events,
            "received_at": new.received}
-    db.session.execute(_INSERT_MOVE, row)
-    store_snapshot(game.id, env["seq"], text)
-    duties.refresh(game, seat_owners(game.id), new.to_act, env["seat"], env["seq"], over=over,
-                   reset=new.owed_anew)
+    writer.run(_RUN_INSERT_MOVE, row)
+    if not writer.run(_RUN_SNAPSHOT, {"gid": game.id, "new_seq": env["seq"], "new_state": text}):
+        store_snapshot(game.id, env["seq"], text)  # the game's first snapshot row
+    duties.after_move(writer, game, seat_owners(game.id), before, new.to_act, env["seat"],
+                      env["seq"], over=over, reset=new.owed_anew)
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
     push.announce(game.id, env["seq"])  # waiters wake when this commits (server/push.py)
     try:
@@ -253,4 +334,5 @@ def _write_move(new):
         raise Conflict("stale_seq", "another move was appended first; fetch the game and "
                        "retry") from None
     remember(game.id, env["seq"], text)
+    _remember_head(game, env, new.digest, over)
     return answer

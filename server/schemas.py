@@ -207,6 +207,18 @@ class EntrySchema(Strict):
     envelope = fields.String(dump_only=True)
     signature = fields.String(dump_only=True)
     received_at = fields.String(dump_only=True, allow_none=True)
+    view = fields.Nested(ViewResponseSchema, dump_only=True, metadata={
+        "description": "only with answer=view: the game's view for the caller after the "
+                       "move, with the new signed head (what GET .../view answers)"})
+
+
+class MoveQuerySchema(Strict):
+    answer = fields.String(load_default="entry", validate=validate.OneOf(["entry", "view"]),
+                           metadata={"description": "`view`: the answer also carries the view "
+                                     "after the move and its signed head, and a stale_seq "
+                                     "refusal the current view and the entry the move "
+                                     "linked to (`details.view`, `details.entries`), so that a "
+                                     "client needs no other request to go on"})
 
 
 MAX_SEQ = 2 ** 31 - 1  # the seq column is a 32-bit integer on PostgreSQL

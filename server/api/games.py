@@ -1,18 +1,21 @@
 """Games: create, join, view, legal moves, the log, posting moves, the archive."""
 
 import base64
+import re
 from datetime import datetime, timezone
 
-from flask import g
+from flask import current_app, g, request
 from flask.views import MethodView
+from webargs.flaskparser import is_json_request
 
 from shared.games import game_types, get_game
 
 from .. import bots, duties
 from ..append import append_move
+from ..domain import Conflict
 from ..archives import archive_for
 from ..auth import current_player
-from ..errors import Blueprint, fail
+from ..errors import Blueprint, fail, loads_request_json
 from ..extensions import db
 from ..idempotency import idempotent
 from ..lifecycle import join_game
@@ -21,8 +24,8 @@ from ..models import Game, Seat
 from ..state_cache import load_log
 from ..schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema, GameSchema,
                        GamesQuerySchema, GameTypeListSchema, JoinSchema, LegalMovesSchema,
-                       LogQuerySchema, LogSchema, MoveSubmitSchema, SeatQuerySchema,
-                       TableSchema, ViewResponseSchema)
+                       LogQuerySchema, LogSchema, MoveQuerySchema, MoveSubmitSchema,
+                       SeatQuerySchema, TableSchema, ViewResponseSchema)
 from ..views import log_entries, seat_of, signed_head, view_for
 
 blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
@@ -191,11 +194,16 @@ class View(MethodView):
     def get(self, query, game_id):
         """The board as the caller may see it (unsigned: a spectator's view)."""
         player, game, seat = _looking(game_id, query["seat"], required=False)
-        view = view_for(game, seat)
-        board = get_game(game.type).render(view) if view is not None else None
-        return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
-                "prev": game.head_hash, "view": view, "board": board,
-                "head": signed_head(game) if game.genesis else None}
+        return view_answer(player, game, seat)
+
+
+def view_answer(player, game, seat):
+    """What GET /view answers: ``seat``'s view (None: a spectator's) and the signed head."""
+    view = view_for(game, seat)
+    board = get_game(game.type).render(view) if view is not None else None
+    return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
+            "prev": game.head_hash, "view": view, "board": board,
+            "head": signed_head(game) if game.genesis else None}
 
 
 @blp.route("/games/<game_id>/legal")
@@ -240,17 +248,87 @@ class Table(MethodView):
                 "taken_back": table["taken_back"], "next_seq": game.head_seq + 1}
 
 
+def documented_as(*decorators):
+    """Document a view as these flask-smorest decorators would (arguments, responses,
+    refusals), without wrapping it in them: for the hot path, which parses its body and
+    writes its answer itself."""
+    def document(view):
+        def stand_in(*args, **kwargs):
+            raise AssertionError("documentation only")
+        for decorator in reversed(decorators):
+            stand_in = decorator(stand_in)
+        view._apidoc = stand_in._apidoc
+        return view
+    return document
+
+
+# MoveSubmitSchema's own checks, for the body every client sends (the schema's regexp, as
+# marshmallow applies it: with match)
+_SIGNATURE = re.compile(MoveSubmitSchema._declared_fields["signature"].validators[0].regex
+                        .pattern).match
+
+
+def _move_body():
+    """The move POST's body {envelope, signature} as ``blp.arguments(MoveSubmitSchema)``
+    would load it.  A well-formed body is checked here; anything else goes through that
+    parser, so that every refusal is the one it gives."""
+    if is_json_request(request):
+        try:
+            body = loads_request_json(request.get_data(cache=True))
+        except ValueError:
+            body = None
+        if type(body) is dict and len(body) == 2:
+            envelope, signature = body.get("envelope"), body.get("signature")
+            if type(envelope) is str and 2 <= len(envelope) <= 2048 \
+                    and type(signature) is str and _SIGNATURE(signature):
+                return body
+    return Blueprint.ARGUMENTS_PARSER.parse(MoveSubmitSchema(), request, location="json")
+
+
+def _move_answer_kind():
+    """``answer`` of the query string (MoveQuerySchema): "entry" (the default) or "view"."""
+    if not request.args:
+        return "entry"
+    return Blueprint.ARGUMENTS_PARSER.parse(MoveQuerySchema(), request,
+                                            location="query")["answer"]
+
+
+def _viewed_after(player, game_id, moved_seat):
+    """The view answer after a move, through the mover's seat when the caller holds it."""
+    db.session.rollback()  # a fresh read of the game (the append committed or failed)
+    game = get_or_404(game_id)
+    mine = [s.seat for s in game.seats if player is not None and s.player_id == player.id]
+    seat = moved_seat if moved_seat in mine else seat_of(game, player)
+    return ViewResponseSchema().dump(view_answer(player, game, seat)), game, seat
+
+
+def _stale_details(exc, player, game_id, envelope):
+    """What a stale_seq refusal adds for answer=view: the current view, and the entry the
+    move linked to (or entry 0), with which the client checks the new head extends the
+    one it knew (client/heads.py) and retries once, with no other request."""
+    import json
+    view, game, seat = _viewed_after(player, game_id, exc.seat)
+    try:
+        seq = int(json.loads(envelope)["seq"])
+    except (ValueError, KeyError, TypeError):
+        seq = 0
+    entries = log_entries(game, seat, max(seq - 1, 0), 1) if game.genesis else []
+    exc.details = {**exc.details, "view": view, "entries": entries}
+
+
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
     decorators = [move_limit()]
 
-    @blp.arguments(MoveSubmitSchema)
-    @blp.response(201, EntrySchema)
-    @blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "
-                      "appended: the existing entry")
-    @blp.doc(security=OPTIONAL)
-    @blp.refusals(400, 401, 403, 404, 409, 422)
-    def post(self, data, game_id):
+    @documented_as(
+        blp.arguments(MoveSubmitSchema),
+        blp.arguments(MoveQuerySchema, location="query"),
+        blp.response(201, EntrySchema),
+        blp.alt_response(200, schema=EntrySchema, description="the same envelope was already "
+                         "appended: the existing entry"),
+        blp.doc(security=OPTIONAL),
+        blp.refusals(400, 401, 403, 404, 409, 422))
+    def post(self, game_id):
         """Append a signed move.  The envelope is canonical JSON, signed with the seat's key.
 
         The answer (the new entry, or the existing one when the same envelope was already
@@ -258,14 +336,27 @@ class Moves(MethodView):
         the entry as that seat (its private events and facts) and a refusal's reason;
         unsigned, it reads as a spectator's.
         """
+        # The hot path: the body and the answer without the schema layers (an entry's
+        # fields are already what EntrySchema dumps, see tests/server/test_layers.py)
+        data = _move_body()
+        answer_kind = _move_answer_kind()
         player = current_player(required=False)
-        entry, created = append_move(game_id, data["envelope"], data["signature"],
-                                     reader=player.id if player else None)
+        try:
+            entry, created = append_move(game_id, data["envelope"], data["signature"],
+                                         reader=player.id if player else None)
+        except Conflict as exc:
+            if answer_kind == "view" and exc.code == "stale_seq":
+                _stale_details(exc, player, game_id, data["envelope"])
+            raise
+        if answer_kind == "view":
+            entry = dict(entry, view=_viewed_after(player, game_id, entry["seat"])[0])
         if created:
             # the seat's move allowance pays for its appended moves only: anyone can post a
             # copy of a public (or captured) envelope again, and that must not lock it out
             g.pbem_verified_seat = f"{game_id}:{entry['seat']}"
-        return entry, 201 if created else 200
+        answer = current_app.json.response(entry)
+        answer.status_code = 201 if created else 200
+        return answer
 
 
 @blp.route("/games/<game_id>/log")

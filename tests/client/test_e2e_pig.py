@@ -180,11 +180,11 @@ def test_stale_seq_is_refetched_and_retried_once(make_player, monkeypatch):
     real_post = Api.post_move
     calls = []
 
-    def racing_post(self, game_id, envelope, signature):
+    def racing_post(self, game_id, envelope, signature, **kw):
         calls.append(json.loads(envelope)["seq"])
         if len(calls) == 1:  # another of ann's terminals appends first
             ann.run("play", game, "peek")
-        return real_post(self, game_id, envelope, signature)
+        return real_post(self, game_id, envelope, signature, **kw)
 
     monkeypatch.setattr(Api, "post_move", racing_post)
     out = ann.run("play", game, "hold").stdout
@@ -197,10 +197,10 @@ def test_stale_move_not_retried_when_no_longer_owed(make_player, monkeypatch):
     game, (ann, bob) = start(make_player)
     real_post = Api.post_move
 
-    def racing_post(self, game_id, envelope, signature):
+    def racing_post(self, game_id, envelope, signature, **kw):
         monkeypatch.setattr(Api, "post_move", real_post)
         ann.run("play", game, "hold")  # the turn passes to bob meanwhile
-        return real_post(self, game_id, envelope, signature)
+        return real_post(self, game_id, envelope, signature, **kw)
 
     monkeypatch.setattr(Api, "post_move", racing_post)
     err = ann.run("play", game, "peek", ok=1).stderr
