@@ -190,7 +190,7 @@ class LegalMovesSchema(Strict):
 class MoveSubmitSchema(Strict):
     envelope = fields.String(required=True, validate=validate.Length(min=2, max=2048))
     signature = fields.String(required=True, validate=validate.Regexp(
-        r"^[0-9a-f]{128}$", error="a signature is 128 lowercase hex digits (Ed25519)"))
+        r"^[0-9a-f]{128}\Z", error="a signature is 128 lowercase hex digits (Ed25519)"))
 
 
 class EntrySchema(Strict):

@@ -18,6 +18,7 @@ random source.
 
 import hashlib
 import json
+import re
 
 MOVE_DOMAIN = b"pbem-move-v1\n"
 SERVER_MOVE_DOMAIN = b"pbem-server-move-v1\n"
@@ -36,6 +37,7 @@ ENVELOPE_FIELDS = ("game", "seq", "prev", "seat", "move", "nonce", "ts")
 #: ``order`` (the hash of the standing order a forced entry carries out, shared/orders.py)
 OPTIONAL_FIELDS = frozenset({"forced", "delegation", "order"})
 MAX_MOVE_LENGTH = 500
+_SIGNATURE_TEXT = re.compile(r"[0-9a-fA-F]{128}\Z")
 MAX_NONCE_LENGTH = 64
 
 
@@ -224,8 +226,10 @@ def verify_entry(envelope_text, signature, *, game_id=None, seq=None, prev=None,
     entry that does not hold; the message begins with ``subject``.
     """
     env = read_envelope(envelope_text)
-    if not isinstance(signature, str) or not signature.isascii():
-        raise EntryError(f"{subject}'s signature is not hex digits", "bad_signature")
+    # exactly 128 hex digits: bytes.fromhex would skip white space, and "SIG\n" would verify
+    # as SIG while hashing as another entry
+    if not isinstance(signature, str) or not _SIGNATURE_TEXT.match(signature):
+        raise EntryError(f"{subject} has a bad signature (not 128 hex digits)", "bad_signature")
     if game_id is not None and env["game"] != game_id:
         _entry_fault(subject, "wrong_game", f"belongs to game {env['game'][:40]!r}, not {game_id}")
     is_forced = bool(env.get("forced"))

@@ -175,3 +175,18 @@ def test_an_archive_with_a_deeply_nested_envelope_is_refused_not_a_crash():
                             "hash": "0" * 64}], "head": {}, "seed": None, "result": None}
     with pytest.raises(ArchiveError):
         verify_archive(archive)
+
+
+@pytest.mark.parametrize("tail", ["\n", " ", "\t"])
+def test_a_signature_with_trailing_white_space_is_refused(make_player, tail):
+    """bytes.fromhex skips white space, so "SIG\\n" verifies like SIG but hashes as another
+    entry, and an archive refuses it: the server must never store it."""
+    game_id, (ann, bob) = start_pig(make_player)
+    body = ann.move_body(game_id, "north", "roll")
+    r = ann.post(f"/api/games/{game_id}/moves", {**body, "signature": body["signature"] + tail})
+    assert r.status_code in (400, 422) and "error" in r.get_json()
+    assert ann.get(f"/api/games/{game_id}/log").get_json()["entries"] == []
+    assert ann.post(f"/api/games/{game_id}/moves", body).status_code == 201
+    archive = ann.get(f"/api/games/{game_id}/archive").get_json()
+    from shared.archive import verify_archive
+    assert verify_archive(archive)["entries"] == 1
