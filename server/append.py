@@ -237,11 +237,13 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     except DomainError as exc:
         exc.seat = env["seat"]
         raise
+    answer, created, *orders_due = answer
     # --- standing orders (server/orders.py): the new entry may be what an order waits for
-    if answer[1] and "order" not in env:
+    # (``orders_due``: the append's own transaction saw an order in force in this game)
+    if created and "order" not in env and orders_due and orders_due[0]:
         from .orders import after_append
         after_append(game.id)
-    return answer
+    return answer, created
 
 
 def _repeat(game, envelope_text, signature, forced, reader):
@@ -292,7 +294,7 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                      viewer=_reader_seat(game.id, env["seat"], reader),
                      owed_anew=asked != (log.pending() or {}).get("asked"))
     with write_lock():
-        return _write_move(entry, before, optimistic), True
+        return _write_move(entry, before, optimistic)  # (entry, True, orders in force)
 
 
 def _write_move(new, before, optimistic=False):
@@ -325,6 +327,7 @@ def _write_move(new, before, optimistic=False):
         store_snapshot(game.id, env["seq"], text)  # the game's first snapshot row
     duties.after_move(writer, game, seat_owners(game.id), before, new.to_act, env["seat"],
                       env["seq"], over=over, reset=new.owed_anew)
+    orders_due = not over and writer.first(_orders_in_force(), {"gid": game.id}) is not None
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
     push.announce(game.id, env["seq"])  # waiters wake when this commits (server/push.py)
     try:
@@ -335,4 +338,19 @@ def _write_move(new, before, optimistic=False):
                        "retry") from None
     remember(game.id, env["seq"], text)
     _remember_head(game, env, new.digest, over)
-    return answer
+    return answer, True, orders_due
+
+
+_ORDERS_IN_FORCE = []
+
+
+def _orders_in_force():
+    """A prepared ``SELECT`` of one standing order in force in game ``gid`` (server/orders.py),
+    run in the append's transaction: the orders are looked at after the move only when there
+    is one (a second transaction for every move cost ~40% of the append)."""
+    if not _ORDERS_IN_FORCE:
+        from .orders import StandingOrder
+        t = StandingOrder.__table__
+        _ORDERS_IN_FORCE.append(Prepared(db.select(t.c.id).where(
+            t.c.game_id == bindparam("gid"), t.c.done.is_(False)).limit(1)))
+    return _ORDERS_IN_FORCE[0]

@@ -15,7 +15,7 @@ TRACE = []
 
 
 class Prepared:
-    """``stmt`` (a Core insert, update or delete with named bind parameters), compiled for a
+    """``stmt`` (a Core insert, update, delete or select with named bind parameters), compiled for a
     dialect on first use.  ``keys``: the columns an insert sets."""
 
     def __init__(self, stmt, keys=None):
@@ -66,3 +66,8 @@ class Writer:
 
     def run(self, prepared, params):
         return prepared.execute(self.cursor, self.dialect, params)
+
+    def first(self, prepared, params):
+        """Run a prepared SELECT; its first row, or None."""
+        prepared.execute(self.cursor, self.dialect, params)
+        return self.cursor.fetchone()

@@ -64,12 +64,12 @@ def test_register_prints_a_recovery_code_and_key_rotate_uses_it(make_player, tmp
     # rotate with the old key: an @rotate entry in the running game
     rotated = ann.json("key", "rotate")
     assert [g["game"] for g in rotated["games"]] == [game]
-    ann.run("play", game, "roll")
+    ann.run("play", game, "peek")  # (peek keeps the turn, whatever the server's seed rolls)
     # the key is lost: rotate with the recovery code
     (ann.home / "key.ed25519").unlink()
     rotated = ann.json("key", "rotate", "--recovery-code", code)
     assert [g["game"] for g in rotated["games"]] == [game]
-    ann.run("play", game, "hold")
+    ann.run("play", game, "peek")
     entries = ann.json("log", game)
     moves = [e["move"].split(" ")[0] for e in entries]
     assert moves.count("@rotate") == 2
