@@ -147,6 +147,34 @@ def test_split_hint_groups_the_arguments_the_player_meant():
     assert split_hint(ZAR, ["settle 14", "road", "14-19"]) == [["settle 14"], ["road", "14-19"]]
 
 
+@pytest.mark.parametrize("args,joined,reason", [
+    (["settle", "99"], "settle 99", "'99' is not a corner"),
+    (["road", "1", "99"], "road 1 99", "'99' is not a corner"),
+    (["robber", "Z", "blue"], "robber Z blue", "is not a hex"),
+    (["roll", "city", "99"], "city 99", "'99' is not a corner"),
+])
+def test_unquoted_words_whose_join_is_no_move_either_still_get_the_quoting_hint(
+        args, joined, reason):
+    """Audit of #13.6: `pbem play G road 1 99` said "'road' refused: write road and a path,
+    like: road 14-19", though the player wrote one: no word of the quotes, because the join
+    did not parse either (99 is no corner).  Now the join's reason and the quoted command."""
+    from client.commands_play import _quoting_hint
+    from client.context import UsageProblem
+    with pytest.raises(UsageProblem) as caught:
+        _quoting_hint(None, ZAR, "k7m2q9xa3b", args)
+    text = str(caught.value)
+    assert f"{joined!r} is not a move either" in text and reason in text
+    assert f'pbem play k7m2q9xa3b "{joined}"' in text
+
+
+@pytest.mark.parametrize("args", [["roll", "end"], ["settle 14", "road 14-99"],
+                                  ["settle 14", "nonsense"]])
+def test_no_quoting_hint_for_moves_or_for_one_bad_word(args):
+    """Separate moves, quoted moves, and a single bad word are left to the rules' reasons."""
+    from client.commands_play import _quoting_hint
+    assert _quoting_hint(None, ZAR, "k7m2q9xa3b", args) is None
+
+
 # --- #13.7: server URLs -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("url,words", [
