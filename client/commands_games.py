@@ -26,7 +26,8 @@ def register(c, name, email, tz):
       pbem register ann --email ann@example.org --tz America/Denver
     """
     from shared.envelope import public_key_hex
-    from .api import Api, Conflict
+    from .api import Api, Conflict, RateLimited, ServerError, ServerUnreachable
+    from .context import _as_pbem_error
     home = c.home
     created = not home.has_key()
     key = home.create_key()
@@ -43,6 +44,13 @@ def register(c, name, email, tz):
         player = api.register(name, key, public, email=email, tz=tz,
                               recovery=recovery_fields(name, key, recovery))
         again = False
+    except (RateLimited, ServerError, ServerUnreachable) as exc:
+        # nothing was registered: say so, and that the kept key finishes it later (#13.1)
+        error = _as_pbem_error(exc)
+        when = " once the limit allows" if isinstance(exc, RateLimited) else ""
+        raise type(error)(f"{error.message}; {name} is not registered, and the key in "
+                          f"{home.path} is kept: pbem register {name} again{when} registers "
+                          "it") from None
     except Conflict as exc:
         try:
             player = api.player(name)
