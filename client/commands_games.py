@@ -288,8 +288,13 @@ def _panel(resp, seat):
     if view.get("status") == "over" or game["status"] == "over":
         result = view.get("result") or game.get("result") or {}
         winners = ", ".join(result.get("winners") or []) or "nobody"
-        lines.append(f"The game is over; won by {winners}.  Check it: pbem export {game['id']} "
-                     f"-o {game['id']}.json && pbem verify {game['id']}.json")
+        reason = result.get("reason")
+        why = f" ({reason.strip().rstrip('.')})" if isinstance(reason, str) and reason.strip() \
+            else ""
+        # the commands on lines of their own: wrapping never cuts one a reader would copy
+        lines += [f"The game is over; won by {winners}{why}.  Check it:",
+                  f"  pbem export {game['id']} -o {game['id']}.json",
+                  f"  pbem verify {game['id']}.json"]
         return lines
     to_act = view.get("to_act") or []
     owes = view.get("owes") or {}

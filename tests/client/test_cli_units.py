@@ -366,6 +366,27 @@ def test_games_table_while_an_offer_is_open(tmp_path):
 
 # --- #13.9: wrapping --------------------------------------------------------------------------
 
+def test_the_end_of_game_commands_are_never_cut_by_the_wrapping():
+    """Audit of #13.9: at the end of a game, pbem show wrapped "Check it: pbem export ID -o
+    ID.json && pbem verify ID.json" at 80 columns between -o and its file, so the copied
+    line failed.  Each command has a line of its own; the rules' reason is said too."""
+    from client.commands_games import _panel
+    from client.context import wrap_lines
+    resp = {"game": {"id": "fdk45dtqh9", "status": "over"},
+            "view": {"status": "over", "result": {"winners": [],
+                                                  "reason": "no Nephite army is left."}}}
+    import textwrap
+    shown = [w for line in _panel(resp, "moroni")   # as pbem show wraps its panel
+             for w in textwrap.wrap(line, 80, subsequent_indent="  ", break_on_hyphens=False)]
+    lines = wrap_lines(_panel(resp, "moroni"), 80, indent="    ")
+    assert shown == lines
+    assert lines == ["The game is over; won by nobody (no Nephite army is left).  Check it:",
+                     "  pbem export fdk45dtqh9 -o fdk45dtqh9.json",
+                     "  pbem verify fdk45dtqh9.json"]
+    resp["view"]["result"] = {"winners": ["red"]}
+    assert _panel(resp, "red")[0] == "The game is over; won by red.  Check it:"
+
+
 @pytest.mark.parametrize("width", [80, 60])
 def test_rules_fit_the_terminal(width, monkeypatch):
     from shared.games import game_types
