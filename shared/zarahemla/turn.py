@@ -137,7 +137,7 @@ def apply_setup_road(st, seat, e):
         st["phase"] = "start"
         st["start_owed"] = list(st["order"])
         out.append(ev(st, "Set-up done: every player now chooses one settlement for the "
-                      "starting resources (start CORNER).", "setup_done",
+                      "starting resources (start N).", "setup_done",
                       {"start_owed": list(st["order"])}))
     return out
 
