@@ -26,7 +26,8 @@ def register(c, name, email, tz):
       pbem register ann --email ann@example.org --tz America/Denver
     """
     from shared.envelope import public_key_hex
-    from .api import Api, Conflict
+    from .api import Api, Conflict, RateLimited, ServerError, ServerUnreachable
+    from .context import _as_pbem_error
     home = c.home
     created = not home.has_key()
     key = home.create_key()
@@ -43,6 +44,13 @@ def register(c, name, email, tz):
         player = api.register(name, key, public, email=email, tz=tz,
                               recovery=recovery_fields(name, key, recovery))
         again = False
+    except (RateLimited, ServerError, ServerUnreachable) as exc:
+        # nothing was registered: say so, and that the kept key finishes it later (#13.1)
+        error = _as_pbem_error(exc)
+        when = " once the limit allows" if isinstance(exc, RateLimited) else ""
+        raise type(error)(f"{error.message}; {name} is not registered, and the key in "
+                          f"{home.path} is kept: pbem register {name} again{when} registers "
+                          "it") from None
     except Conflict as exc:
         try:
             player = api.player(name)
@@ -280,8 +288,13 @@ def _panel(resp, seat):
     if view.get("status") == "over" or game["status"] == "over":
         result = view.get("result") or game.get("result") or {}
         winners = ", ".join(result.get("winners") or []) or "nobody"
-        lines.append(f"The game is over; won by {winners}.  Check it: pbem export {game['id']} "
-                     f"-o {game['id']}.json && pbem verify {game['id']}.json")
+        reason = result.get("reason")
+        why = f" ({reason.strip().rstrip('.')})" if isinstance(reason, str) and reason.strip() \
+            else ""
+        # the commands on lines of their own: wrapping never cuts one a reader would copy
+        lines += [f"The game is over; won by {winners}{why}.  Check it:",
+                  f"  pbem export {game['id']} -o {game['id']}.json",
+                  f"  pbem verify {game['id']}.json"]
         return lines
     to_act = view.get("to_act") or []
     owes = view.get("owes") or {}

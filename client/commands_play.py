@@ -174,12 +174,12 @@ def _rules_for(c, resp, required):
 
 def _quoting_hint(c, rules, game_id, move_list):
     """Refuse arguments that only make moves when joined: the player forgot the quotes."""
-    from .precheck import split_hint
+    from .precheck import parse, split_hint
+    from shared import IllegalMove
     groups = split_hint(rules, move_list)
     if not groups:
+        _unparsed_words(rules, game_id, move_list)
         return
-    from .precheck import parse
-    from shared import IllegalMove
     joined = next(g for g in groups if len(g) > 1)
     alone = joined[0]
     for arg in joined:
@@ -191,6 +191,44 @@ def _quoting_hint(c, rules, game_id, move_list):
     quoted = " ".join(_shell_quote(" ".join(g)) for g in groups)
     raise UsageProblem(f"{alone!r} is not a move on its own, but {' '.join(joined)!r} is: a "
                        f"move with spaces must be quoted, as in: pbem play {game_id} {quoted}")
+
+
+def _unparsed_words(rules, game_id, move_list):
+    """Refuse two or more neighbouring single words none of which is a move alone and whose
+    join is no move either (``road 1 99``, ``settle 99``): the player forgot the quotes as
+    well, and the rules' reason for the word alone ("write road and a path") would send
+    them looking for the mistake in the wrong place.  The reason given is the join's."""
+    from .precheck import parse
+    from shared import IllegalMove
+
+    def lone_word(text):
+        if not text.strip() or len(text.split()) != 1:
+            return False
+        try:
+            parse(rules, text)
+            return False
+        except IllegalMove:
+            return True
+
+    if len(move_list) < 2:
+        return
+    for i, arg in enumerate(move_list):
+        if not lone_word(arg):
+            continue
+        j = i + 1
+        while j < len(move_list) and lone_word(move_list[j]):
+            j += 1
+        if j - i < 2:
+            continue
+        joined = " ".join(move_list[i:j])
+        try:
+            parse(rules, joined)
+            return  # a move after all: the rules judge it further on
+        except IllegalMove as exc:
+            reason = str(exc)
+        raise UsageProblem(f"{arg!r} is not a move on its own, and {joined!r} is not a move "
+                           f"either ({reason}); a move with spaces must be quoted, as in: "
+                           f"pbem play {game_id} {_shell_quote(joined)}")
 
 
 def _shell_quote(text):

@@ -176,6 +176,18 @@ def utc_filter(moment):
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else ""
 
 
+@bp.app_template_filter("reason")
+def reason_filter(result):
+    """The rules' reason a finished game ended ("red reached 12 victory points", "no Nephite
+    army is left.") as a sentence, or "" when the result gives none.  A cooperative game the
+    players lost has no winners, and without it the page said just "Game over"."""
+    reason = result.get("reason") if isinstance(result, dict) else None
+    if not isinstance(reason, str) or not reason.strip():
+        return ""
+    reason = reason.strip()
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+
+
 @bp.app_template_filter("when")
 def when_filter(text):
     """An ISO timestamp string (as the log gives it) shown as UTC text before the script runs."""

@@ -163,10 +163,10 @@ def _space(view, space):
 
 def _sea():
     parts = [rect(SEA_X, 0, WIDTH - SEA_X, MAP_H, fill="#9cc9e8"),
-             text(WIDTH - 29, 20, "EAST", font_weight="bold", fill="#2d5873",
-                  text_anchor="middle"),
+             text(WIDTH - 29, 18, "EAST", font_weight="bold", fill="#2d5873",
+                  text_anchor="middle", font_size=12),
              text(WIDTH - 29, 32, "SEA", font_weight="bold", fill="#2d5873",
-                  text_anchor="middle")]
+                  text_anchor="middle", font_size=12)]
     for port in PORTS:
         x, y = _xy(port)
         parts.append(line(x + 38, y, SEA_X + 14, y, stroke="#2d7fb8", stroke_width=2,
@@ -435,8 +435,15 @@ def _status(view):
     line1 = (f"Round {as_int(view.get('round'))} of {as_int(view.get('rounds'))} - cities "
              f"retaken {len(done)} of {required} - Amalickiah "
              f"{'is dead' if view.get('king_killed') else 'lives'}")
-    return group([text(8, MAP_H - 10, line1, font_size=10, font_weight="bold")],
-                 title=line1, cls="status")
+    parts = [text(8, MAP_H - 10, line1, font_size=10, font_weight="bold")]
+    if as_dict(view.get("fields")):
+        # the key to the red markers on battlefields, which nothing else on the board explains
+        parts.append(group([circle(336, MAP_H - 13, 6, fill=LAMANITE),
+                            text(336, MAP_H - 10, "*", fill="#ffffff", text_anchor="middle"),
+                            text(346, MAP_H - 10, "a battle left unfinished", font_size=9)],
+                           title="a red * on a battlefield: a battle left unfinished, its "
+                                 "Lamanites still there", cls="key-unfinished"))
+    return group(parts, title=line1, cls="status")
 
 
 def draw(view):

@@ -9,7 +9,7 @@ from .view import make_view
 
 #: notes printed under a group of examples in the help
 _HELP_NOTES = {
-    "set-up": "start N: the settlement whose hexes give your starting resources",
+    "set-up": "start CORNER: the settlement whose hexes give your starting resources",
     "7/warrior": "robber HEX [PLAYER]: without a player, no card is stolen",
     "bank": "4:1, 3:1 at a 3:1 post, 2:1 at that resource's post",
     "offers": "without to ..., the offer goes to everyone",

@@ -124,11 +124,11 @@ def check_duty(st, seat, mv):
         if seat != nxt:
             raise IllegalMove(f"the set-up is running: it is {nxt}'s turn to place a {what}",
                               code="setup")
-        raise IllegalMove(f"during the set-up you place a {what} (settle N / road N-M)",
-                          code="setup")
+        raise IllegalMove(f"during the set-up you place a {what} "
+                          "(settle CORNER / road CORNER-CORNER)", code="setup")
     if phase == "start" and kind != "start":
         raise IllegalMove("every player first chooses the settlement for their starting "
-                          "resources (start N)", code="setup")
+                          "resources (start CORNER)", code="setup")
 
 
 #: moves that change no one's points and not whose turn it is: after them the current player
@@ -170,13 +170,13 @@ def owes(st):
     if phase == "setup":
         seat = st["setup"][0]
         if st["placed"] is None:
-            out[seat] = "place a settlement (settle N)"
+            out[seat] = "place a settlement (settle CORNER)"
         else:
-            out[seat] = f"place a road next to {st['placed'] + 1} (road N-M)"
+            out[seat] = f"place a road next to {st['placed'] + 1} (road {st['placed'] + 1}-CORNER)"
         return out
     if phase == "start":
         for s in st["start_owed"]:
-            out[s] = "choose the settlement for your starting resources (start N)"
+            out[s] = "choose the settlement for your starting resources (start CORNER)"
         return out
     if phase != "play":
         return out

@@ -50,7 +50,7 @@ def guard_turn(st, seat, kind):
             raise IllegalMove("the set-up is not finished: place a settlement or road",
                               code="setup")
         raise IllegalMove("every player must first choose the settlement for their starting "
-                          "resources (start N)", code="setup")
+                          "resources (start CORNER)", code="setup")
     turn = st["turn"]
     if seat != turn:
         raise IllegalMove(f"it is {turn}'s turn, not yours", code="not_your_turn")

@@ -38,13 +38,13 @@ def child_env(**extra):
 class Server:
     """A ``pbem-server run`` process on a free loopback port with its own database."""
 
-    def __init__(self, tmp):
+    def __init__(self, tmp, **extra_env):
         self.tmp = Path(tmp)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(self.tmp / "server.log", "wb")
+        self.log = open(self.tmp / "server.log", "ab")
         env = child_env(PBEM_DATABASE_URL=f"sqlite:///{self.tmp}/pbem.sqlite",
-                        PBEM_INSTANCE_PATH=str(self.tmp / "instance"))
+                        PBEM_INSTANCE_PATH=str(self.tmp / "instance"), **extra_env)
         self.proc = subprocess.Popen(["pbem-server", "run", "--host", "127.0.0.1", "--port",
                                       str(self.port)], env=env, cwd=ROOT, stdout=self.log,
                                      stderr=subprocess.STDOUT)

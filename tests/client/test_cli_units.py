@@ -147,6 +147,34 @@ def test_split_hint_groups_the_arguments_the_player_meant():
     assert split_hint(ZAR, ["settle 14", "road", "14-19"]) == [["settle 14"], ["road", "14-19"]]
 
 
+@pytest.mark.parametrize("args,joined,reason", [
+    (["settle", "99"], "settle 99", "'99' is not a corner"),
+    (["road", "1", "99"], "road 1 99", "'99' is not a corner"),
+    (["robber", "Z", "blue"], "robber Z blue", "is not a hex"),
+    (["roll", "city", "99"], "city 99", "'99' is not a corner"),
+])
+def test_unquoted_words_whose_join_is_no_move_either_still_get_the_quoting_hint(
+        args, joined, reason):
+    """Audit of #13.6: `pbem play G road 1 99` said "'road' refused: write road and a path,
+    like: road 14-19", though the player wrote one: no word of the quotes, because the join
+    did not parse either (99 is no corner).  Now the join's reason and the quoted command."""
+    from client.commands_play import _quoting_hint
+    from client.context import UsageProblem
+    with pytest.raises(UsageProblem) as caught:
+        _quoting_hint(None, ZAR, "k7m2q9xa3b", args)
+    text = str(caught.value)
+    assert f"{joined!r} is not a move either" in text and reason in text
+    assert f'pbem play k7m2q9xa3b "{joined}"' in text
+
+
+@pytest.mark.parametrize("args", [["roll", "end"], ["settle 14", "road 14-99"],
+                                  ["settle 14", "nonsense"]])
+def test_no_quoting_hint_for_moves_or_for_one_bad_word(args):
+    """Separate moves, quoted moves, and a single bad word are left to the rules' reasons."""
+    from client.commands_play import _quoting_hint
+    assert _quoting_hint(None, ZAR, "k7m2q9xa3b", args) is None
+
+
 # --- #13.7: server URLs -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("url,words", [
@@ -337,6 +365,27 @@ def test_games_table_while_an_offer_is_open(tmp_path):
 
 
 # --- #13.9: wrapping --------------------------------------------------------------------------
+
+def test_the_end_of_game_commands_are_never_cut_by_the_wrapping():
+    """Audit of #13.9: at the end of a game, pbem show wrapped "Check it: pbem export ID -o
+    ID.json && pbem verify ID.json" at 80 columns between -o and its file, so the copied
+    line failed.  Each command has a line of its own; the rules' reason is said too."""
+    from client.commands_games import _panel
+    from client.context import wrap_lines
+    resp = {"game": {"id": "fdk45dtqh9", "status": "over"},
+            "view": {"status": "over", "result": {"winners": [],
+                                                  "reason": "no Nephite army is left."}}}
+    import textwrap
+    shown = [w for line in _panel(resp, "moroni")   # as pbem show wraps its panel
+             for w in textwrap.wrap(line, 80, subsequent_indent="  ", break_on_hyphens=False)]
+    lines = wrap_lines(_panel(resp, "moroni"), 80, indent="    ")
+    assert shown == lines
+    assert lines == ["The game is over; won by nobody (no Nephite army is left).  Check it:",
+                     "  pbem export fdk45dtqh9 -o fdk45dtqh9.json",
+                     "  pbem verify fdk45dtqh9.json"]
+    resp["view"]["result"] = {"winners": ["red"]}
+    assert _panel(resp, "red")[0] == "The game is over; won by red.  Check it:"
+
 
 @pytest.mark.parametrize("width", [80, 60])
 def test_rules_fit_the_terminal(width, monkeypatch):

@@ -209,3 +209,36 @@ def test_completion_after_show(make_player):
     assert complete(["play", game, ""], ann.home, env) == []
     bob.run("wait", game, "--timeout", 5)  # wait fetches the list when it is your move
     assert complete(["play", game, ""], bob.home, env) == ["roll", "hold", "peek"]
+
+
+# --- #13.1 (audit): a refused sign-up leaves nothing half done --------------------------------
+
+def test_a_sign_up_refused_by_the_limit_leaves_no_half_registered_key(tmp_path):
+    """#13.1: "too many requests ... after the key was already created".  The refusal names
+    the limit and its setting, says the name is not registered and the key is kept; nothing
+    of the player is on the server or in the home's config; and once the limit no longer
+    refuses, the same command registers the same key."""
+    from tests.client.conftest import Player, Server
+    first = Server(tmp_path, PBEM_RATELIMIT="on", PBEM_LIMIT_LOOPBACK="limit",
+                   PBEM_LIMIT_REGISTER="1/hour")
+    try:
+        Player(first.url, tmp_path / "ann", "ann").run("register", "ann")
+        bob = Player(first.url, tmp_path / "bob", "bob")
+        out = bob.run("register", "bob", ok=1)
+        assert "\npbem: too many requests: 1 per 1 hour" in out.stderr, out.stderr
+        assert "PBEM_LIMIT_REGISTER" in out.stderr
+        assert (f"bob is not registered, and the key in {bob.home} is kept: pbem register bob "
+                "again once the limit allows registers it") in out.stderr
+        key = (bob.home / "key.ed25519").read_bytes()
+        assert requests.get(first.url + "/api/players/bob", timeout=30).status_code == 404
+        assert "no player is registered" in bob.run("games", ok=1).stderr
+    finally:
+        first.stop()
+    again = Server(tmp_path)  # the same database, limits off
+    try:
+        bob.server = again.url
+        assert bob.json("register", "bob")["already"] is False
+        assert (bob.home / "key.ed25519").read_bytes() == key
+        assert bob.json("games") == []
+    finally:
+        again.stop()

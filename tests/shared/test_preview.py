@@ -24,7 +24,7 @@ def test_a_legal_placement_is_told_with_its_effect_and_what_follows():
     assert answer["outcome"] == "certain"
     assert answer["events"] == ["Red placed a settlement on 14."]
     assert answer["changes"] == ["your points: 0 -> 1"]
-    assert answer["next"] == {"red": "place a road next to 14 (road N-M)"}
+    assert answer["next"] == {"red": "place a road next to 14 (road 14-CORNER)"}
 
 
 def test_an_illegal_move_is_refused_with_the_rules_reason():

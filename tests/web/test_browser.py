@@ -248,3 +248,39 @@ def test_the_archive_stepper_reaches_the_last_move_verified(browser, live, cli_p
     step_to("last", f"Move {total} of {total}")
     screenshot(browser, "archive-upload")
     assert not csp_violations(browser)
+
+
+# --- times in the reader's own time zone (audit of #17) ------------------------------------------
+
+def test_deadlines_and_log_times_show_in_the_readers_own_time_zone(browser, live, cli_player,
+                                                                   screenshot):
+    """#17: "deadlines in the viewer's own time zone".  The other tests run the browser in
+    UTC, where the server's UTC text and the script's local text agree; here the browser is
+    in Kathmandu (UTC+5:45), so only a converted time shows the right minutes."""
+    import re
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+    players = [cli_player(p) for p in ("ann", "bob")]
+    game_id = players[0].run("new", "pig", "--seats", 2, "--move-hours", 48).stdout.strip()
+    players[1].run("join", game_id)
+    by_seat = seat_map(live, game_id, players)
+    by_seat[to_act(live, game_id)[0]].run("play", game_id, "roll")
+    zone = "Asia/Kathmandu"
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
+    try:
+        browser.get(f"{live.url}/g/{game_id}")
+        wait(browser, 5, lambda d: d.find_elements(_by("CSS_SELECTOR"), "#live tr.owes time.local"),
+             "the deadline was not shown in local time")
+        times = browser.find_elements(_by("CSS_SELECTOR"), "#live time.local")
+        kinds = set()
+        for el in times:
+            at = datetime.fromisoformat(el.get_attribute("datetime").replace("Z", "+00:00"))
+            local = at.astimezone(ZoneInfo(zone))
+            hour, minute = map(int, re.search(r"(\d{1,2}):(\d{2})", el.text).groups())
+            assert (hour % 12, minute) == (local.hour % 12, local.minute), (el.text, local)
+            assert minute != at.minute  # 45 minutes off UTC: the text is not the UTC one
+            kinds.add("deadline" if el.find_elements(_by("XPATH"), "ancestor::tr") else "log")
+        assert kinds == {"deadline", "log"}
+        screenshot(browser, "pig-kathmandu")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})

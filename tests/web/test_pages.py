@@ -594,3 +594,40 @@ def test_every_reader_sees_each_owing_seats_deadline(client, make_player):
     html = client.get(f"/g/{game_id}").get_data(as_text=True)
     assert "You are watching as a spectator" in html
     assert re.search(r'owes: [^<]*; by <time datetime="[0-9T:+-]+', html), html
+
+
+def test_a_finished_game_says_how_it_ended_on_its_page_and_in_its_archive(client, make_player):
+    """Audit of #17: a Title of Liberty game the Lamanites won (no winners) showed only "Game
+    over." on its page and the players alone in its archive; the reason was only in the log.
+    Both now say who won, or that no seat did, and the rules' reason."""
+    import random
+    ann = make_player("ann")
+    game_id = ann.post("/api/games", {"type": "title_of_liberty", "seats": 1}).get_json()["id"]
+    rng = random.Random(5)
+    for _ in range(3000):
+        info = ann.get(f"/api/games/{game_id}/view").get_json()
+        if info["game"]["status"] == "over":
+            break
+        seat = info["view"]["to_act"][0]
+        moves = ann.get(f"/api/games/{game_id}/legal?seat={seat}").get_json()["moves"]
+        assert ann.play(game_id, seat, rng.choice(moves)).status_code == 201
+    else:
+        raise AssertionError("the game did not end")
+    result = info["view"]["result"]
+    reason = result["reason"]
+    sentence = reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+    won = "Winner: " if result["winners"] else "No seat won."
+    page = text_of(client.get(f"/g/{game_id}").get_data(as_text=True))
+    assert "Game over." in page and won in page and sentence in page
+    archive = text_of(client.get(f"/archive/{game_id}").get_data(as_text=True))
+    assert ("winner:" if result["winners"] else "no seat won") in archive
+    assert sentence in archive
+
+
+def test_the_reason_filter_takes_only_a_text_reason():
+    from server.web.views import reason_filter
+    assert reason_filter({"reason": "no Nephite army is left."}) == "No Nephite army is left."
+    assert reason_filter({"reason": "red reached 12 victory points"}) == \
+        "Red reached 12 victory points."
+    for result in (None, {}, {"reason": None}, {"reason": ["x"]}, {"reason": "  "}, "text"):
+        assert reason_filter(result) == ""

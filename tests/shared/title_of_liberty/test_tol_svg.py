@@ -175,3 +175,17 @@ def test_random_games_never_draw_the_seed():
         random_game(seed, n=2 + seed, cap=400, every=every)
     assert checked >= 10
 
+
+
+def test_the_red_marker_of_an_unfinished_battle_has_a_key_and_the_sea_its_name():
+    """Audit of #17, from the screenshots: the red * on battlefields was explained nowhere on
+    the board (the army legend's * means "to play"), and "EAST" and "SEA" overlapped."""
+    root = parse(draw(city_battle()))
+    keys = pieces(root, "key-unfinished")
+    assert len(keys) == 1 and "a battle left unfinished" in own_title(keys[0])
+    assert "a battle left unfinished" in "".join(keys[0].itertext())
+    assert pieces(parse(draw(fresh(2))), "key-unfinished") == []   # no such battle: no key
+    words = {el.text: el for el in root.iter() if el.tag.endswith("text")
+             and el.text in ("EAST", "SEA")}
+    size = float(words["EAST"].get("font-size"))
+    assert float(words["SEA"].get("y")) - float(words["EAST"].get("y")) >= size

@@ -106,3 +106,34 @@ def test_the_legend_and_panel_state_only_what_is_true():
     st["last_roll"] = 6
     assert "Rolled 6 (2+4)." in GAME.render(GAME.view(st, "red"))
     assert "robber on J." in GAME.render(GAME.view(st, "red"))
+
+
+def test_set_up_duties_name_no_hex_letter_as_a_placeholder():
+    """Audit of #13.8 and #17: the panel and the game page said "place a settlement (settle N)"
+    and "place a road next to 2 (road N-M)", on a board where N and M are hexes (next to
+    each other).  A newcomer who typed what they read was refused.  The placeholders are
+    CORNER now, and a road's example starts at the settlement just placed."""
+    import pytest
+    from shared import IllegalMove
+    HEX_LETTERS = [chr(c) for c in range(ord("A"), ord("S") + 1)]
+    st = new(2)
+    seen = []
+    while st["phase"] in ("setup", "start"):
+        texts = list(GAME.owes(st).values())
+        for seat in ("red", "blue"):
+            try:
+                GAME.play(dict(st), seat, "end")
+            except IllegalMove as exc:
+                texts.append(str(exc))
+        for text in texts:
+            for example in re.findall(r"\(([^()]*)\)", text):
+                words = re.split(r"[\s/-]+", example)
+                assert not set(words) & set(HEX_LETTERS), text
+        seen += texts
+        seat = GAME.to_act(st)[0]
+        st = GAME.play(st, seat, GAME.legal_moves(st, seat)[0])
+    assert "place a settlement (settle CORNER)" in seen
+    assert any(re.fullmatch(r"place a road next to (\d+) \(road \1-CORNER\)", t) for t in seen)
+    assert "choose the settlement for your starting resources (start CORNER)" in seen
+    with pytest.raises(IllegalMove):
+        GAME.play(new(2), GAME.to_act(new(2))[0], "settle N")
