@@ -5,7 +5,7 @@ from ..base import FIRST_RULES_VERSION, Game
 from . import legal, notation, render, rules, svg
 from .board import SEATS
 from .notation import format_move
-from .state import DIFFICULTY, new_state
+from .state import DIFFICULTY, lost_code, new_state, over_code
 from .view import view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
@@ -150,6 +150,20 @@ class TitleOfLiberty(Game):
 
     def view(self, state, seat):
         return _view(state, seat)
+
+    def facts_for(self, events, seat):
+        """The shared facts, with the codes an ending's text carries: ``lost`` on
+        ``army_lost`` (``starved``, ``captain_killed``, ``captain_captured``) and ``why`` on
+        ``game_over`` (``won``, ``time``, ``no_army``, ``conceded``), so that no program
+        reads the sentences (issue #14 item 11)."""
+        out = super().facts_for(events, seat)
+        for fact in out:
+            data = fact["data"]
+            if fact["kind"] == "army_lost":
+                data["lost"] = lost_code(data.get("fate"))
+            elif fact["kind"] == "game_over":
+                data["why"] = over_code(data)
+        return out
 
 
 GAME = TitleOfLiberty()
