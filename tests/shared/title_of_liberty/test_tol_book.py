@@ -538,3 +538,23 @@ def test_item_11_why_an_army_is_lost_and_why_the_war_ended_are_fields():
     old["armies"]["moroni"]["food"] = 0
     GAME.play(old, "moroni", "starve")
     assert all(f["kind"] is None for f in GAME.facts_for(old["events"], None))
+
+
+def test_rules_note_29_a_lost_armys_supplies_go_back_to_the_box():
+    """RULES.md note 29 (the book is silent on a lost army's goods): "YOUR ARMY STARVES AND IS
+    TAKEN FROM THE GAME!" -- its food, weapons and money go back into the box ("50 food
+    tokens", "50 weapon tokens", "30 Gold coins"), said in the army_lost facts."""
+    state = fresh(1)
+    army(state)["gold"], army(state)["weapons"] = 3, 2
+    state["box"]["gold"] -= 3
+    state["box"]["weapons"] -= 2
+    act(state, "moroni", "move bountiful-s1", 2)  # pays 1 food: 4 left
+    box = dict(state["box"])
+    act(state, "moroni", "duel captain captain", 1, 2)  # the captain is killed
+    assert not army(state)["alive"]
+    assert facts(state, "army_lost")[0]["to_box"] == {"food": 4, "weapons": 2, "gold": 3}
+    assert (army(state)["food"], army(state)["weapons"], army(state)["gold"]) == (0, 0, 0)
+    assert state["box"]["food"] == box["food"] + 4
+    assert state["box"]["weapons"] == box["weapons"] + 2
+    assert state["box"]["gold"] == box["gold"] + 3
+    assert conserved(state)

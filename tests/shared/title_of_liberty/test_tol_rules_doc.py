@@ -58,6 +58,7 @@ def test_every_choice_is_marked_book_silent_or_contradicts():
     for item in items:
         assert re.search(r"\*\*\[(book|silent|contradicts)(, v2)?\]\*\*|\[(book|silent|"
                          r"contradicts)(, v2)?\]", item), item[:70]
+        assert re.search(r"`test_[a-z0-9_]+", item), f"choice {item[:40]!r} names no test"
 
 
 def test_every_quote_of_the_choices_and_the_version_list_is_in_the_book():
