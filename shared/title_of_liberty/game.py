@@ -107,7 +107,9 @@ class TitleOfLiberty(Game):
             if out["rounds"] == 0:
                 out["rounds"] = DIFFICULTY[out["difficulty"]]["rounds"]
         if out["rounds"] < 1:
-            raise IllegalMove("option rounds must be at least 1", code="bad_option")
+            raise IllegalMove("option rounds must be at least 1" if version == FIRST_RULES_VERSION
+                              else "option rounds must be at least 1, or 0 for the "
+                                   "difficulty's budget", code="bad_option")
         if out["deadline_hours"] < 0:
             raise IllegalMove("option deadline_hours cannot be negative", code="bad_option")
         return out
