@@ -15,6 +15,7 @@ import sys
 import time
 
 from shared.title_of_liberty import GAME
+from shared.title_of_liberty.state import over_code
 from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 
 
@@ -55,8 +56,7 @@ def cell(games, armies, options, chooser):
         if result["winners"]:
             wins += 1
         else:
-            why = ("time" if "rounds are spent" in result["reason"] else
-                   "no army left" if "no Nephite army" in result["reason"] else "other")
+            why = {"no_army": "no army left"}.get(over_code(result), over_code(result))
             losses[why] = losses.get(why, 0) + 1
     return wins, games, moves / games, losses
 

@@ -5,7 +5,7 @@ from ..base import FIRST_RULES_VERSION, Game
 from . import legal, notation, render, rules, svg
 from .board import SEATS
 from .notation import format_move
-from .state import DIFFICULTY, new_state
+from .state import DIFFICULTY, lost_code, new_state, over_code
 from .view import view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
@@ -107,7 +107,9 @@ class TitleOfLiberty(Game):
             if out["rounds"] == 0:
                 out["rounds"] = DIFFICULTY[out["difficulty"]]["rounds"]
         if out["rounds"] < 1:
-            raise IllegalMove("option rounds must be at least 1", code="bad_option")
+            raise IllegalMove("option rounds must be at least 1" if version == FIRST_RULES_VERSION
+                              else "option rounds must be at least 1, or 0 for the "
+                                   "difficulty's budget", code="bad_option")
         if out["deadline_hours"] < 0:
             raise IllegalMove("option deadline_hours cannot be negative", code="bad_option")
         return out
@@ -150,6 +152,20 @@ class TitleOfLiberty(Game):
 
     def view(self, state, seat):
         return _view(state, seat)
+
+    def facts_for(self, events, seat):
+        """The shared facts, with the codes an ending's text carries: ``lost`` on
+        ``army_lost`` (``starved``, ``captain_killed``, ``captain_captured``) and ``why`` on
+        ``game_over`` (``won``, ``time``, ``no_army``, ``conceded``), so that no program
+        reads the sentences (issue #14 item 11)."""
+        out = super().facts_for(events, seat)
+        for fact in out:
+            data = fact["data"]
+            if fact["kind"] == "army_lost":
+                data["lost"] = lost_code(data.get("fate"))
+            elif fact["kind"] == "game_over":
+                data["why"] = over_code(data)
+        return out
 
 
 GAME = TitleOfLiberty()

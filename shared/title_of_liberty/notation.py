@@ -56,7 +56,7 @@ def _count(word, what):
     # only ASCII digits: str.isdigit() also accepts superscripts and other scripts' digits,
     # which int() refuses or reads as numbers nobody typed on purpose
     if not (word.isascii() and word.isdigit()) or len(word) > 4 or int(word) < 1:
-        _bad(f"{what} needs a whole number of at least 1, not {word!r}")
+        _bad(f"{what} needs a whole number from 1 to 9999, not {word!r}")
     return int(word)
 
 

@@ -318,6 +318,34 @@ def refill_bare(state):
         state["bare"].remove(space)
 
 
+#: Why an army was lost, as a field (issue #14 item 11): each fate text ``lose_army`` is
+#: given, and its code (``lost`` in the view and in the ``army_lost`` facts).
+LOST_CODES = {"it starved": "starved", "its captain was killed": "captain_killed",
+              "its captain was captured": "captain_captured"}
+
+
+def lost_code(fate):
+    """The code of an army's fate text (None while it lives)."""
+    return LOST_CODES.get(fate) if fate else None
+
+
+def over_code(result):
+    """Why the game ended, as a field (``why`` in the view's result and the ``game_over``
+    facts): ``won``, ``time`` (the round budget is spent), ``no_army`` or ``conceded``
+    (a seat's concession or the wall-clock deadline).  Derived from the reason text
+    ``finish`` was given, so stored states (and golden games) are unchanged."""
+    reason = result.get("reason") or ""
+    if result.get("outcome") == "nephites":
+        return "won"
+    if reason.endswith(" rounds are spent."):
+        return "time"
+    if reason == "no Nephite army is left.":
+        return "no_army"
+    if " conceded" in reason:
+        return "conceded"
+    raise ValueError(f"unknown end of game: {reason!r}")
+
+
 def alive_seats(state):
     return [s for s in state["seats"] if state["armies"][s]["alive"]]
 

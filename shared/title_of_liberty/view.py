@@ -13,13 +13,14 @@ from .combat import advantage, lamanite_groups
 from .notation import SECTORS
 from .rules import MAX_SCOUTS, owes, scouts_held, to_act
 from .state import (LAMANITE_POOL, army_total, captive_count, captive_counts, is_v1,
-                    required_cities, total)
+                    lost_code, over_code, required_cities, total)
 
 
 def _army_view(state, seat):
     army = state["armies"][seat]
     return {
         "at": army["at"], "alive": army["alive"], "fate": army["fate"],
+        "lost": lost_code(army["fate"]),
         "live": dict(army["live"]), "wounded": dict(army["wounded"]),
         "dead": dict(army["dead"]), "unarmed": dict(army["unarmed"]),
         "captured": captive_count(state, seat), "total": total(army_total(state, seat)),
@@ -125,6 +126,7 @@ def view(state, seat):
     if state["phase"] == "over":
         out["result"] = {k: list(v) if isinstance(v, list) else v
                          for k, v in state["result"].items()}
+        out["result"]["why"] = over_code(state["result"])
     return out
 
 

@@ -50,6 +50,7 @@ def test_item_4_one_army_wins_with_morianton_and_one_more_city():
     result = GAME.result(state)
     assert result["outcome"] == "nephites" and result["winners"] == ["moroni"]
     assert facts(state, "game_over")[0]["cities"] == ["morianton", "mulek"]
+    assert facts(state, "game_over")[0]["why"] == "won"
 
 
 def test_item_4_two_cities_without_morianton_do_not_win():
@@ -392,6 +393,11 @@ def test_item_11_every_event_of_a_version_2_game_has_a_kind():
         for fact in GAME.facts_for(state["events"], None):
             assert fact["kind"], state["events"]
             kinds.add(fact["kind"])
+            if fact["kind"] == "game_over":
+                assert fact["data"]["why"] in ("won", "time", "no_army")
+            if fact["kind"] == "army_lost":
+                assert fact["data"]["lost"] in ("starved", "captain_killed",
+                                                "captain_captured")
 
     for seed in range(6):
         random_game(seed, chooser=greedy_choice, every=every)
@@ -495,3 +501,60 @@ def test_item_7_version_1_starves_at_once():
     army(state)["food"] = 0
     assert "starve" in GAME.legal_moves(state, "moroni")
     assert GAME.to_act(state) == ["moroni", "helaman"]
+
+
+def test_item_11_why_an_army_is_lost_and_why_the_war_ended_are_fields():
+    """"YOU CANNOT MOVE WITHOUT FOOD. YOUR ARMY STARVES AND IS TAKEN FROM THE GAME!" and
+    "Lamanites win the war if you cannot retake all six cities and kill Amalickiah!" -- how an
+    army was lost and why the war ended are codes (``lost``, ``why``) in the facts and the
+    view, not only the sentences ("it starved", "the 12 rounds are spent.")."""
+    state = fresh(1)
+    state["box"]["food"] += army(state)["food"]
+    army(state)["food"] = 0
+    act(state, "moroni", "starve")
+    assert facts(state, "army_lost")[0]["lost"] == "starved"
+    assert facts(state, "game_over")[0]["why"] == "no_army"
+    view = GAME.view(state, None)
+    assert view["armies"]["moroni"]["lost"] == "starved" and view["result"]["why"] == "no_army"
+    assert GAME.view(fresh(1), None)["armies"]["moroni"]["lost"] is None
+    state = fresh(1, rounds=1)
+    act(state, "moroni", "rest")
+    assert facts(state, "game_over")[0]["why"] == "time"
+    assert GAME.view(state, "moroni")["result"]["why"] == "time"
+    state = fresh(1)
+    GAME.play(state, "moroni", "concede")
+    assert facts(state, "game_over")[0]["why"] == "conceded"
+    state = fresh(1)
+    act(state, "moroni", "move bountiful-s1", 2)
+    act(state, "moroni", "duel captain captain", 1, 2)  # the captain is killed
+    assert facts(state, "army_lost")[0]["lost"] == "captain_killed"
+    state = fresh(1)
+    act(state, "moroni", "move bountiful-s1", 2)
+    act(state, "moroni", "duel captain captain", 5, 6)  # d20 5: captured
+    assert facts(state, "army_lost")[0]["lost"] == "captain_captured"
+    assert GAME.view(state, None)["armies"]["moroni"]["lost"] == "captain_captured"
+    # version 1 keeps text-only events: no fact is invented for them
+    old = fresh(1, version="1")
+    old["armies"]["moroni"]["food"] = 0
+    GAME.play(old, "moroni", "starve")
+    assert all(f["kind"] is None for f in GAME.facts_for(old["events"], None))
+
+
+def test_rules_note_29_a_lost_armys_supplies_go_back_to_the_box():
+    """RULES.md note 29 (the book is silent on a lost army's goods): "YOUR ARMY STARVES AND IS
+    TAKEN FROM THE GAME!" -- its food, weapons and money go back into the box ("50 food
+    tokens", "50 weapon tokens", "30 Gold coins"), said in the army_lost facts."""
+    state = fresh(1)
+    army(state)["gold"], army(state)["weapons"] = 3, 2
+    state["box"]["gold"] -= 3
+    state["box"]["weapons"] -= 2
+    act(state, "moroni", "move bountiful-s1", 2)  # pays 1 food: 4 left
+    box = dict(state["box"])
+    act(state, "moroni", "duel captain captain", 1, 2)  # the captain is killed
+    assert not army(state)["alive"]
+    assert facts(state, "army_lost")[0]["to_box"] == {"food": 4, "weapons": 2, "gold": 3}
+    assert (army(state)["food"], army(state)["weapons"], army(state)["gold"]) == (0, 0, 0)
+    assert state["box"]["food"] == box["food"] + 4
+    assert state["box"]["weapons"] == box["weapons"] + 2
+    assert state["box"]["gold"] == box["gold"] + 3
+    assert conserved(state)

@@ -140,3 +140,12 @@ def test_non_ascii_digits_are_refused_plainly(digit):
                  f"lead {digit} infantry", f"arm 1{digit} archers"):
         with pytest.raises(InvalidMove, match="whole number"):
             parse_move(text)
+
+
+def test_a_count_too_big_says_the_range_it_accepts():
+    """A newcomer's `buy 99999 infantry` is refused with the range, not "at least 1" (which
+    it is)."""
+    for text in ("buy 99999 infantry", "give helaman 10000 food", "buy 0 archers"):
+        with pytest.raises(InvalidMove, match="from 1 to 9999"):
+            parse_move(text)
+    assert parse_move("buy 9999 infantry")

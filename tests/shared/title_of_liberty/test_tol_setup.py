@@ -79,8 +79,8 @@ def test_rules_note_2_default_round_budget_and_options():
     view = GAME.view(state, "moroni")
     assert view["rounds"] == 5 and view["deadline_hours"] == 48
     assert "wall-clock limit 48 hours" in GAME.render(view)
-    with pytest.raises(IllegalMove):
-        GAME.normalize_options({"rounds": -1}, 1)
+    with pytest.raises(IllegalMove, match="at least 1, or 0 for the difficulty's budget"):
+        GAME.normalize_options({"rounds": -1}, 1)  # 0 is allowed: say so
     with pytest.raises(IllegalMove):
         GAME.normalize_options({"rounds": 0}, 1, rules_version="1")
     # version 2: 0 (the default) is the difficulty's budget

@@ -1,0 +1,90 @@
+"""RULES.md keeps its promises (issue #14, item 10): every numbered choice of "Every choice
+against the book" says whether the book states it, is silent or contradicts itself; what it
+puts in double quotes is the rulebook's own words; and the tests it names exist."""
+
+import os
+import re
+
+import pytest
+
+HERE = os.path.dirname(__file__)
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+RULES_MD = os.path.join(ROOT, "shared", "title_of_liberty", "RULES.md")
+BOOK_CANDIDATES = [os.environ.get("PBEM_RULEBOOKS", ""),
+                   os.path.join(ROOT, "..", "shared", "seeds"),
+                   os.path.join(ROOT, "..", "..", "shared", "seeds"),
+                   "/work/shared/seeds"]
+BOOK_NAME = "nephite-war-rules.txt"
+
+
+def _norm(text):
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _rules():
+    with open(RULES_MD, encoding="utf-8") as f:
+        return f.read()
+
+
+def _choices():
+    text = _rules()
+    return text[text.index("## Every choice against the book"):text.index("## Difficulty")]
+
+
+def _book():
+    found = [p for p in BOOK_CANDIDATES if p and os.path.exists(os.path.join(p, BOOK_NAME))]
+    if not found:
+        pytest.skip("the rulebook is not beside the repository (set PBEM_RULEBOOKS)")
+    with open(os.path.join(found[0], BOOK_NAME), encoding="utf-8") as f:
+        return _norm(f.read())
+
+
+def _quotes(text):
+    return re.findall(r'"([^"]+)"', _norm(text))
+
+
+def _parts(quote):
+    for part in re.split(r"\s*\.\.\.\s*", quote):
+        part = part.strip().strip(".").strip()
+        if len(part) > 3:
+            yield part
+
+
+def test_every_choice_is_marked_book_silent_or_contradicts():
+    """Each numbered choice is marked [book], [silent] or [contradicts] (or [book, v2])."""
+    items = re.split(r"\n(?=\d+(?:-\d+)?\. \*\*)", _choices())[1:]
+    numbers = [int(item.split(".")[0]) for item in items]
+    assert numbers == list(range(1, 34))
+    for item in items:
+        assert re.search(r"\*\*\[(book|silent|contradicts)(, v2)?\]\*\*|\[(book|silent|"
+                         r"contradicts)(, v2)?\]", item), item[:70]
+        assert re.search(r"`test_[a-z0-9_]+", item), f"choice {item[:40]!r} names no test"
+
+
+def test_every_quote_of_the_choices_and_the_version_list_is_in_the_book():
+    """What the choices and the list of version-2 changes put in double quotes is in the
+    rulebook word for word (" ... " marks a cut)."""
+    book = _book()
+    text = _rules()
+    changes = text[text.index("Version 2 changes"):text.index("## The main board")]
+    headings = set(re.findall(r"^## (.+)$", text, re.M))
+    quotes = _quotes(_choices()) + _quotes(changes)
+    assert len(quotes) > 60
+    for quote in quotes:
+        if any(h.startswith(quote) for h in headings):
+            continue  # (see "Difficulty"): a section of RULES.md, not a passage
+        for part in _parts(quote):
+            assert part in book, part
+
+
+def test_every_test_the_choices_name_exists():
+    source = ""
+    for name in os.listdir(HERE):
+        if name.endswith(".py"):
+            with open(os.path.join(HERE, name), encoding="utf-8") as f:
+                source += f.read()
+    text = _rules()
+    names = set(re.findall(r"`(test_[a-z0-9_]+)(\.\.\.)?`", text))
+    assert len(names) > 20
+    for name, dots in names:
+        assert ("def " + name) in source if dots else ("def " + name + "(") in source, name
