@@ -533,8 +533,8 @@ def verify_archive(archive, server_key=None):
     ("playing" or "over"; None for a v1 archive), ``entries`` (count), ``head`` ({length,
     hash}), ``server_key``, ``replayed`` (bool), ``game`` (the Game object or None),
     ``state`` and ``view`` (after the replay, or None), ``table`` (the table state after the
-    replay: keys, takebacks; ``shared.table``), ``result``, and ``note`` (why a prefix is not
-    complete).  Raises ArchiveError with the first fault found.
+    replay: keys, takebacks; ``shared.table``), ``result``, ``note`` (why a prefix is not
+    complete), and ``handovers`` (each ``@handover``: seq, seat, the bot's name, forced).  Raises ArchiveError with the first fault found.
 
     >>> verify_archive({"format": "pbem-archive-v2", "header": {}, "genesis": ""})
     Traceback (most recent call last):
@@ -549,7 +549,12 @@ def verify_archive(archive, server_key=None):
               "state": None, "view": None, "result": None, "note": None, "table": None,
               "messages": side["messages"],
               "orders": len(side["orders"].orders) if side["orders"] else 0,
-              "order_entries": sum(1 for env in envelopes if "order" in env)}
+              "order_entries": sum(1 for env in envelopes if "order" in env),
+              # the seats handed to a bot (shared/table.py @handover), checked with the chain
+              "handovers": [{"seq": env["seq"], "seat": env["seat"],
+                             "player": env["move"].split(" ")[1],
+                             "forced": bool(env.get("forced"))}
+                            for env in envelopes if env["move"].startswith("@handover ")]}
     try:
         game = get_game(header["type"])
     except KeyError:
