@@ -400,13 +400,18 @@ def _handover_bot(game, env):
 
 def _hand_over(game_id, seat, bot_id):
     """A ``@handover``'s rows, in the append's transaction: the seat and its duty now belong
-    to the bot, and the game is unrated (a game with a bot is never rated)."""
+    to the bot, the game is unrated (a game with a bot is never rated), and the seat's
+    standing orders (its old player's) are no longer carried out."""
     db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
                        .values(player_id=bot_id))
     db.session.execute(update(Duty).where(Duty.game_id == game_id,
                                           Duty.seat == seat)
                        .values(player_id=bot_id))
     db.session.execute(update(Game).where(Game.id == game_id).values(rated=False))
+    from .orders import StandingOrder  # the leaving player's standing orders end here
+    db.session.execute(update(StandingOrder).where(
+        StandingOrder.game_id == game_id, StandingOrder.seat == seat,
+        StandingOrder.done.is_(False)).values(done=True))
 
 
 _ORDERS_IN_FORCE = []

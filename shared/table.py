@@ -37,7 +37,9 @@ an entry's signature against the keys the table state holds *at that point of th
 Handovers (the policy, checked from the log alone): a seat is handed over only to a bot account
 (its name says so: ``bot-LEVEL``), never while the game is over, never to the player who
 holds it, and never from a bot's seat (a bot does not leave).  The table state's ``players``
-and ``keys`` then name the bot, and ``handovers`` (absent before the first) counts them.  That NAME's key really is the bot account's is the
+and ``keys`` then name the bot, ``handovers`` (absent before the first) counts them, and
+``handed`` ({seat: seq}) says where each seat changed hands: a standing order written before
+that point is its old player's and may make no entry after it.  That NAME's key really is the bot account's is the
 server's check (it holds the bot keys); the verifier checks that one game never gives one bot
 account two keys.
 
@@ -420,7 +422,7 @@ class LogReplay:
                  "main_key_only")
         table = self.table
         if tm.kind == "handover":
-            return self._handover(seat, tm, bool(env.get("forced")))
+            return self._handover(seat, tm, bool(env.get("forced")), seq)
         if tm.kind == "revoke":
             if tm.key in table["revoked"]:
                 _bad("that device key is already revoked", "already_revoked")
@@ -437,7 +439,7 @@ class LogReplay:
         return [_event(f"{seat} rotated its key{how}: from now on it signs with "
                        f"{tm.key[:16]}...")]
 
-    def _handover(self, seat, tm, forced):
+    def _handover(self, seat, tm, forced, seq):
         table = self.table
         if self.state is not None and self.game.result(self.state) is not None:
             _bad("the game is over", "game_over")
@@ -467,6 +469,8 @@ class LogReplay:
         table["players"][seat] = tm.player
         table["keys"][seat] = tm.key
         table["handovers"] = table.get("handovers", 0) + 1
+        # the seat's standing orders (shared/orders.py) end here: they were its player's
+        table.setdefault("handed", {})[seat] = seq
         if table["window"]["seat"] == seat:  # a bot takes back nothing its player played
             table["window"] = {"seat": None, "seqs": []}
         how = " (its deadline passed)" if forced else ""

@@ -238,3 +238,64 @@ def test_a_bad_on_timeout_option_is_a_400(make_player, app):
     r = ann.post("/api/games", {"type": "pig", "seats": 2, "options": {"on_timeout": "nap"}})
     assert r.status_code in (400, 422), r.get_json()
     assert "on_timeout" in r.get_json()["error"]["message"]
+
+
+def test_a_handover_ends_the_seats_standing_orders(make_player, app):
+    """bob's standing order for east is his: once east is the bot's, the server plays it no
+    more, and an archive in which the server still plays it is refused."""
+    import copy
+    import json
+    from shared.archive import ArchiveError
+    from tests.server.talk_helpers import order
+    from tests.server.test_orders import _resign
+    ann, bob = make_player("ann"), make_player("bob")
+    game_id = two_seat_game(ann, bob, options={"target": 3})
+    assert order(bob, game_id, "east", "roll").status_code == 201
+    bot = bot_key(bob)
+    assert bob.play(game_id, "east", f"@handover bot-random {bot['public_key']}")\
+        .status_code == 201
+    assert ann.play(game_id, "north", "hold").status_code == 201
+    entries = log_of(ann, game_id)
+    assert not any("order" in json.loads(e["envelope"]) for e in entries)  # no order played
+    assert play_due(app) >= 1  # the bot plays east
+    assert log_of(ann, game_id)[2]["seat"] == "east"
+    with app.app_context():
+        from server.extensions import db
+        from server.orders import StandingOrder
+        assert [o.done for o in db.session.execute(db.select(StandingOrder)).scalars()] == \
+            [True]
+    for _ in range(400):
+        game = game_of(ann, game_id)
+        if game["status"] == "over":
+            break
+        if "north" in game["to_act"]:
+            last = log_of(ann, game_id)[-1]
+            move = "hold" if last["seat"] == "north" and last["move"] == "roll" else "roll"
+            assert ann.play(game_id, "north", move).status_code == 201
+        else:
+            assert play_due(app) >= 1
+    good = ann.get(f"/api/games/{game_id}/archive").get_json()
+    assert verify_archive(good)["complete"] and len(good["orders"]) == 1
+    # a forger with the server's key makes the bot's first move an entry of bob's order
+    # (the order's own reply, roll, at the start of east's turn: only the handover rules it
+    # out)
+    from shared.messages import document_hash
+    bad = copy.deepcopy(good)
+    forged = bad["entries"][2]
+    env = json.loads(forged["envelope"])
+    assert env["seat"] == "east"
+    env.update(forced=True, move="roll", order=document_hash(good["orders"][0]["body"]))
+    forged["envelope"] = json.dumps(env, sort_keys=True, separators=(",", ":"))
+    bad["entries"] = bad["entries"][:3]
+    bad["result"] = None
+    _resign(app, bad, 2)
+    with pytest.raises(ArchiveError, match="handed to a bot at entry 0"):
+        from shared.archive import replay_log
+        from shared.games import get_game
+        from shared.orders import OrderBook
+        header = bad["header"]
+        keys = {s["seat"]: s["public_key"] for s in header["seats"]}
+        book = OrderBook(bad["orders"], keys, get_game("pig"), header["game"],
+                         len(bad["entries"]))
+        replay_log(get_game("pig"), header, bytes.fromhex(bad["seed"]),
+                   [json.loads(e["envelope"]) for e in bad["entries"]], orders=book)
