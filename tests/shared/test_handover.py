@@ -179,3 +179,22 @@ def test_the_handover_event_names_the_bot():
     assert again.table["players"]["north"] == "bot-greedy"
     events = replay_log(replay.game, b.header, b"s" * 32, []).step(env)
     assert events[0]["public"].startswith("north is handed over to the bot bot-greedy")
+
+
+def test_a_handover_signed_by_a_device_key_is_refused():
+    """A device may move for its player, but not give the seat away (as for @rotate)."""
+    from shared.delegation import make_delegation
+    from shared.envelope import make_envelope, sign_envelope
+    from shared.table import verify_logged
+    b = TableBuilder()
+    device = key(85)
+    d = make_delegation(key(1), "p0", public_key_hex(device), "phone", 1_900_000_000)
+    env = make_envelope(b.header["game"], 0, b.prev, "north", handover(), "dev", 1_800_000_000,
+                        delegation=d)
+    raw, sig = sign_envelope(device, env)
+    checked, _ = verify_logged(b.log.table, raw, sig, game_id=b.header["game"], seq=0,
+                               prev=b.prev)  # the signature itself holds...
+    with pytest.raises(TableError, match="main key") as caught:
+        b.log.step(checked)  # ...but the table refuses it
+    assert caught.value.code == "main_key_only"
+    assert b.log.table["players"]["north"] == "p0"
