@@ -89,6 +89,11 @@ def test_a_player_hands_the_seat_to_a_bot_which_plays_it(make_player, app):
     with app.app_context():
         from server import ratings
         assert ratings.has_bot(game_id)
+    # the pages show the game with its handover (no 500)
+    for path in (f"/g/{game_id}", f"/archive/{game_id}"):
+        page = ann.get(path, signed=False)
+        assert page.status_code == 200, path
+        assert "bot-random" in page.get_data(as_text=True), path
 
 
 @pytest.mark.parametrize("how, code", [
