@@ -319,6 +319,10 @@ class Api:
         return self.request("POST", f"/api/games/{self._g(game_id)}/rematch",
                             {"decline": True} if decline else {})
 
+    def bots(self, game_type=None):
+        """The server's bot accounts and their keys (``levels``: those ``game_type`` has)."""
+        return self.request("GET", "/api/bots", params={"game": game_type}, signed=False)
+
     def ratings(self, game_type):
         return self.request("GET", f"/api/ratings/{game_type}", signed=False)
 

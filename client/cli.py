@@ -28,6 +28,8 @@ COMMANDS = {
               "TYPE: list the games)."),
     "play": ("commands_play", "Sign and submit one or several moves in GAME, in order."),
     "bot": ("commands_bots", "Let a local bot play your seat in GAME, signed with your key."),
+    "leave": ("commands_bots", "Hand your seat in GAME to one of the server's bots, which "
+              "plays it from then on."),
     "watch": ("commands_bots", "Follow GAME to its end, printing each move (a game of bots "
               "only, or any game)."),
     "sync": ("commands_play", "Submit the moves queued with play --offline and report what "

@@ -203,6 +203,12 @@ def verify(c, file, server_key, no_color):
     seats_line = _printable("Seats: " + ", ".join(
         f"{st['seat']} {st['player']}" + (" (a bot of the server)" if st["bot"] else "")
         for st in data["seats"]) + ".")
+    data["handovers"] = report.get("handovers") or []
+    if data["handovers"]:  # seats handed to a bot during the game (@handover entries)
+        seats_line += _printable(" Handed over: " + ", ".join(
+            f"{h['seat']} to {h['player']} at move {h['seq']}"
+            + (" (its deadline passed)" if h["forced"] else " (by its player)")
+            for h in data["handovers"]) + ".")
     if not report["complete"]:
         lines = [f"{file}: a verified prefix, not a whole game: the signatures and hash links "
                  f"of {report['entries']} move(s) of {header['type']} game {header['game']} "

@@ -340,3 +340,87 @@ def watch(c, game_id, quiet, timeout, interval):
                 max(0.0, min(delay, timeout - (time.monotonic() - start)))
             time.sleep(pause)
             delay = min(30.0, delay * 1.5)
+
+
+@click.command("leave")
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@click.option("--to-bot", is_flag=True,
+              help="Give the seat to the server's bot (required: a started game's seat goes "
+                   "to a bot, never empty).")
+@click.option("--level", type=click.Choice(LEVELS), default="greedy", show_default=True,
+              help="The bot that takes the seat (a game without bots of that level gets the "
+                   "level below).")
+@click.option("--seat", metavar="S", help="The seat to hand over (if you hold several).")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (it cannot be undone).")
+@pass_ctx
+def leave(c, game_id, to_bot, level, seat, yes):
+    """Hand your seat in GAME to one of the server's bots, which plays it from then on.
+
+    Signs a @handover entry with your key: from it on, the seat belongs to the
+    server's bot account (bot-random, bot-greedy or bot-strong), which plays
+    every move the seat owes within seconds.  You owe nothing in the game any
+    more and get no notices for the seat; you can still follow it as anyone
+    can (pbem show GAME, pbem watch GAME).  A rated game becomes unrated.  It
+    cannot be undone.
+
+    \b
+    Examples:
+      pbem leave k7m2q9xa3b --to-bot
+      pbem leave k7m2q9xa3b --to-bot --level strong --yes
+    """
+    if not to_bot:
+        raise UsageProblem("a started game's seat can only be handed to a bot: pbem leave "
+                           f"{game_id} --to-bot")
+    c.identity()  # only a registered player signs the handover
+    from .api import Conflict
+    from .commands_games import pick_seat
+    from .commands_play import _advance_cache, _entry_line
+    from .signing import signed_move
+    resp = c.fetch_view(game_id, seat)
+    game, view = resp["game"], resp.get("view")
+    if game.get("status") == "open" or view is None:
+        raise PbemError(f"game {game_id} has not started yet: seats are still free, and a "
+                        "seat is handed to a bot only once the game is played")
+    if view.get("status") == "over" or game.get("status") == "over":
+        raise PbemError(f"game {game_id} is over: there is no seat to hand over")
+    mine = game.get("you") or []
+    me = pick_seat(game, view, seat)
+    if me is None or me not in mine:
+        raise PbemError(f"you hold no seat {seat} in game {game_id}" if seat else
+                        f"you hold no seat in game {game_id}")
+    accounts = c.api.bots(game.get("type"))
+    have = [lv for lv in accounts.get("levels") or [] if lv in LEVELS]
+    below = [lv for lv in have if LEVELS.index(lv) <= LEVELS.index(level)]
+    if not below:
+        raise PbemError(f"the server has no bot for {game.get('type')} up to level {level}")
+    chosen = below[-1]
+    bot_ = next((b for b in accounts.get("bots") or [] if b.get("level") == chosen), None)
+    if bot_ is None:
+        raise PbemError(f"the server did not send the {chosen} bot's key")
+    if chosen != level and not c.json:
+        c.note(f"pbem: {game.get('type')} has no {level} bot; {bot_['player']} takes the seat")
+    if not yes:
+        try:
+            sure = click.confirm(f"Hand {me} in game {game_id} to {bot_['player']} for good?",
+                                 default=False, err=True)
+        except click.Abort:  # no answer (end of input): nothing is handed over
+            sure = False
+        if not sure:
+            raise PbemError(f"not handed over: {me} is still yours (pbem leave {game_id} "
+                            "--to-bot --yes does it without asking)")
+    text = f"@handover {bot_['player']} {bot_['public_key']}"
+    body = signed_move(c.home.private_key(), game_id, resp["next_seq"], resp["prev"], me, text)
+    try:
+        entry = c.api.post_move(game_id, body["envelope"], body["signature"])
+    except Conflict as exc:
+        if exc.code == "stale_seq":
+            raise PbemError(f"game {game_id} moved on while the handover was signed: run the "
+                            "command again") from None
+        raise
+    _advance_cache(c, game_id, resp, entry["seq"] + 1, entry["hash"])
+    if not c.json:
+        click.echo(_entry_line(entry))
+        c.note(f"{me} in game {game_id} is now played by {bot_['player']}; you hold no seat "
+               f"in it any more (follow it with pbem watch {game_id})")
+    c.emit({"game": game_id, "seat": me, "bot": bot_["player"], "seq": entry["seq"],
+            "hash": entry["hash"]})

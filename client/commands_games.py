@@ -107,11 +107,15 @@ def _seat_summary(game):
 @click.option("--bot-level", type=click.Choice(["random", "greedy", "strong"]),
               metavar="LEVEL", help="How the bots play: random, greedy (the default) or "
                                     "strong.")
+@click.option("--on-timeout", metavar="WHAT",
+              help="What a missed deadline (--move-hours) does: move (the game's timeout "
+                   "move, the default), bot or bot:LEVEL (a bot takes the late seat for "
+                   "good).")
 @click.option("--unrated", is_flag=True, help="The result changes nobody's rating (games are "
                                              "rated by default, but for games with bots and "
                                              "cooperative games).")
 @pass_ctx
-def new(c, game_type, seats, options, seat, move_hours, bots, bot_level, unrated):
+def new(c, game_type, seats, options, seat, move_hours, bots, bot_level, on_timeout, unrated):
     """Create a game of TYPE, take the first seat and print its id.
 
     The game starts when every seat is filled (others run pbem join ID).
@@ -126,8 +130,19 @@ def new(c, game_type, seats, options, seat, move_hours, bots, bot_level, unrated
       GAME=$(pbem new pig --seats 2)
       pbem new zarahemla --seats 4 --bots 3 --bot-level strong
       pbem new zarahemla --seats 2 --bots 2 --bot-level strong
+      pbem new zarahemla --seats 4 --move-hours 48 --on-timeout bot:strong
     """
     opts = _parse_options(options)
+    if on_timeout is not None:
+        from shared.table import TableError, normalize_on_timeout
+        try:
+            opts["on_timeout"] = normalize_on_timeout(on_timeout)
+        except TableError as exc:
+            raise UsageProblem(exc.message.replace("option on_timeout", "--on-timeout")) \
+                from None
+        if opts["on_timeout"] != "move" and not move_hours:
+            raise UsageProblem("--on-timeout bot needs --move-hours H: without a deadline "
+                               "no seat is ever late")
     if bot_level and not bots:
         raise UsageProblem("--bot-level needs --bots N (how many seats the bots take)")
     if bots and bots > seats:

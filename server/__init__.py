@@ -86,6 +86,8 @@ def create_app(config=None):
     from .api import talk  # table talk and standing orders (#19)
     api.register_blueprint(talk.blp)
     api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/push.py)
+    from .api import bots as bot_accounts  # the bot accounts' keys (#16: hand-over)
+    api.register_blueprint(bot_accounts.blp)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)
 

@@ -28,7 +28,7 @@ from .clock import now
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from .extensions import db
 from .keys import server_key
-from .models import Game, Move, Seat, Snapshot
+from .models import Duty, Game, Move, Player, Seat, Snapshot
 from .prepared import Prepared, Writer
 from .state_cache import load_log, remember, state_text, store_snapshot
 from .views import entry_json
@@ -85,6 +85,7 @@ class NewEntry:
     received: datetime
     viewer: object         # the seat the answer is rendered for (None: a spectator)
     owed_anew: bool = False  # a takeback request was asked or settled: fresh duties
+    handed_to: object = None  # a @handover entry: the bot account's player id
 
 
 def _game_row(game_id):
@@ -117,22 +118,48 @@ class _StaleHead(Exception):
     """The head this process remembered has moved on: read the game row and start again."""
 
 
-def seat_owners(game_id):
-    """{seat: player id} of a started game (immutable once it starts, so cached)."""
+def seat_owners(game_id, players=None):
+    """{seat: player id} of a started game.
+
+    A seat changes hands during a game only by a ``@handover`` entry (shared/table.py), which
+    changes the table state's ``players`` (names, unique) in the same transaction as the seat
+    rows.  So the per-process cache is keyed on ``players`` ({seat: name}, the table state of
+    the log as the caller read it): a process that reads the log after another process's
+    handover asks with the new names and never gets the old owners.  The rows read are
+    cached only when their names are the table's.  Without ``players`` the rows are read
+    (never cached).
+    """
+    if players is None:
+        return _read_owners(game_id)[0]
     cache = current_app.extensions.setdefault("pbem_seat_owners", {})
-    owners = cache.get(game_id)
+    key = (game_id, tuple(sorted(players.items())))
+    owners = cache.get(key)
     if owners is None:
-        t = Seat.__table__
-        owners = {r.seat: r.player_id for r in db.session.execute(
-            db.select(t.c.seat, t.c.player_id).where(t.c.game_id == game_id)
-            .order_by(t.c.index))}
+        owners, names = _read_owners(game_id)
+        if names != players:  # the rows are not the log's (a handover being written)
+            return owners
         if len(cache) > 10000:
             cache.clear()
-        cache[game_id] = owners
+        cache[key] = owners
     return owners
 
 
-def _reader_seat(game_id, env_seat, reader):
+_OWNERS = None
+
+
+def _read_owners(game_id):
+    """({seat: player id}, {seat: player name}) of ``game_id`` as its seat rows say now."""
+    global _OWNERS
+    if _OWNERS is None:
+        t, p = Seat.__table__, Player.__table__
+        _OWNERS = db.select(t.c.seat, t.c.player_id, p.c.name).select_from(
+            t.outerjoin(p, p.c.id == t.c.player_id)).where(
+            t.c.game_id == bindparam("gid")).order_by(t.c.index)
+    rows = db.session.execute(_OWNERS, {"gid": game_id}).all()
+    return {r.seat: r.player_id for r in rows}, {r.seat: r.name for r in rows}
+
+
+def _reader_seat(game_id, env_seat, reader, players=None):
     """The seat whose eyes an answer about ``env_seat``'s move is rendered for.
 
     ``reader`` is MOVER (the server's own callers), a player id (a signed request) or None
@@ -143,7 +170,7 @@ def _reader_seat(game_id, env_seat, reader):
         return env_seat
     if reader is None:
         return None
-    mine = [seat for seat, pid in seat_owners(game_id).items() if pid == reader]
+    mine = [seat for seat, pid in seat_owners(game_id, players).items() if pid == reader]
     return env_seat if env_seat in mine else (mine[0] if mine else None)
 
 
@@ -275,12 +302,15 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                           "game waits until every seat has answered")
         raise Refused("not_your_turn", f"{env['seat']} owes no move now")
     asked = (log.pending() or {}).get("asked")
+    handed = None
+    if table_entry and env["move"].startswith("@handover "):
+        handed = _handover_bot(game, env)
     try:
         events = log.step(env)
     except TableError as exc:  # about the table, never about a hand: anyone may read it
         raise Refused(exc.code, exc.message) from None
     except IllegalMove as exc:
-        if _reader_seat(game.id, env["seat"], reader) != env["seat"]:
+        if _reader_seat(game.id, env["seat"], reader, log.table["players"]) != env["seat"]:
             raise Refused("illegal_move", "the rules refused this move; its reason is for the "
                           f"player of seat {env['seat']} only: send the move in a request "
                           "signed by that player to read it") from None
@@ -291,8 +321,9 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                      signature=signature, digest=digest, forced=forced, state=state,
                      table=log.table, events=events or [], to_act=log.to_act(),
                      result=game_def.result(state), received=now(),
-                     viewer=_reader_seat(game.id, env["seat"], reader),
-                     owed_anew=asked != (log.pending() or {}).get("asked"))
+                     viewer=_reader_seat(game.id, env["seat"], reader, log.table["players"]),
+                     owed_anew=asked != (log.pending() or {}).get("asked"),
+                     handed_to=handed)
     with write_lock():
         return _write_move(entry, before, optimistic)  # (entry, True, orders in force)
 
@@ -325,7 +356,10 @@ def _write_move(new, before, optimistic=False):
     writer.run(_RUN_INSERT_MOVE, row)
     if not writer.run(_RUN_SNAPSHOT, {"gid": game.id, "new_seq": env["seq"], "new_state": text}):
         store_snapshot(game.id, env["seq"], text)  # the game's first snapshot row
-    duties.after_move(writer, game, seat_owners(game.id), before, new.to_act, env["seat"],
+    if new.handed_to is not None:
+        _hand_over(game.id, env["seat"], new.handed_to)
+    duties.after_move(writer, game, seat_owners(game.id, new.table["players"]), before,
+                      new.to_act, env["seat"],
                       env["seq"], over=over, reset=new.owed_anew)
     orders_due = not over and writer.first(_orders_in_force(), {"gid": game.id}) is not None
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
@@ -339,6 +373,45 @@ def _write_move(new, before, optimistic=False):
     remember(game.id, env["seq"], text)
     _remember_head(game, env, new.digest, over)
     return answer, True, orders_due
+
+
+def _handover_bot(game, env):
+    """The player id of the bot account a ``@handover NAME KEY`` entry names, once the server
+    has checked NAME is a bot account of a level the game has bots for and KEY its key (the
+    offline verifier cannot know the bot's key; the server holds it).  Raises Refused."""
+    from shared.bots import levels
+    from shared.table import TableError, parse_table_move
+    from .bots import bot_player
+    try:
+        tm = parse_table_move(env["move"])
+    except TableError as exc:
+        raise Refused(exc.code, exc.message) from None
+    level = tm.player[len("bot-"):]
+    have = levels(get_game(game.type))
+    if level not in have:
+        raise Refused("bad_bot_level", f"{game.type} has no {level} bot: its levels are "
+                      f"{', '.join(have)}")
+    bot = bot_player(level)
+    if bot.public_key != tm.key:
+        raise Refused("not_the_bot_key", f"{tm.key[:16]}... is not the key of {tm.player}: "
+                      "ask GET /api/bots for the bot accounts' keys")
+    return bot.id
+
+
+def _hand_over(game_id, seat, bot_id):
+    """A ``@handover``'s rows, in the append's transaction: the seat and its duty now belong
+    to the bot, the game is unrated (a game with a bot is never rated), and the seat's
+    standing orders (its old player's) are no longer carried out."""
+    db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
+                       .values(player_id=bot_id))
+    db.session.execute(update(Duty).where(Duty.game_id == game_id,
+                                          Duty.seat == seat)
+                       .values(player_id=bot_id))
+    db.session.execute(update(Game).where(Game.id == game_id).values(rated=False))
+    from .orders import StandingOrder  # the leaving player's standing orders end here
+    db.session.execute(update(StandingOrder).where(
+        StandingOrder.game_id == game_id, StandingOrder.seat == seat,
+        StandingOrder.done.is_(False)).values(done=True))
 
 
 _ORDERS_IN_FORCE = []

@@ -20,8 +20,14 @@ Several workers may run at once: each builds the next envelope on the head it re
 log's seq/prev check lets exactly one of them append it (the others get a 409 and move on).
 A move the rules refuse (it should never happen) is logged and the bot falls back to a
 random legal move; a seat whose moves are refused twice for the same position is left alone
-(logged once per worker), so a worker never loops on it.  Games with bots are unrated:
-there are no ratings yet, and nothing about them is stored.
+(logged once per worker), so a worker never loops on it.  Games with bots are unrated
+(server/ratings.py).
+
+A seat may also pass to a bot during a game: its player signs ``@handover bot-LEVEL KEY``
+(``pbem leave GAME --to-bot``; the keys are listed by ``GET /api/bots``), or, in a game whose
+option ``on_timeout`` is ``bot:LEVEL``, the server signs one for a seat whose deadline passed
+(server/notify.py).  The append path (server/append.py) then gives the seat row to the bot
+account, and this worker plays it like any bot seat.
 """
 
 import logging

@@ -211,26 +211,58 @@ def sweep_time_limits():
 
 
 def _force(game, duty):
-    """Append the game's timeout move for the late seat, signed by the server."""
+    """Append the game's timeout move for the late seat, signed by the server; or, in a game
+    whose option ``on_timeout`` is ``bot:LEVEL`` (shared/table.py), a forced ``@handover``
+    of the seat to that bot, which then plays the owed move (server/bots.py)."""
     game_def = get_game(game.type)
     replayed = load_log(game)
     if duty.seat not in replayed.to_act():
         return 0
-    # a late answer to a takeback request is a refusal (the only table entry the server signs)
+    handover = None if replayed.pending() else _timeout_handover(game, game_def, replayed,
+                                                                 duty.seat)
+    # a late answer to a takeback request is a refusal (the server signs it)
     move = "@refuse takeback" if replayed.pending() else \
-        game_def.timeout_move(replayed.state, duty.seat)
+        handover or game_def.timeout_move(replayed.state, duty.seat)
     if move is None:  # its timeout waits for other seats' moves (their deadlines come too)
         return 0
     if not _append_forced(game, duty.seat, move):
         return 0
     player = db.session.get(Player, duty.player_id)
-    enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your deadline "
-            f"passed",
-            f"Your deadline in game {game.id} passed, so the server played for {duty.seat}:\n"
-            f"  {move}\n\nThis entry is marked as forced in the log and the archive.\n",
-            {"event": "forced", "game": game.id, "seat": duty.seat, "move": move})
+    if handover:
+        bot = move.split(" ")[1]
+        enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your deadline "
+                f"passed; a bot plays your seat",
+                f"Your deadline in game {game.id} passed, and this game hands a late seat to a "
+                f"bot: {bot} plays {duty.seat} from now on.\nYou hold no seat in it any more; "
+                f"you can still follow it: pbem show {game.id}\n\nThe hand-over is marked "
+                f"as forced in the log and the archive.\n",
+                {"event": "handover", "game": game.id, "seat": duty.seat, "bot": bot})
+    else:
+        enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your "
+                f"deadline passed",
+                f"Your deadline in game {game.id} passed, so the server played for "
+                f"{duty.seat}:\n  {move}\n\nThis entry is marked as forced in the log and "
+                f"the archive.\n",
+                {"event": "forced", "game": game.id, "seat": duty.seat, "move": move})
     db.session.commit()
     return 1
+
+
+def _timeout_handover(game, game_def, replayed, seat):
+    """The ``@handover`` a missed deadline of ``seat`` makes under the game's ``on_timeout``
+    option, or None (the option says ``move``, or a bot holds the seat already: then the
+    timeout move)."""
+    from shared.table import bot_level, timeout_bot
+    from .bots import bot_player, level_for
+    wanted = timeout_bot((game.header or {}).get("options"))
+    if wanted is None or bot_level(replayed.table["players"][seat]) is not None:
+        return None
+    try:
+        bot = bot_player(level_for(game_def, wanted))
+    except DomainError as exc:  # the bot cannot play here: the timeout move, as by default
+        log.error("game %s: %s is late, but %s", game.id, seat, exc.message)
+        return None
+    return f"@handover {bot.name} {bot.public_key}"
 
 
 # --- digests and sending -------------------------------------------------------------

@@ -329,3 +329,19 @@ class TableSchema(Strict):
     revoked = fields.List(fields.String(), dump_only=True)
     taken_back = fields.List(fields.Integer(), dump_only=True)
     next_seq = fields.Integer(dump_only=True)
+
+
+class BotAccountSchema(Strict):
+    level = fields.String(dump_only=True)
+    player = fields.String(dump_only=True)
+    public_key = fields.String(dump_only=True)
+
+
+class BotListQuerySchema(Strict):
+    game = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
+
+
+class BotListSchema(Strict):
+    game = fields.String(dump_only=True, allow_none=True)
+    levels = fields.List(fields.String(), dump_only=True)
+    bots = fields.List(fields.Nested(BotAccountSchema), dump_only=True)

@@ -45,7 +45,8 @@ commitment, the result, the signature); then, when the game type is known, its r
 options and seats; and, when the seed is revealed, a full replay that must end the game at the
 last entry with the stated result.
 
-Table entries (moves beginning with ``@``: takebacks, key rotations, revocations) are checked
+Table entries (moves beginning with ``@``: takebacks, key rotations, revocations, handovers
+to a bot) are checked
 by the one replay of ``shared.table``: each entry's signature against the seat keys the table
 holds at that point of the log (after ``@rotate`` entries; the header keeps the keys the game
 started with), the table's own rules on the chain alone, and, on the full replay, the
@@ -468,6 +469,7 @@ def replay_log(game, header, seed, envelopes, upto=None, orders=None):
         try:
             if orders is not None and "order" in env:  # v3: a standing order's entry
                 _check_order_entry(game, log.state, env, orders, envelopes[:index], where)
+                _check_order_holder(log.table, env, orders, where)
             if not is_table_move(env["move"]) and not log.pending() \
                     and seat not in game.to_act(log.state):
                 raise ArchiveError(f"{where} was played out of turn", seq)
@@ -490,6 +492,17 @@ def _check_order_entry(game, state, env, orders, history, where):
         check_entry(game, state, env, orders, history)
     except OrderError as exc:
         raise ArchiveError(f"{where} {exc.message}", env["seq"]) from None
+
+
+def _check_order_holder(table, env, orders, where):
+    """An order made before its seat was handed to a bot (``@handover``) is its old player's:
+    it makes no entry after the handover."""
+    handed = (table.get("handed") or {}).get(env["seat"])
+    found = orders.orders.get(env["order"])
+    if handed is not None and found is not None and found[0]["at"] <= handed:
+        raise ArchiveError(f"{where} claims a standing order written before {env['seat']} was "
+                           f"handed to a bot at entry {handed}: a handover ends the seat's "
+                           "orders", env["seq"])
 
 
 def _check_setup(game, header):
@@ -533,8 +546,8 @@ def verify_archive(archive, server_key=None):
     ("playing" or "over"; None for a v1 archive), ``entries`` (count), ``head`` ({length,
     hash}), ``server_key``, ``replayed`` (bool), ``game`` (the Game object or None),
     ``state`` and ``view`` (after the replay, or None), ``table`` (the table state after the
-    replay: keys, takebacks; ``shared.table``), ``result``, and ``note`` (why a prefix is not
-    complete).  Raises ArchiveError with the first fault found.
+    replay: keys, takebacks; ``shared.table``), ``result``, ``note`` (why a prefix is not
+    complete), and ``handovers`` (each ``@handover``: seq, seat, the bot's name, forced).  Raises ArchiveError with the first fault found.
 
     >>> verify_archive({"format": "pbem-archive-v2", "header": {}, "genesis": ""})
     Traceback (most recent call last):
@@ -549,7 +562,12 @@ def verify_archive(archive, server_key=None):
               "state": None, "view": None, "result": None, "note": None, "table": None,
               "messages": side["messages"],
               "orders": len(side["orders"].orders) if side["orders"] else 0,
-              "order_entries": sum(1 for env in envelopes if "order" in env)}
+              "order_entries": sum(1 for env in envelopes if "order" in env),
+              # the seats handed to a bot (shared/table.py @handover), checked with the chain
+              "handovers": [{"seq": env["seq"], "seat": env["seat"],
+                             "player": env["move"].split(" ")[1],
+                             "forced": bool(env.get("forced"))}
+                            for env in envelopes if env["move"].startswith("@handover ")]}
     try:
         game = get_game(header["type"])
     except KeyError:

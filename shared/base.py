@@ -198,6 +198,16 @@ class Game:
         """
         options = dict(options or {})
         out = {}
+        # the table's own option (shared/table.py): what a missed deadline does; written only
+        # when it is not the default, so the options of every other game are unchanged
+        from .table import ON_TIMEOUT, TableError, normalize_on_timeout
+        if ON_TIMEOUT in options and ON_TIMEOUT not in self.options_schema:
+            try:
+                policy = normalize_on_timeout(options.pop(ON_TIMEOUT))
+            except TableError as exc:
+                raise IllegalMove(exc.message, code="bad_option") from None
+            if policy != "move":
+                out[ON_TIMEOUT] = policy
         for key, spec in self.options_schema.items():
             value = options.pop(key, spec.get("default"))
             kind = spec.get("type", "str")
@@ -231,6 +241,7 @@ class Game:
         seats = check_seats(self, seats, in_order=self.seats_in_order)
         version = self.resolve_rules_version(rules_version)
         options = self.normalize_options(options, len(seats), version)
+        options.pop("on_timeout", None)  # the table's option (shared/table.py), not the rules'
         state = self.new_state(seats, options, seed_bytes(seed, self.seed_hex_text), version)
         return set_rules_version(state, version)
 

@@ -18,12 +18,30 @@ owns their text grammar; one space between words, lowercase hex)::
                              seat's current main key's signature of
                              ``recovery_message(player, RECOVERYKEY)`` (made at registration,
                              kept by the server; so the server cannot invent a recovery key)
+    @handover NAME KEY       from this entry on the seat is played by the bot account NAME
+                             (``bot-random``, ``bot-greedy`` or ``bot-strong``) whose main key
+                             is KEY; signed by the seat's current main key (never a device
+                             key), or by the server (a *forced* handover) when the seat owes
+                             an entry and the game's header option ``on_timeout`` is
+                             ``bot:LEVEL`` (NAME's level at most LEVEL): a missed deadline
+                             hands the seat to a bot instead of the timeout move.  Every later
+                             entry of the seat is checked under KEY; a bot account has one key,
+                             so a NAME already seated in the game must come with its key
 
 :class:`LogReplay` walks a whole log (the header and the envelopes in order) and keeps the
 rules' state and a *table state*: the current main key of each seat, the revoked device keys,
 the pending takeback request and its answers, the seqs taken back.  The server's append path
 and state loading, the archive verifier and the client all use it; :func:`verify_logged` checks
 an entry's signature against the keys the table state holds *at that point of the log*.
+
+Handovers (the policy, checked from the log alone): a seat is handed over only to a bot account
+(its name says so: ``bot-LEVEL``), never while the game is over, never to the player who
+holds it, and never from a bot's seat (a bot does not leave).  The table state's ``players``
+and ``keys`` then name the bot, ``handovers`` (absent before the first) counts them, and
+``handed`` ({seat: seq}) says where each seat changed hands: a standing order written before
+that point is its old player's and may make no entry after it.  That NAME's key really is the bot account's is the
+server's check (it holds the bot keys); the verifier checks that one game never gives one bot
+account two keys.
 
 Takebacks (the policy; the verifier enforces all of it from the log alone):
 
@@ -66,6 +84,10 @@ MAX_REQUESTS = 10
 RECOVERY_DOMAIN = b"pbem-recovery-v1\n"
 KEY_ROTATION_DOMAIN = b"pbem-key-rotation-v1\n"
 ANSWERS = ("@accept takeback", "@refuse takeback")
+#: the header option (in ``options``) that says what a missed deadline does: ``move`` (the
+#: game's timeout move, the default, never written in the options) or ``bot:LEVEL``
+ON_TIMEOUT = "on_timeout"
+BOT_PREFIX = "bot-"
 
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _HEX128 = re.compile(r"[0-9a-f]{128}\Z")
@@ -74,8 +96,8 @@ _SEQ = re.compile(r"(0|[1-9][0-9]{0,8})\Z")
 # envelope can be signed by a device key, so there is nothing to pass
 _TAKES_REVOKED = "revoked" in inspect.signature(verify_entry).parameters
 
-TableMove = namedtuple("TableMove", ("kind", "seq", "key", "recovery_key", "cert"),
-                       defaults=(None, None, None, None))
+TableMove = namedtuple("TableMove", ("kind", "seq", "key", "recovery_key", "cert", "player"),
+                       defaults=(None, None, None, None, None))
 
 
 class TableError(IllegalMove):
@@ -136,8 +158,16 @@ def parse_table_move(text):
             return TableMove("rotate", key=_key(args[0], "the new key"),
                              recovery_key=_key(args[2], "the recovery key"), cert=args[3])
         _bad("write @rotate NEWKEY, or @rotate NEWKEY recovery RECOVERYKEY CERTIFICATE")
+    if verb == "@handover":
+        if len(args) != 2:
+            _bad("write @handover and the bot account's name and public key, like: "
+                 "@handover bot-greedy KEY")
+        if bot_level(args[0]) is None:
+            _bad(f"a seat is handed over only to a bot account ({_bot_names()}), not to "
+                 f"{args[0][:40]!r}", "not_a_bot")
+        return TableMove("handover", player=args[0], key=_key(args[1], "the bot's key"))
     _bad(f"{verb[:30]!r} is not a table entry: @takeback SEQ, @accept takeback, "
-         "@refuse takeback, @revoke KEY or @rotate KEY")
+         "@refuse takeback, @revoke KEY, @rotate KEY or @handover BOT KEY")
 
 
 def format_table_move(tm):
@@ -148,9 +178,53 @@ def format_table_move(tm):
         return f"@{tm.kind} takeback"
     if tm.kind == "revoke":
         return f"@revoke {tm.key}"
+    if tm.kind == "handover":
+        return f"@handover {tm.player} {tm.key}"
     if tm.recovery_key:
         return f"@rotate {tm.key} recovery {tm.recovery_key} {tm.cert}"
     return f"@rotate {tm.key}"
+
+
+def _levels():
+    from .bots import LEVELS  # the levels only (shared/bots/__init__.py loads no bot)
+    return LEVELS
+
+
+def _bot_names():
+    return ", ".join(BOT_PREFIX + level for level in _levels())
+
+
+def bot_level(name):
+    """The level of bot account ``name`` (``bot-greedy``: ``greedy``), or None for a name
+    that is not a bot account's."""
+    if isinstance(name, str) and name.startswith(BOT_PREFIX) \
+            and name[len(BOT_PREFIX):] in _levels():
+        return name[len(BOT_PREFIX):]
+    return None
+
+
+def normalize_on_timeout(value):
+    """The canonical value of the ``on_timeout`` option (``move``, or ``bot:LEVEL``; ``bot``
+    alone is ``bot:greedy``); raises TableError (code bad_option)."""
+    if value is None or value == "move":
+        return "move"
+    if isinstance(value, str) and (value == "bot" or value.startswith("bot:")):
+        level = value[4:] or "greedy"
+        if level in _levels():
+            return f"bot:{level}"
+    raise TableError(f"option {ON_TIMEOUT} takes move (the timeout move, the default), bot or "
+                     f"bot:LEVEL with LEVEL one of {', '.join(_levels())}; not {value!r}",
+                     code="bad_option")
+
+
+def timeout_bot(options):
+    """The bot level a missed deadline hands a seat to under ``options`` (a game's header
+    options), or None when a missed deadline plays the timeout move."""
+    try:
+        policy = normalize_on_timeout((options or {}).get(ON_TIMEOUT))
+    except TableError:
+        return None
+    return policy[4:] if policy != "move" else None
 
 
 def recovery_message(player, recovery_key):
@@ -336,9 +410,9 @@ class LogReplay:
         tm = parse_table_move(env["move"])
         if format_table_move(tm) != env["move"]:
             _bad(f"write the table entry as {format_table_move(tm)!r}")
-        if env.get("forced") and tm.kind != "refuse":
-            _bad("the server may only refuse a takeback for a seat whose answer is late",
-                 "forced_reserved")
+        if env.get("forced") and tm.kind not in ("refuse", "handover"):
+            _bad("the server may only refuse a takeback for a seat whose answer is late, or "
+                 "hand a late seat to a bot when the game's options say so", "forced_reserved")
         if tm.kind == "takeback":
             return self._ask(seat, tm.seq, seq)
         if tm.kind in ("accept", "refuse"):
@@ -347,6 +421,8 @@ class LogReplay:
             _bad(f"@{tm.kind} must be signed by the seat's main key, not a device key",
                  "main_key_only")
         table = self.table
+        if tm.kind == "handover":
+            return self._handover(seat, tm, bool(env.get("forced")), seq)
         if tm.kind == "revoke":
             if tm.key in table["revoked"]:
                 _bad("that device key is already revoked", "already_revoked")
@@ -362,6 +438,44 @@ class LogReplay:
         how = " with its recovery key" if tm.recovery_key else ""
         return [_event(f"{seat} rotated its key{how}: from now on it signs with "
                        f"{tm.key[:16]}...")]
+
+    def _handover(self, seat, tm, forced, seq):
+        table = self.table
+        if self.state is not None and self.game.result(self.state) is not None:
+            _bad("the game is over", "game_over")
+        holder = table["players"][seat]
+        if bot_level(holder) is not None:
+            _bad(f"{seat} is played by the bot {holder} already: a bot does not leave",
+                 "already_a_bot")
+        for other, name in table["players"].items():
+            if name == tm.player and table["keys"][other] != tm.key:
+                _bad(f"{tm.player} plays {other} with another key: one bot account has one "
+                     "key", "wrong_bot_key")
+        if tm.key in table["revoked"]:
+            _bad("the bot's key is a revoked device key", "device_revoked")
+        if forced:
+            allowed = timeout_bot(self.header.get("options"))
+            levels = _levels()
+            if allowed is None:
+                _bad("the server may hand a seat to a bot only in a game whose option "
+                     f"{ON_TIMEOUT} says so", "forced_reserved")
+            if levels.index(bot_level(tm.player)) > levels.index(allowed):
+                _bad(f"the game's option {ON_TIMEOUT} allows a bot of level {allowed} at most, "
+                     f"not {tm.player}", "forced_reserved")
+            to_act = self.to_act()
+            if to_act is not None and seat not in to_act:
+                _bad(f"the server hands {seat} to a bot only when its deadline passed, and "
+                     f"{seat} owes nothing now", "forced_reserved")
+        table["players"][seat] = tm.player
+        table["keys"][seat] = tm.key
+        table["handovers"] = table.get("handovers", 0) + 1
+        # the seat's standing orders (shared/orders.py) end here: they were its player's
+        table.setdefault("handed", {})[seat] = seq
+        if table["window"]["seat"] == seat:  # a bot takes back nothing its player played
+            table["window"] = {"seat": None, "seqs": []}
+        how = " (its deadline passed)" if forced else ""
+        return [_event(f"{seat} is handed over to the bot {tm.player}{how}: from now on "
+                       f"{tm.player} plays it")]
 
     def _ask(self, seat, first, seq):
         table = self.table

@@ -377,12 +377,17 @@ def _stepper(doc, step, archive_text=None, game=None):
     header = doc.get("header") if isinstance(doc, dict) else None
     moves = [{"n": i + 1, "seat": e["seat"], "move": e["move"], "forced": bool(e.get("forced"))}
              for i, e in enumerate(checked["envelopes"])]
+    # seats handed to a bot during the game (shared/table.py @handover), numbered as moves
+    handovers = [{"n": m["n"], "seat": m["seat"], "player": m["move"].split(" ")[1],
+                  "forced": m["forced"]} for m in moves
+                 if isinstance(m["move"], str) and m["move"].startswith("@handover ")
+                 and len(m["move"].split(" ")) == 3]
     lo, hi = max(0, step - ARCHIVE_WINDOW - 1), min(total, step + ARCHIVE_WINDOW)
     status = 422 if checked["outcome"] == "refused" else 200
     page = render_template("archive_step.html", checked=checked, header=header, step=step,
                            total=total, moves=moves[lo:hi], current=moves[step - 1] if step
                            else None, svg=svg, text=text, events=events, view=view,
-                           archive_text=archive_text, game=game,
+                           archive_text=archive_text, game=game, handovers=handovers,
                            title=_title(header.get("type")) if isinstance(header, dict) and
                            isinstance(header.get("type"), str) else "archive")
     return page, status
