@@ -128,6 +128,29 @@ def documents(game, player):
 
 # --- writing -------------------------------------------------------------------------------------
 
+#: side-document faults that are about who signed (403), not about the document's shape (422)
+FORBIDDEN_FAULTS = ("bad_signature", "unknown_seat", "bad_delegation", "delegation_expired",
+                    "device_revoked")
+
+
+def table_keys(game):
+    """The keys a side document of ``game`` written now is checked with: the table state's at
+    the head (seat keys after ``@rotate`` entries, device keys revoked by ``@revoke``), as a
+    ``shared.messages.KeyHistory``."""
+    from shared.messages import KeyHistory
+    from .state_cache import load_log
+    return KeyHistory.of_table(load_log(game).table)
+
+
+def device_in_force(body):
+    """The server's own checks of a document a device key signed (as for a device's moves):
+    its delegation has not ended by the server's clock and the device is not revoked in the
+    registry.  Raises Forbidden."""
+    if "delegation" in body:
+        from .devicekeys import check_in_force
+        check_in_force(body)
+
+
 def post_message(game, player, doc):
     """Store a signed message of ``player`` in ``game``; returns the Message.
 
@@ -139,12 +162,11 @@ def post_message(game, player, doc):
         raise Conflict("not_started", f"game {game.id} has not started: there is no table yet")
     if game.status == "over":
         raise Conflict("game_over", f"game {game.id} is over: its table talk is closed")
-    keys = {s["seat"]: s["public_key"] for s in game.header["seats"]}
     length = game.head_seq + 1
     try:
-        body = read_message(doc, keys, game.id)
+        body = read_message(doc, table_keys(game), game.id)
     except DocumentError as exc:
-        kind = Forbidden if exc.code in ("bad_signature", "unknown_seat") else Malformed
+        kind = Forbidden if exc.code in FORBIDDEN_FAULTS else Malformed
         raise kind(exc.code, exc.message) from None
     except (EnvelopeError, RecursionError, ValueError) as exc:
         raise Malformed("bad_document", "the message cannot be read as canonical JSON "
@@ -155,6 +177,7 @@ def post_message(game, player, doc):
     if body["at"] != length:
         raise Conflict("stale_seq", f"the game has moved on: write the message at seq {length}",
                        {"seq": length})
+    device_in_force(body)
     count = db.session.execute(db.select(db.func.count(Message.id)).filter_by(
         game_id=game.id, seat=body["seat"])).scalar_one()
     if count >= MAX_PER_SEAT:
