@@ -88,9 +88,14 @@ def test_forged_and_malformed_messages_are_refused(make_player):
         "code"] == "not_your_seat"
     assert eve.post(url, message_doc(eve, game_id, "north", "hi")).status_code == 403
     assert say(eve, game_id, "west", "hi").get_json()["error"]["code"] == "unknown_seat"
-    # unsigned request
-    assert ann.post(url, message_doc(ann, game_id, "north", "hi"), signed=False) \
-        .status_code == 401
+    # an unsigned request (the game page's): the document's signature is the proof, as a
+    # move's is; a forged one is refused all the same, and its author is the seat's player
+    assert ann.post(url, message_doc(ann, game_id, "north", "hi", key=bytes(32)),
+                    signed=False).get_json()["error"]["code"] == "bad_signature"
+    assert eve.post(url, message_doc(eve, game_id, "north", "hi"), signed=False) \
+        .status_code == 403
+    r = ann.post(url, message_doc(ann, game_id, "north", "unsigned hi"), signed=False)
+    assert r.status_code == 201 and r.get_json()["player"] == "ann"
     # stale or future at, a recipient not in the game, to oneself
     r = say(ann, game_id, "north", "late", at=5)
     assert r.status_code == 409 and r.get_json()["error"]["details"]["seq"] == 0
