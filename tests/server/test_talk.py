@@ -228,3 +228,35 @@ def test_the_message_cap_is_a_rate_limit(tmp_path, clock, monkeypatch):
     finally:
         _dispose(app, db)
         cleanup()
+
+
+def test_the_pages_live_part_follows_the_talk_its_reader_may_read(make_player, app):
+    """/g/GAME/live carries the talk (a live part) and its ETag changes with a message the
+    reader may read, and only then: a private message leaves a spectator's page unchanged."""
+    game_id, seats = _three(make_player)
+    ann, bob = seats["north"], seats["east"]
+
+    def reader(player):
+        browser = app.test_client()
+        if player is not None:
+            link = player.post(f"/api/games/{game_id}/link").get_json()["path"]
+            browser.get(link)
+        return browser
+
+    def live(browser):
+        r = browser.get(f"/g/{game_id}/live")
+        assert r.status_code == 200
+        return r.headers["ETag"], r.get_data(as_text=True)
+
+    spectator, bobs = reader(None), reader(bob)
+    before = {"spectator": live(spectator)[0], "bob": live(bobs)[0]}
+    assert say(ann, game_id, "north", "for east <i>only</i>", to="east").status_code == 201
+    tag, html = live(spectator)
+    assert tag == before["spectator"] and "only</i>" not in html and "for east" not in html
+    assert spectator.get(f"/g/{game_id}/live", headers={"If-None-Match": tag}).status_code == 304
+    tag, html = live(bobs)
+    assert tag != before["bob"] and 'id="talk-messages"' in html and "data-live-part" in html
+    assert "for east &lt;i&gt;only&lt;/i&gt;" in html
+    assert say(ann, game_id, "north", "hello all").status_code == 201
+    tag2, html = live(spectator)
+    assert tag2 != before["spectator"] and "hello all" in html
