@@ -270,6 +270,17 @@ def _still_revocable(table, history, row):
     return bool(after) and revocable(table, after[0]["seq"])
 
 
+#: the orders that make one entry at most (shared/orders.py)
+ONE_SHOT = ("if", "accept_takeback")
+
+
+def _carried_out(game_id, digest):
+    """True when an entry of ``game_id``'s log already names order ``digest``."""
+    return db.session.execute(db.select(Move.seq).where(
+        Move.game_id == game_id, Move.forced.is_(True),
+        Move.envelope.contains(f'"order":"{digest}"')).limit(1)).first() is not None
+
+
 def play_due(game_id, limit=MAX_CHAIN):
     """Carry out every order of ``game_id`` whose situation holds, one entry at a time
     (an entry may make another order's situation).  Returns the number of entries played."""
@@ -291,6 +302,12 @@ def play_due(game_id, limit=MAX_CHAIN):
         if found is None:
             break
         row, move, order = found
+        if order.kind in ONE_SHOT and _carried_out(game.id, row.hash):
+            # another process played it and has not marked it yet: once is once
+            db.session.execute(update(StandingOrder).where(StandingOrder.id == row.id)
+                               .values(done=True))
+            db.session.commit()
+            continue
         env = make_envelope(game.id, length, game.head_hash, row.seat, move,
                             secrets.token_hex(12), now_ts(), forced=True, order=row.hash)
         text, sig = sign_envelope(server_key()[0], env)
@@ -301,7 +318,7 @@ def play_due(game_id, limit=MAX_CHAIN):
             log.info("order %s in %s not carried out: %s", row.hash[:12], game.id, exc.message)
             continue
         values = {"played": StandingOrder.played + 1}
-        if order.kind in ("if", "accept_takeback"):
+        if order.kind in ONE_SHOT:
             values["done"] = True  # a conditional reply, or the next takeback's yes: once
         db.session.execute(update(StandingOrder).where(StandingOrder.id == row.id)
                            .values(**values))

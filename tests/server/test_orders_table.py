@@ -60,7 +60,7 @@ def _accepting_game(make_player):
     return game_id, ann, bob, digest
 
 
-def test_accept_takeback_answers_the_next_request_once(make_player):
+def test_accept_takeback_answers_the_next_request_once(make_player, app):
     game_id, ann, bob, digest = _accepting_game(make_player)
     log = _log(ann, game_id)
     assert log[2] == (2, "east", "@accept takeback", digest)  # forced, marked with the order
@@ -69,6 +69,12 @@ def test_accept_takeback_answers_the_next_request_once(make_player):
     info = _view(ann, game_id)
     assert info["view"]["to_act"] == ["north"] and "takeback" not in info["view"]
     assert _status(bob, game_id) == [("accept takeback", "done", 1)]
+    # a process that played it and died before marking it: the log says it is spent
+    from server.extensions import db
+    from server.orders import StandingOrder
+    with app.app_context():
+        db.session.execute(db.update(StandingOrder).values(done=False, played=0))
+        db.session.commit()
     # the next request is east's own to answer: the order is spent
     assert ann.play(game_id, "north", "hold").status_code == 201          # seq 3
     assert ann.play(game_id, "north", "@takeback 3").status_code == 201    # seq 4
