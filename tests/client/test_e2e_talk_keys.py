@@ -45,3 +45,15 @@ def test_say_and_order_after_a_rotation_and_from_a_device(make_player, tmp_path)
     assert [("delegation" in d["body"]) for d in archive["orders"]] == [False, True, True]
     verified = bob.run("verify", str(path)).stdout
     assert "complete and verified" in verified and "2 signed message(s)" in verified
+
+
+def test_an_accept_takeback_order_through_the_cli(make_player):
+    game, (ann, bob) = start(make_player, target=50)
+    placed = bob.run("order", game, "accept", "the", "next", "takeback").stdout
+    assert "in force for east: accept takeback" in placed and "once" in placed
+    ann.run("play", game, "hold")           # north holds at once (pot 0): nothing revealed
+    ann.run("takeback", game)
+    log = ann.run("log", game).stdout
+    assert "@accept takeback (standing order)" in log, log
+    assert ann.json("show", game)["to_act"] == ["north"]
+    assert "done" in bob.run("orders", game).stdout
