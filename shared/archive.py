@@ -88,8 +88,9 @@ MAX_TEXT = 200
 # may read, each {"body", "signature"}) and "orders" (the signed standing orders and their
 # cancellations: a seat's own while the game runs, every seat's once it is over).  Every
 # document's signature is checked against its seat's key at the document's ``at`` (after
-# ``@rotate`` entries; a device's document carries its delegation; shared/messages.py); an entry that carries "order" must
-# follow from that order in the replay (shared.orders.check_entry).  v1 and v2 archives hold
+# ``@rotate`` entries; a device's document carries its delegation; shared/messages.py); an
+# entry that carries "order" must follow from that order in the replay (with the table state:
+# a pending takeback, the moves taken back; shared.orders.check_entry).  v1 and v2 archives hold
 # neither, and an entry carrying an order is refused in them.
 V3_FORMAT = "pbem-archive-v3"
 _TOP_FIELDS[V3_FORMAT] = _TOP_FIELDS[FORMAT] + ("messages", "orders")
