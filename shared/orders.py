@@ -41,7 +41,9 @@ An order travels as a signed side document (``shared.messages``)::
 
     {"body": {"kind": "order", "game", "seat", "at", "text", "nonce", "ts"}, "signature"}
 
-signed under :data:`ORDER_DOMAIN`, and is withdrawn by a cancellation::
+signed under :data:`ORDER_DOMAIN` (with the key the table holds for the seat at ``at``, or a
+device's key with its delegation in the body: ``shared.messages.read_signed``), and is
+withdrawn by a cancellation::
 
     {"body": {"kind": "cancel", "game", "seat", "at", "order": <order hash>, "nonce", "ts"},
      "signature"}

@@ -142,8 +142,10 @@ class Orders(MethodView):
     @blp.response(201, OrderPostedSchema)
     @blp.refusals(400, 401, 403, 404, 409, 422, 429)
     def post(self, data, game_id):
-        """Write a standing order (shared/orders.py), signed with the seat's key; the server
-        carries it out whenever its situation comes, from now on."""
+        """Write a standing order (shared/orders.py), signed with the seat's key at the log's
+        length now (or by a device of its player, the delegation in the body), in a request
+        signed by that player; the server carries it out whenever its situation comes, from
+        now on."""
         player = current_player()
         game = get_or_404(game_id)
         row, played = orders_service.post_order(game, player, data)
