@@ -186,3 +186,60 @@ def test_a_conditional_order_waits_for_the_next_move_that_stands(make_player, ap
     # taken back (north's next move that stands was the roll, not that hold)
     with pytest.raises(ArchiveError, match="does not follow from its order"):
         verify_archive(_forge(app, good, game_id, 1, "east", "hold", when))
+
+
+# --- side documents of a device, and after a rotation, over the API -------------------------
+
+def test_device_documents_over_the_api(make_player, clock):
+    from shared.messages import MESSAGE_DOMAIN, make_message
+    from shared.orders import ORDER_DOMAIN, make_order
+    from tests.server.test_devices import DAY, Device, _code
+    from tests.server.talk_helpers import length
+    game_id, (ann, bob) = start_pig(make_player, target=12)
+    phone = Device(ann, days=1)
+    assert phone.register().status_code == 201
+
+    def doc(domain, make, *args, key=phone.key, delegation=phone.delegation):
+        body = make(game_id, "north", *args, secrets.token_hex(8), ann.clock(), delegation)
+        return sign_document(key, domain, body)
+
+    def message(text, **kw):
+        at = length(ann, game_id)
+        return doc(MESSAGE_DOMAIN, lambda g, s, *a: make_message(g, s, None, at, text, *a),
+                   **kw)
+
+    url = f"/api/games/{game_id}/messages"
+    r = ann.post(url, message("from the phone"))
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["document"]["body"]["delegation"]["label"] == "phone"
+    # unsigned too (the page's way): the device's delegation is the proof
+    assert ann.post(url, message("unsigned, from the phone"), signed=False).status_code == 201
+    # an order from the device, in a request signed by the device key
+    r = phone.request("POST", f"/api/games/{game_id}/orders",
+                      doc(ORDER_DOMAIN, lambda g, s, *a: make_order(g, s, 0, "roll", *a)))
+    assert r.status_code == 201, r.get_json()
+    # refused: the device's key without its delegation, a delegation bob's key signed, a
+    # delegation past its date by the server's clock, a device revoked in the registry
+    r = ann.post(url, message("no delegation", delegation=None))
+    assert r.status_code == 403 and _code(r) == "bad_signature"
+    other = Device(ann, signer=bob.key)
+    r = ann.post(url, message("forged", key=other.key, delegation=other.delegation))
+    assert r.status_code == 403 and _code(r) == "bad_delegation"
+    late = message("signed in time, received late")
+    clock.advance(DAY + 1)
+    r = ann.post(url, late)
+    assert r.status_code == 403 and _code(r) == "delegation_expired"
+    tablet = Device(ann, label="tablet")
+    assert tablet.register().status_code == 201
+    ok = ann.post(url, message("tablet", key=tablet.key, delegation=tablet.delegation))
+    assert ok.status_code == 201
+    assert ann.post("/api/devices/tablet/revoke").status_code == 200
+    # the registry refuses it at once, and the game's log records the revocation
+    r = ann.post(url, message("revoked", key=tablet.key, delegation=tablet.delegation))
+    assert r.status_code == 403 and _code(r) == "device_revoked"
+    # ... and the archive verifies with the phone's, the tablet's and the order's documents
+    # (the order's "roll" entry was played at once: north's turn had begun)
+    archive = ann.get(f"/api/games/{game_id}/archive").get_json()
+    assert [m["body"]["text"] for m in archive["messages"]] == [
+        "from the phone", "unsigned, from the phone", "tablet"]
+    assert verify_archive(archive)["messages"]
