@@ -30,6 +30,7 @@ only once that move can no longer be taken back (another seat moved, something w
 If it is taken back, the order waits for the move played instead.  ``roll``'s "the move
 before" is likewise the last move that stands.  While a takeback request is pending no rules
 move may be played, so only ``accept takeback`` replies then.
+
 Which of these a game supports, and what counts as a trade offer or a discard there, is the
 game's business: :class:`OrderHooks` reads both from the seat's *view* (a trading game's
 view has ``offer`` with the seats that owe an answer, ``discard``/``discards`` and ``hand``),
