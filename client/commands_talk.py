@@ -31,19 +31,30 @@ def _seat(c, game_id, wanted):
 
 def _send(c, game_id, make, post):
     """Sign ``make(at)`` with the player's key and post it; once more at the fresh length when
-    the game moved on in between."""
-    from shared.messages import sign_document
+    the game moved on in between.
+
+    The key is this home's: the seat's current main key (after pbem key rotate), or in a
+    device home the device's key, whose delegation then goes into the document's body
+    (shared/messages.py) as it goes into a device's move envelopes."""
+    from shared.messages import sign_document, with_delegation
     from .api import Conflict
     key = c.home.private_key()
-    domain, body = make(None)
+    delegation = getattr(key, "delegation", None)  # a device home's key (home.DeviceKey)
+    if delegation is not None and int(time.time()) > delegation["not_after"]:
+        raise PbemError(f"this home's device key ({delegation['label']!r}) may no longer sign: "
+                        "its delegation ended; ask your main home for a new one "
+                        "(pbem device add)")
+
+    def signed(fresh):
+        domain, body = make(fresh)
+        return sign_document(key, domain, with_delegation(body, delegation))
     try:
-        return post(game_id, sign_document(key, domain, body))
+        return post(game_id, signed(None))
     except Conflict as exc:
         fresh = (exc.details or {}).get("seq")
         if exc.code != "stale_seq" or not isinstance(fresh, int):
             raise
-    domain, body = make(fresh)
-    return post(game_id, sign_document(key, domain, body))
+    return post(game_id, signed(fresh))
 
 
 def _line(m):
@@ -123,16 +134,19 @@ def order(c, args, seat):
       decline greedy offers      decline offers that ask for more cards than they give
       roll                       roll at the start of your turn
       discard stone,wheat        when you must discard, discard these first, in this order
-      if MOVE then REPLY         once: if the next move of another seat is MOVE, play REPLY
+      accept takeback            once: accept the next takeback request you must answer
+      if MOVE then REPLY         once: if the next move of another seat that stands (is not
+                                 taken back) is MOVE, play REPLY
 
     The server plays an order's move as an entry marked with the order (pbem log shows it);
     the archive carries the signed order, and pbem verify checks that each such entry
-    follows from it.  "Answer the next takeback request with yes" is not an order yet.
+    follows from it.
 
     \b
     Examples:
       pbem order k7m2q9xa3b decline greedy offers
       pbem order k7m2q9xa3b "if offer 1wood for 1stone then accept"
+      pbem order k7m2q9xa3b accept takeback
       pbem orders k7m2q9xa3b
       pbem order cancel k7m2q9xa3b 3
     """

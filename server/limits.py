@@ -43,6 +43,14 @@ def _claimed_key():
     name = request.headers.get("X-Pbem-Player")
     if name:
         return "player:" + name[:64]
+    if request.path.endswith("/messages") and request.method == "POST":
+        # an unsigned message (the game page): the seat its document names, as for a move
+        from .errors import loads_request_json
+        try:
+            body = loads_request_json(request.get_data(cache=True) or b"{}").get("body") or {}
+            return f"seat:{str(body.get('game'))[:16]}:{str(body.get('seat'))[:32]}"
+        except (ValueError, AttributeError, TypeError, RecursionError):
+            return None
     if request.path.endswith("/moves") and request.method == "POST":
         from .errors import loads_request_json
         try:

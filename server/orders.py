@@ -33,8 +33,8 @@ from shared import IllegalMove
 from shared.envelope import EnvelopeError, canonical_json, make_envelope, sign_envelope
 from shared.games import get_game
 from shared.messages import DocumentError, document_hash
-from shared.orders import (OrderError, describe, format_order, parse_order,
-                           read_order_document, reply, same_move)
+from shared.orders import (OrderError, conditional, describe, format_order, parse_order,
+                           read_order_document, reply, revocable)
 
 from .clock import now_ts
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
@@ -85,11 +85,11 @@ def _read(game, player, doc, kind):
         raise Conflict("not_started", f"game {game.id} has not started yet")
     if game.status == "over":
         raise Conflict("game_over", f"game {game.id} is over")
-    keys = {s["seat"]: s["public_key"] for s in game.header["seats"]}
+    from .talk import FORBIDDEN_FAULTS, device_in_force, table_keys
     try:
-        body = read_order_document(doc, keys, game.id)
+        body = read_order_document(doc, table_keys(game), game.id)
     except DocumentError as exc:
-        forbidden = exc.code in ("bad_signature", "unknown_seat")
+        forbidden = exc.code in FORBIDDEN_FAULTS
         raise (Forbidden if forbidden else Malformed)(exc.code, exc.message) from None
     except (EnvelopeError, RecursionError, ValueError) as exc:
         raise Malformed("bad_document", "the order cannot be read as canonical JSON "
@@ -103,6 +103,7 @@ def _read(game, player, doc, kind):
     if body["at"] != length:
         raise Conflict("stale_seq", f"the game has moved on: write it at seq {length}",
                        {"seq": length})
+    device_in_force(body)
     return body
 
 
@@ -230,10 +231,12 @@ def _in_force(game_id, length):
         StandingOrder.at <= length).order_by(StandingOrder.id)).scalars())
 
 
-def _next(game, game_def, state, rows, length):
-    """(order row, move) of the first order whose reply holds now, or None; marks one-shot
-    orders whose moment passed as done."""
-    to_act = game_def.to_act(state)
+def _next(game, game_def, log, rows, length):
+    """(order row, move, Order) of the first order whose reply holds now, or None; marks
+    one-shot orders whose moment passed as done.  ``log``: the game's LogReplay at the head
+    (the rules' state and the table state: a pending takeback, the moves taken back)."""
+    state, table = log.state, log.table
+    to_act = log.to_act() or []
     start = min([length - _RECENT] + [r.at for r in rows if r.text.startswith("if ")])
     history = _history(game.id, max(0, start), length)
     for row in rows:
@@ -242,28 +245,47 @@ def _next(game, game_def, state, rows, length):
         except OrderError:
             row.done = True  # a rules change made it unreadable: it can never be carried out
             continue
-        after = None
+        where = None
         if order.kind == "if":
-            after = [e for e in history if e["seq"] >= row.at and e["seat"] != row.seat
-                     and not e["move"].startswith("@")]
-            if after and (after[0] is not history[-1]
-                          or not same_move(game_def, after[0]["move"], order.args[0])):
-                row.done = True  # its "next move" came, and was another one (or passed)
+            # its next move that stands (shared/orders.py, "Orders and takebacks")
+            where = conditional(game_def, row.seat, order, row.at, history, table)
+            if where == "spent":
+                row.done = True  # its next move came, was another one, and stands for good
                 continue
-        move = reply(game_def, state, row.seat, order, row.at, history) \
+        move = reply(game_def, state, row.seat, order, row.at, history, table) \
             if row.seat in to_act else None
         if move is not None:
             return row, move, order
-        if after:
-            row.done = True  # its move came, and the reply cannot be played: spent
+        if where == "due" and not table["pending"] and not _still_revocable(table, history,
+                                                                             row):
+            row.done = True  # its move came and stands, and the reply cannot be played: spent
     return None
+
+
+def _still_revocable(table, history, row):
+    """True when the move an ``if`` order of ``row`` answers may still be taken back (then
+    the order waits: that move may not stand)."""
+    after = [e for e in history if e["seq"] >= row.at and e["seat"] != row.seat
+             and not e["move"].startswith("@") and e["seq"] not in table["taken_back"]]
+    return bool(after) and revocable(table, after[0]["seq"])
+
+
+#: the orders that make one entry at most (shared/orders.py)
+ONE_SHOT = ("if", "accept_takeback")
+
+
+def _carried_out(game_id, digest):
+    """True when an entry of ``game_id``'s log already names order ``digest``."""
+    return db.session.execute(db.select(Move.seq).where(
+        Move.game_id == game_id, Move.forced.is_(True),
+        Move.envelope.contains(f'"order":"{digest}"')).limit(1)).first() is not None
 
 
 def play_due(game_id, limit=MAX_CHAIN):
     """Carry out every order of ``game_id`` whose situation holds, one entry at a time
     (an entry may make another order's situation).  Returns the number of entries played."""
     from .append import append_move
-    from .state_cache import load_state
+    from .state_cache import load_log
     played = 0
     for _ in range(limit):
         db.session.expire_all()
@@ -275,12 +297,17 @@ def play_due(game_id, limit=MAX_CHAIN):
         if not rows:
             break
         game_def = get_game(game.type)
-        state = load_state(game)
-        found = _next(game, game_def, state, rows, length)
+        found = _next(game, game_def, load_log(game), rows, length)
         db.session.commit()                 # the orders marked done
         if found is None:
             break
         row, move, order = found
+        if order.kind in ONE_SHOT and _carried_out(game.id, row.hash):
+            # another process played it and has not marked it yet: once is once
+            db.session.execute(update(StandingOrder).where(StandingOrder.id == row.id)
+                               .values(done=True))
+            db.session.commit()
+            continue
         env = make_envelope(game.id, length, game.head_hash, row.seat, move,
                             secrets.token_hex(12), now_ts(), forced=True, order=row.hash)
         text, sig = sign_envelope(server_key()[0], env)
@@ -291,8 +318,8 @@ def play_due(game_id, limit=MAX_CHAIN):
             log.info("order %s in %s not carried out: %s", row.hash[:12], game.id, exc.message)
             continue
         values = {"played": StandingOrder.played + 1}
-        if order.kind == "if":
-            values["done"] = True  # a conditional reply is played once
+        if order.kind in ONE_SHOT:
+            values["done"] = True  # a conditional reply, or the next takeback's yes: once
         db.session.execute(update(StandingOrder).where(StandingOrder.id == row.id)
                            .values(**values))
         db.session.commit()

@@ -75,14 +75,18 @@ def muted_ids(player):
                                   .filter_by(player_id=player.id)).scalars())
 
 
-def readable(game, player, since_id=0, muting=True, limit=None):
-    """The messages of ``game`` that ``player`` (None: a spectator) may read, oldest first.
+def last_readable(game, player):
+    """The id of the newest message ``player`` (None: a spectator) reads on the game's page
+    (0 when none): part of the page's ETag, so that its talk follows (server/web/views.py)."""
+    if game.status == "open":
+        return 0
+    return db.session.execute(_readable_query(game, player, db.func.max(Message.id)))\
+        .scalar_one() or 0
 
-    Public messages, and private ones to or from a seat the player holds; with ``muting``
-    (not for the archive), without the messages of players they muted (their own always).
-    """
+
+def _readable_query(game, player, what, since_id=0, muting=True):
     seats = seats_of(game, player)
-    query = db.select(Message).filter(Message.game_id == game.id, Message.id > since_id)
+    query = db.select(what).filter(Message.game_id == game.id, Message.id > since_id)
     if seats:
         query = query.filter(or_(Message.to_seat.is_(None), Message.seat.in_(seats),
                                  Message.to_seat.in_(seats)))
@@ -92,6 +96,16 @@ def readable(game, player, since_id=0, muting=True, limit=None):
     if muted:
         query = query.filter(or_(Message.player_id.not_in(muted),
                                  Message.player_id == player.id))
+    return query
+
+
+def readable(game, player, since_id=0, muting=True, limit=None):
+    """The messages of ``game`` that ``player`` (None: a spectator) may read, oldest first.
+
+    Public messages, and private ones to or from a seat the player holds; with ``muting``
+    (not for the archive), without the messages of players they muted (their own always).
+    """
+    query = _readable_query(game, player, Message, since_id, muting)
     query = query.order_by(Message.id)
     if limit:
         query = query.limit(limit)
@@ -128,8 +142,35 @@ def documents(game, player):
 
 # --- writing -------------------------------------------------------------------------------------
 
+#: side-document faults that are about who signed (403), not about the document's shape (422)
+FORBIDDEN_FAULTS = ("bad_signature", "unknown_seat", "bad_delegation", "delegation_expired",
+                    "device_revoked")
+
+
+def table_keys(game):
+    """The keys a side document of ``game`` written now is checked with: the table state's at
+    the head (seat keys after ``@rotate`` entries, device keys revoked by ``@revoke``), as a
+    ``shared.messages.KeyHistory``."""
+    from shared.messages import KeyHistory
+    from .state_cache import load_log
+    return KeyHistory.of_table(load_log(game).table)
+
+
+def device_in_force(body):
+    """The server's own checks of a document a device key signed (as for a device's moves):
+    its delegation has not ended by the server's clock and the device is not revoked in the
+    registry.  Raises Forbidden."""
+    if "delegation" in body:
+        from .devicekeys import check_in_force
+        check_in_force(body)
+
+
 def post_message(game, player, doc):
     """Store a signed message of ``player`` in ``game``; returns the Message.
+
+    ``player`` None (an unsigned request, as the game page sends: its browser key signs the
+    document, not the request): the document's signature is the proof, as a move's is, and
+    the author is the player holding its seat.
 
     Refuses (DomainError) a game not being played, a document that does not verify under the
     seat's key (Malformed/Forbidden), a seat the player does not hold, a stale ``at``
@@ -139,22 +180,25 @@ def post_message(game, player, doc):
         raise Conflict("not_started", f"game {game.id} has not started: there is no table yet")
     if game.status == "over":
         raise Conflict("game_over", f"game {game.id} is over: its table talk is closed")
-    keys = {s["seat"]: s["public_key"] for s in game.header["seats"]}
     length = game.head_seq + 1
     try:
-        body = read_message(doc, keys, game.id)
+        body = read_message(doc, table_keys(game), game.id)
     except DocumentError as exc:
-        kind = Forbidden if exc.code in ("bad_signature", "unknown_seat") else Malformed
+        kind = Forbidden if exc.code in FORBIDDEN_FAULTS else Malformed
         raise kind(exc.code, exc.message) from None
     except (EnvelopeError, RecursionError, ValueError) as exc:
         raise Malformed("bad_document", "the message cannot be read as canonical JSON "
                         f"({getattr(exc, 'message', 'bad value')})") from None
-    if body["seat"] not in seats_of(game, player):
+    if player is None:  # the seat's key (or its player's device) signed: its player writes
+        holder = next((s.player_id for s in game.seats if s.seat == body["seat"]), None)
+        player = db.session.get(Player, holder) if holder is not None else None
+    if player is None or body["seat"] not in seats_of(game, player):
         raise Forbidden("not_your_seat", f"you do not hold seat {body['seat']!r} in game "
                         f"{game.id}")
     if body["at"] != length:
         raise Conflict("stale_seq", f"the game has moved on: write the message at seq {length}",
                        {"seq": length})
+    device_in_force(body)
     count = db.session.execute(db.select(db.func.count(Message.id)).filter_by(
         game_id=game.id, seat=body["seat"])).scalar_one()
     if count >= MAX_PER_SEAT:

@@ -88,8 +88,10 @@ MAX_TEXT = 200
 # v3 is v2 with two more top-level keys: "messages" (the signed messages the archive's reader
 # may read, each {"body", "signature"}) and "orders" (the signed standing orders and their
 # cancellations: a seat's own while the game runs, every seat's once it is over).  Every
-# document's signature is checked against its seat's key; an entry that carries "order" must
-# follow from that order in the replay (shared.orders.check_entry).  v1 and v2 archives hold
+# document's signature is checked against its seat's key at the document's ``at`` (after
+# ``@rotate`` entries; a device's document carries its delegation; shared/messages.py); an
+# entry that carries "order" must follow from that order in the replay (with the table state:
+# a pending takeback, the moves taken back; shared.orders.check_entry).  v1 and v2 archives hold
 # neither, and an entry carrying an order is refused in them.
 V3_FORMAT = "pbem-archive-v3"
 _TOP_FIELDS[V3_FORMAT] = _TOP_FIELDS[FORMAT] + ("messages", "orders")
@@ -99,10 +101,14 @@ SIGNED_FORMATS = (FORMAT, V3_FORMAT)
 MAX_DOCUMENTS = 200_000
 
 
-def _check_side_documents(fmt, archive, header, envelopes, status):
+def _check_side_documents(fmt, archive, header, envelopes, status, keys=None):
     """v3's messages and orders; returns {"messages": [bodies], "orders": OrderBook or None,
-    "unseen_orders": entries whose order the archive does not hold (a running game)}."""
-    from .messages import DocumentError, read_message, document_hash
+    "unseen_orders": entries whose order the archive does not hold (a running game)}.
+
+    ``keys``: the ``shared.messages.KeyHistory`` of the log (each document is checked with
+    the keys the table held at its ``at``: after rotations, with delegations, without revoked
+    devices); the header's keys when None."""
+    from .messages import DocumentError, KeyHistory, read_message, document_hash
     from .orders import OrderBook
     side = {"messages": [], "orders": None, "unseen_orders": 0}
     claimed = [env for env in envelopes if "order" in env]
@@ -111,7 +117,8 @@ def _check_side_documents(fmt, archive, header, envelopes, status):
             raise ArchiveError(f"entry {claimed[0]['seq']} carries a standing order, which a "
                                f"{fmt} archive cannot hold", claimed[0]["seq"])
         return side
-    keys = {s["seat"]: s["public_key"] for s in header["seats"]}
+    if keys is None:
+        keys = KeyHistory({s["seat"]: s["public_key"] for s in header["seats"]})
     length = len(envelopes)
     messages, documents = archive["messages"], archive["orders"]
     if not isinstance(messages, list) or not isinstance(documents, list) \
@@ -295,8 +302,11 @@ def _check_header(header):
     return header
 
 
-def _check_entries(archive, header, prev):
-    """Check every entry in order; return (envelopes, hash of the last entry or genesis)."""
+def _check_entries(archive, header, prev, keys=None):
+    """Check every entry in order; return (envelopes, hash of the last entry or genesis).
+
+    ``keys`` (a ``shared.messages.KeyHistory``) records the keys the table holds after each
+    entry, for the side documents."""
     entries = archive["entries"]
     if not isinstance(entries, list):
         raise ArchiveError("the archive's entries are not a list")
@@ -331,6 +341,8 @@ def _check_entries(archive, header, prev):
         except TableError as exc:
             raise ArchiveError(f"{where} ({env['seat'][:40]}: {env['move'][:60]}) is refused: "
                                f"{exc.message}", index) from None
+        if keys is not None:
+            keys.observe(index, table.table)
         prev = digest
         envelopes.append(env)
     return envelopes, prev
@@ -418,9 +430,11 @@ def _check_all(archive, server_key):
                 header["server_key"], start_message(header["game"], genesis), signature):
             raise ArchiveError("the server's start signature does not cover this header: it is "
                                "not the header the game started with")
-    envelopes, last = _check_entries(archive, header, genesis)
+    from .messages import KeyHistory
+    keys = KeyHistory({s["seat"]: s["public_key"] for s in header["seats"]})
+    envelopes, last = _check_entries(archive, header, genesis, keys)
     status = _check_head(fmt, archive, header, len(envelopes), last)
-    side = _check_side_documents(fmt, archive, header, envelopes, status)
+    side = _check_side_documents(fmt, archive, header, envelopes, status, keys)
     return fmt, status, envelopes, side
 
 
@@ -468,7 +482,8 @@ def replay_log(game, header, seed, envelopes, upto=None, orders=None):
         where = f"entry {seq} ({seat}: {env['move'][:60]})"
         try:
             if orders is not None and "order" in env:  # v3: a standing order's entry
-                _check_order_entry(game, log.state, env, orders, envelopes[:index], where)
+                _check_order_entry(game, log.state, log.table, env, orders,
+                                   envelopes[:index], where)
                 _check_order_holder(log.table, env, orders, where)
             if not is_table_move(env["move"]) and not log.pending() \
                     and seat not in game.to_act(log.state):
@@ -486,10 +501,10 @@ def replay_log(game, header, seed, envelopes, upto=None, orders=None):
     return log
 
 
-def _check_order_entry(game, state, env, orders, history, where):
+def _check_order_entry(game, state, table, env, orders, history, where):
     from .orders import OrderError, check_entry
     try:
-        check_entry(game, state, env, orders, history)
+        check_entry(game, state, env, orders, history, table)
     except OrderError as exc:
         raise ArchiveError(f"{where} {exc.message}", env["seq"]) from None
 

@@ -12,8 +12,17 @@ shown after entry ``at - 1`` and before entry ``at``.  ``to`` names one seat for
 
 Every side document travels as ``{"body": {...}, "signature": hex}``; the signature is Ed25519
 over a domain prefix of its own (:data:`MESSAGE_DOMAIN`, and the order domains of
-``shared.orders``) and the body's canonical JSON, made with the seat's key.  A document's
-hash (:func:`document_hash`) names it.
+``shared.orders``) and the body's canonical JSON.  A document's hash (:func:`document_hash`)
+names it.
+
+Which key signs: the key the table holds for the seat *when the document was written* (at log
+length ``at``: the header's key, or the key of the seat's last ``@rotate`` entry before seq
+``at``; :class:`KeyHistory`), or a device key of that seat's player.  A device's document
+carries its delegation in the body (``"delegation"``: shared/delegation.py, signed by the
+seat's key at ``at``), as a device's move carries it in its envelope; it holds while the body's
+``ts`` is not past the delegation's ``not_after`` and no ``@revoke`` of the device key came
+before seq ``at``.  So a document written after a rotation, or from a device home, verifies
+offline with the log alone, and one written before a rotation or a revocation stays valid.
 
 Pure: no clock (``ts`` comes in), no randomness (``nonce`` comes in), no I/O.
 """
@@ -29,6 +38,8 @@ SIGNED_FIELDS = ("body", "signature")
 MAX_MESSAGE_LENGTH = 500
 MAX_NONCE_LENGTH = 64
 MAX_NAME = 40
+#: the optional body field of a document a device key signed (shared/delegation.py)
+DELEGATION = "delegation"
 #: characters that reorder or hide text on a screen (bidirectional overrides and isolates)
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
@@ -89,13 +100,20 @@ def _is_int(value):
 
 
 def check_common(body, fields, what):
-    """The fields every side document has: exact keys, game, seat, at, nonce, ts."""
+    """The fields every side document has: exact keys (and, from a device, ``delegation``),
+    game, seat, at, nonce, ts."""
     if not isinstance(body, dict):
         raise DocumentError(f"{what} must be a JSON object")
     missing = [f for f in fields if f not in body]
     if missing:
         raise DocumentError(f"{what} lacks {', '.join(missing)}")
-    extra = sorted(set(body) - set(fields))
+    if DELEGATION in body:
+        from .delegation import DelegationError, check_shape
+        try:
+            check_shape(body[DELEGATION])
+        except DelegationError as exc:
+            raise DocumentError(f"{what}: {exc.message}", "bad_delegation") from None
+    extra = sorted(set(body) - set(fields) - {DELEGATION})
     if extra:
         raise DocumentError(f"{what} has unknown fields: {', '.join(map(str, extra))[:80]}")
     for key in ("game", "seat", "nonce"):
@@ -122,10 +140,19 @@ def validate_message(body):
     return body
 
 
-def make_message(game, seat, to, at, text, nonce, ts):
-    """A checked message body (see the module docstring)."""
-    return validate_message({"kind": "message", "game": game, "seat": seat, "to": to,
-                             "at": at, "text": text, "nonce": nonce, "ts": ts})
+def with_delegation(body, delegation):
+    """``body`` with a device's ``delegation`` in it (unchanged when it is None)."""
+    if delegation is not None:
+        body[DELEGATION] = dict(delegation)
+    return body
+
+
+def make_message(game, seat, to, at, text, nonce, ts, delegation=None):
+    """A checked message body (see the module docstring); ``delegation`` when a device key
+    signs it."""
+    return validate_message(with_delegation(
+        {"kind": "message", "game": game, "seat": seat, "to": to, "at": at, "text": text,
+         "nonce": nonce, "ts": ts}, delegation))
 
 
 def document_message(domain, body):
@@ -143,14 +170,80 @@ def document_hash(body):
     return sha256_hex(DOCUMENT_HASH_DOMAIN + canonical_json(body))
 
 
+class KeyHistory:
+    """The seat keys and revoked device keys a table held along a log, to check a side
+    document with the keys of its ``at``.
+
+    Fed by a walk of the log (``shared.table.LogReplay``): :meth:`observe` after each entry
+    with the table state it left.  ``keys_at(at)`` is what the table held after entries
+    ``0 .. at - 1`` (before entry ``at``).
+    """
+
+    def __init__(self, keys, revoked=()):
+        self._points = [(-1, dict(keys), frozenset(revoked))]  # (seq, keys, revoked) after seq
+
+    @classmethod
+    def of_table(cls, table):
+        """The history of a table state taken as it stands (the server's, at the head: a
+        document it takes is written at the log's length)."""
+        return cls(table["keys"], table["revoked"])
+
+    def observe(self, seq, table):
+        """Record the table state after entry ``seq`` (kept only when keys or revocations
+        changed)."""
+        last = self._points[-1]
+        if table["keys"] != last[1] or frozenset(table["revoked"]) != last[2]:
+            self._points.append((seq, dict(table["keys"]), frozenset(table["revoked"])))
+
+    def seats(self):
+        return self._points[0][1]
+
+    def at(self, at):
+        """({seat: key}, frozenset of revoked device keys) before entry ``at``."""
+        found = self._points[0]
+        for point in self._points:
+            if point[0] < at:
+                found = point
+            else:
+                break
+        return found[1], found[2]
+
+
+def signer_of(body, seat_key, revoked, what="the document"):
+    """The public key that must have signed ``body``: the seat's key ``seat_key``, or the
+    device key of a delegation that key signed (in force at the body's ``ts``, not revoked).
+    Raises DocumentError (``bad_delegation``, ``delegation_expired``, ``device_revoked``)."""
+    delegation = body.get(DELEGATION)
+    if delegation is None:
+        return seat_key
+    from .delegation import DelegationError, verify_delegation
+    try:
+        verify_delegation(delegation, seat_key)
+    except DelegationError as exc:
+        raise DocumentError(f"{what} carries a delegation that does not hold for seat "
+                            f"{body['seat'][:40]} at seq {body['at']}: {exc.message}",
+                            "bad_delegation") from None
+    if body["ts"] > delegation["not_after"]:
+        raise DocumentError(f"{what} is signed by device {delegation['label']!r} after its "
+                            "delegation ended", "delegation_expired")
+    if delegation["device_key"] in revoked:
+        raise DocumentError(f"{what} is signed by device {delegation['label']!r}, revoked "
+                            f"before seq {body['at']}", "device_revoked")
+    return delegation["device_key"]
+
+
 def read_signed(doc, validators, seat_keys, game_id=None, length=None, what="the document"):
     """Check one signed side document; return its body.
 
-    ``validators``: {kind: (validate(body), domain)}.  ``seat_keys``: {seat: public key hex};
-    the body's seat must be one of them and its key must have signed.  ``game_id``: the game
-    the body must name; ``length``: the log length ``at`` may not pass.  For a message, ``to``
-    must be another seat of ``seat_keys``.  Raises DocumentError.
+    ``validators``: {kind: (validate(body), domain)}.  ``seat_keys``: a :class:`KeyHistory`
+    (the keys of the body's ``at`` sign), or {seat: public key hex} (those keys, whatever the
+    ``at``, and no device revoked); the body's seat must be one of them and its key, or a
+    device key it delegated to (see :func:`signer_of`), must have signed.  ``game_id``: the
+    game the body must name; ``length``: the log length ``at`` may not pass.  For a message,
+    ``to`` must be another seat.  Raises DocumentError.
     """
+    history = seat_keys if isinstance(seat_keys, KeyHistory) else KeyHistory(seat_keys)
+    seat_keys = history.seats()
     if not isinstance(doc, dict) or set(doc) != set(SIGNED_FIELDS):
         raise DocumentError(f"{what} must be an object with exactly body and signature")
     body, signature = doc["body"], doc["signature"]
@@ -180,9 +273,13 @@ def read_signed(doc, validators, seat_keys, game_id=None, length=None, what="the
         message = document_message(domain, body)
     except EnvelopeError as exc:
         raise DocumentError(f"{what}: {exc.message}") from None
-    if not verify(seat_keys[body["seat"]], message, signature):
+    keys, revoked = history.at(body["at"])
+    signer = signer_of(body, keys[body["seat"]], revoked, what)
+    if not verify(signer, message, signature):
+        device = " (its device key)" if signer != keys[body["seat"]] else ""
         raise DocumentError(f"{what} has a bad signature (not signed by seat "
-                            f"{body['seat']})", "bad_signature")
+                            f"{body['seat']}{device} with its key at seq {body['at']})",
+                            "bad_signature")
     return body
 
 

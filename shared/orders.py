@@ -8,13 +8,28 @@ order (canonical text)          what the server plays for the seat, and when
 ``decline offers``              ``decline``: whenever the seat owes an answer to a trade offer
 ``decline greedy offers``       ``decline``: when the offer asks for more cards than it gives
 ``roll``                        ``roll``: at the start of the seat's turn (the seat may roll
-                                and the entry before is another seat's)
+                                and the move before is another seat's)
 ``discard R1,R2,...``           when the seat must discard N cards: N cards taken from R1 first,
                                 then R2 ..., then the resources not named, in the game's order
-``if MOVE then REPLY``          ``REPLY``, once: when the next entry by another seat after the
-                                order was written is ``MOVE``, right after it; any other next
-                                move spends the order
+``accept takeback``             ``@accept takeback``, once: when a takeback request
+                                (``shared.table``) is pending and the seat owes it an answer;
+                                the first request it answers spends it
+``if MOVE then REPLY``          ``REPLY``, once: when the next move by another seat after the
+                                order was written *that stands* is ``MOVE``, right after it;
+                                any other next move that stands spends the order
 ==============================  ===============================================================
+
+**Orders and takebacks.**  "Moves" above are rules moves: table entries (``@...``) are never
+watched, and a move that was taken back (``table["taken_back"]``) is as if it had never been
+played.  So an ``if`` order's *next move* is the first rules move of another seat, at or after
+the order's ``at``, that has not been taken back.  While that move may still be taken back (it
+is in its seat's takeback window, or a pending request names it) it does not spend the order:
+when it is ``MOVE`` and is the last move that stands, the reply is due (and once played, a
+forced entry, it closes the window); when it is another move, the order waits, and is spent
+only once that move can no longer be taken back (another seat moved, something was revealed).
+If it is taken back, the order waits for the move played instead.  ``roll``'s "the move
+before" is likewise the last move that stands.  While a takeback request is pending no rules
+move may be played, so only ``accept takeback`` replies then.
 
 Which of these a game supports, and what counts as a trade offer or a discard there, is the
 game's business: :class:`OrderHooks` reads both from the seat's *view* (a trading game's
@@ -27,7 +42,9 @@ An order travels as a signed side document (``shared.messages``)::
 
     {"body": {"kind": "order", "game", "seat", "at", "text", "nonce", "ts"}, "signature"}
 
-signed under :data:`ORDER_DOMAIN`, and is withdrawn by a cancellation::
+signed under :data:`ORDER_DOMAIN` (with the key the table holds for the seat at ``at``, or a
+device's key with its delegation in the body: ``shared.messages.read_signed``), and is
+withdrawn by a cancellation::
 
     {"body": {"kind": "cancel", "game", "seat", "at", "order": <order hash>, "nonce", "ts"},
      "signature"}
@@ -44,7 +61,8 @@ Pure: the state and the log before the entry come in; nothing reads a clock.
 from collections import namedtuple
 
 from . import IllegalMove
-from .messages import (DocumentError, check_common, check_text, document_hash, read_signed)
+from .messages import (DocumentError, check_common, check_text, document_hash, read_signed,
+                       with_delegation)
 
 ORDER_DOMAIN = b"pbem-order-v1\n"
 CANCEL_DOMAIN = b"pbem-order-cancel-v1\n"
@@ -52,7 +70,9 @@ ORDER_FIELDS = ("kind", "game", "seat", "at", "text", "nonce", "ts")
 CANCEL_FIELDS = ("kind", "game", "seat", "at", "order", "nonce", "ts")
 MAX_ORDER_LENGTH = 300
 #: the kinds, in the order ``pbem order --help`` lists them
-KINDS = ("decline_offers", "decline_greedy", "roll", "discard", "if")
+KINDS = ("decline_offers", "decline_greedy", "roll", "discard", "accept_takeback", "if")
+#: the entry an ``accept takeback`` order plays (a table entry: shared/table.py)
+TAKEBACK_YES = "@accept takeback"
 
 
 class OrderError(DocumentError):
@@ -165,6 +185,9 @@ def parse_order(game, text):
         order = Order("discard", tuple(hooks.resource(game, w) for w in names))
         if len(set(order.args)) != len(order.args):
             raise OrderError("a discard order names each resource once")
+    elif low in (["accept", "takeback"], ["accept", "takebacks"],
+                 ["accept", "next", "takeback"], ["accept", "the", "next", "takeback"]):
+        order = Order("accept_takeback", ())
     elif low[:1] == ["if"] and "then" in low[1:]:
         cut = low.index("then", 1)
         move = _canonical_move(game, " ".join(words[1:cut]), "the move after if")
@@ -172,7 +195,7 @@ def parse_order(game, text):
         order = Order("if", (move, reply))
     else:
         raise OrderError(f"{text[:60]!r} is not an order: write decline offers, decline greedy "
-                         "offers, roll, discard R1,R2,... or if MOVE then REPLY")
+                         "offers, roll, discard R1,R2,..., accept takeback or if MOVE then REPLY")
     if not hooks.supports(game, order.kind):
         what = {"roll": "roll", "decline_offers": "trade offers",
                 "decline_greedy": "trade offers"}[order.kind]
@@ -191,6 +214,8 @@ def format_order(order):
         return "roll"
     if order.kind == "discard":
         return "discard " + ",".join(order.args)
+    if order.kind == "accept_takeback":
+        return "accept takeback"
     return f"if {order.args[0]} then {order.args[1]}"
 
 
@@ -199,6 +224,7 @@ def describe(order):
     return {"decline_offers": "decline every trade offer made to this seat",
             "decline_greedy": "decline every trade offer that asks for more cards than it gives",
             "roll": "roll at the start of this seat's turn",
+            "accept_takeback": "once: accept the next takeback request this seat must answer",
             }.get(order.kind) or (
         f"when this seat must discard, discard {', '.join(order.args)} first"
         if order.kind == "discard" else
@@ -230,14 +256,18 @@ ORDER_VALIDATORS = {"order": (validate_order, ORDER_DOMAIN),
                     "cancel": (validate_cancel, CANCEL_DOMAIN)}
 
 
-def make_order(game, seat, at, text, nonce, ts):
-    return validate_order({"kind": "order", "game": game, "seat": seat, "at": at,
-                           "text": text, "nonce": nonce, "ts": ts})
+def make_order(game, seat, at, text, nonce, ts, delegation=None):
+    """A checked order body; ``delegation`` when a device key signs it."""
+    return validate_order(with_delegation({"kind": "order", "game": game, "seat": seat,
+                                           "at": at, "text": text, "nonce": nonce, "ts": ts},
+                                          delegation))
 
 
-def make_cancel(game, seat, at, order_hash, nonce, ts):
-    return validate_cancel({"kind": "cancel", "game": game, "seat": seat, "at": at,
-                            "order": order_hash, "nonce": nonce, "ts": ts})
+def make_cancel(game, seat, at, order_hash, nonce, ts, delegation=None):
+    """A checked cancellation body; ``delegation`` when a device key signs it."""
+    return validate_cancel(with_delegation({"kind": "cancel", "game": game, "seat": seat,
+                                            "at": at, "order": order_hash, "nonce": nonce,
+                                            "ts": ts}, delegation))
 
 
 def read_order_document(doc, seat_keys, game_id=None, length=None, what="the order"):
@@ -293,16 +323,53 @@ def _past(history):
     return [env for env in history if not str(env.get("move", "")).startswith("@")]
 
 
-def reply(game, state, seat, order, at, history):
+def _standing(history, table):
+    """The rules moves of ``history`` that stand: not table entries, not taken back."""
+    gone = set((table or {}).get("taken_back") or ())
+    return [env for env in _past(history) if env["seq"] not in gone]
+
+
+def revocable(table, seq):
+    """True when entry ``seq`` may still be taken back: it is in its seat's takeback window,
+    or a pending request names it (``table``: shared.table's state; None: never)."""
+    if not table:
+        return False
+    pending = table.get("pending")
+    if pending and seq in pending["moves"]:
+        return True
+    return seq in ((table.get("window") or {}).get("seqs") or ())
+
+
+def conditional(game, seat, order, at, history, table=None):
+    """Where an ``if MOVE then REPLY`` order of ``seat`` written at ``at`` stands now:
+    ``"waiting"`` (its next move that stands has not come, or may still be taken back and is
+    not due), ``"due"`` (its next move that stands is ``MOVE`` and the last move that stands:
+    the reply follows now) or ``"spent"`` (its next move was another one and stands for good).
+    See "Orders and takebacks" above."""
+    past = _standing(history, table)
+    after = [env for env in past if env["seq"] >= at and env["seat"] != seat]
+    if not after:
+        return "waiting"
+    first = after[0]
+    if first is past[-1] and same_move(game, first["move"], order.args[0]):
+        return "due"
+    return "waiting" if revocable(table, first["seq"]) else "spent"
+
+
+def reply(game, state, seat, order, at, history, table=None):
     """The move ``order`` (an Order written at log length ``at`` for ``seat``) plays now, in
     canonical notation, or None when its situation does not hold or the move is not legal.
 
-    ``state`` is the state before the entry; ``history`` the log's envelopes before it (dicts
-    with ``seq``, ``seat``, ``move``), in order.
+    ``state`` is the rules' state before the entry; ``history`` the log's envelopes before it
+    (dicts with ``seq``, ``seat``, ``move``), in order; ``table`` the table state there
+    (``shared.table.LogReplay.table``: the pending takeback request, the moves taken back;
+    None for a log without table entries).
     """
-    if seat not in game.to_act(state):
+    pending = (table or {}).get("pending")
+    if order.kind == "accept_takeback":
+        return TAKEBACK_YES if pending and seat in pending["owed"] else None
+    if pending or seat not in game.to_act(state):
         return None
-    past = _past(history)
     hooks = hooks_for(game)
     move = None
     if order.kind in ("decline_offers", "decline_greedy"):
@@ -310,6 +377,7 @@ def reply(game, state, seat, order, at, history):
         if terms is not None and (order.kind == "decline_offers" or terms[1] > terms[0]):
             move = hooks.decline_move
     elif order.kind == "roll":
+        past = _standing(history, table)
         if not past or past[-1]["seat"] != seat:
             move = hooks.roll_move
     elif order.kind == "discard":
@@ -324,8 +392,7 @@ def reply(game, state, seat, order, at, history):
                 need -= take
             move = hooks.discard_move(game, bundle) if need == 0 else None
     elif order.kind == "if":
-        after = [env for env in past if env["seq"] >= at and env["seat"] != seat]
-        if after and after[0] is past[-1] and same_move(game, after[0]["move"], order.args[0]):
+        if conditional(game, seat, order, at, history, table) == "due":
             move = order.args[1]
     if move is None:
         return None
@@ -344,11 +411,12 @@ def same_move(game, a, b):
         return False
 
 
-def check_entry(game, state, env, book, history):
+def check_entry(game, state, env, book, history, table=None):
     """Raise OrderError unless entry ``env`` (a forced envelope with ``order``) follows from
     its order in ``book`` (an :class:`OrderBook`): the order is there, is the entry's seat's,
-    was written before the entry and not cancelled before it, its situation held in ``state``
-    (the state before the entry) and the entry's move is its reply."""
+    was written before the entry and not cancelled before it, a one-shot order (``if``,
+    ``accept takeback``) made no entry before, its situation held in ``state`` and ``table``
+    (the rules' and the table state before the entry) and the entry's move is its reply."""
     digest = env.get("order")
     if digest not in book.orders:
         raise OrderError("claims a standing order that is not in the archive", "unknown_order")
@@ -359,8 +427,13 @@ def check_entry(game, state, env, book, history):
     if not book.active(digest, env["seq"]):
         raise OrderError("claims an order that was not in force at that point (written after "
                          "it, or cancelled before it)", "order_not_in_force")
-    expected = reply(game, state, env["seat"], order, body["at"], history)
-    if expected is None or not same_move(game, expected, env["move"]):
+    if order.kind in ("if", "accept_takeback") and any(
+            e.get("order") == digest for e in history):
+        raise OrderError("claims a one-shot order that an earlier entry already carried out",
+                         "order_spent")
+    expected = reply(game, state, env["seat"], order, body["at"], history, table)
+    if expected is None or not (expected == env["move"] if order.kind == "accept_takeback"
+                                else same_move(game, expected, env["move"])):
         raise OrderError(f"does not follow from its order ({format_order(order)!r}): "
                          + ("its situation did not hold" if expected is None
                             else f"the order's reply was {expected!r}"), "order_not_followed")

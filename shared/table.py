@@ -9,7 +9,12 @@ owns their text grammar; one space between words, lowercase hex)::
     @takeback SEQ            ask to take back my own moves from entry SEQ on
     @accept takeback         consent to the pending request
     @refuse takeback         refuse it (the server signs this one for a seat whose answer is
-                             late: the only table entry the server may sign)
+                             late)
+    @accept takeback         the server signs this one, too, for a seat's standing order
+                             ``accept takeback`` (shared/orders.py): only with ``"order"`` in
+                             the envelope, which the archive verifier checks against the
+                             signed order; these two are the only table entries the server
+                             may sign
     @revoke DEVICEKEY        a device key (shared/delegation.py) may sign no later entry
     @rotate NEWKEY           from this entry on the seat's main key is NEWKEY; signed by the
                              current main key, or
@@ -410,9 +415,13 @@ class LogReplay:
         tm = parse_table_move(env["move"])
         if format_table_move(tm) != env["move"]:
             _bad(f"write the table entry as {format_table_move(tm)!r}")
-        if env.get("forced") and tm.kind not in ("refuse", "handover"):
-            _bad("the server may only refuse a takeback for a seat whose answer is late, or "
-                 "hand a late seat to a bot when the game's options say so", "forced_reserved")
+        if env.get("forced") and tm.kind not in ("refuse", "handover") \
+                and not (tm.kind == "accept" and "order" in env):
+            _bad("the server may only refuse a takeback for a seat whose answer is late, "
+                 "accept one for a seat's standing order (accept takeback), or hand a late "
+                 "seat to a bot when the game's options say so", "forced_reserved")
+        if env.get("forced") and tm.kind in ("refuse", "handover") and "order" in env:
+            _bad("no standing order refuses a takeback or hands a seat over", "forced_reserved")
         if tm.kind == "takeback":
             return self._ask(seat, tm.seq, seq)
         if tm.kind in ("accept", "refuse"):
@@ -508,7 +517,7 @@ class LogReplay:
             events += self._grant()
         return events
 
-    def _answer(self, seat, kind, forced):
+    def _answer(self, seat, kind, forced):  # forced: the server's (late answer, or an order)
         table = self.table
         pending = table["pending"]
         if not pending:
@@ -525,7 +534,8 @@ class LogReplay:
             return [_event(f"{seat} refuses {who}{late}")]
         pending["owed"].remove(seat)
         pending["accepted"].append(seat)
-        events = [_event(f"{seat} accepts {who}")]
+        events = [_event(f"{seat} accepts {who}" + (" (by its standing order)" if forced
+                                                   else ""))]
         if not pending["owed"]:
             events += self._grant()
         return events

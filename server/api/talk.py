@@ -1,6 +1,7 @@
 """Table talk and standing orders: messages, mutes, orders (server/talk.py, server/orders.py)."""
 
 import marshmallow as ma
+from flask import g
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -8,6 +9,8 @@ from shared.games import get_game
 
 from .. import orders as orders_service, talk
 from ..auth import current_player
+from ..extensions import db
+from ..models import Player
 from ..errors import Blueprint
 from ..limits import talk_limit
 from ..schemas import Strict
@@ -102,16 +105,21 @@ class Messages(MethodView):
         names = talk.names_for(rows)
         return {"messages": [talk.message_json(m, names) for m in rows]}
 
-    @blp.doc(security=SIGNED)
+    @blp.doc(security=OPTIONAL)
     @blp.arguments(DocumentSchema)
     @blp.response(201, MessageSchema)
     @blp.refusals(400, 401, 403, 404, 409, 422, 429)
     def post(self, data, game_id):
-        """Write a message: a document signed with the seat's key (shared/messages.py), in a
-        request signed by that seat's player.  ``at`` must be the log's length now."""
-        player = current_player()
+        """Write a message: a document signed with the seat's key at the log's length now, or
+        by a device of its player with the delegation in the body (shared/messages.py).  The
+        request may be signed by the seat's player (pbem say) or not (the game page, whose
+        browser key signs the document only): the document's signature is the proof, as a
+        move's is.  ``at`` must be the log's length now."""
+        player = current_player(required=False)
         message = talk.post_message(get_or_404(game_id), player, data)
-        return talk.message_json(message, {player.id: player.name})
+        g.pbem_verified_seat = f"{game_id}:{message.seat}"  # the talk limit's key (limits.py)
+        author = db.session.get(Player, message.player_id)
+        return talk.message_json(message, {author.id: author.name})
 
 
 @blp.route("/games/<game_id>/orders")
@@ -134,8 +142,10 @@ class Orders(MethodView):
     @blp.response(201, OrderPostedSchema)
     @blp.refusals(400, 401, 403, 404, 409, 422, 429)
     def post(self, data, game_id):
-        """Write a standing order (shared/orders.py), signed with the seat's key; the server
-        carries it out whenever its situation comes, from now on."""
+        """Write a standing order (shared/orders.py), signed with the seat's key at the log's
+        length now (or by a device of its player, the delegation in the body), in a request
+        signed by that player; the server carries it out whenever its situation comes, from
+        now on."""
         player = current_player()
         game = get_or_404(game_id)
         row, played = orders_service.post_order(game, player, data)

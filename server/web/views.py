@@ -83,10 +83,12 @@ def _as_text(value):
 
 
 def _etag(game, seat, player):
-    """Changes whenever what this viewer's page shows can change: a move, a join, the end."""
+    """Changes whenever what this viewer's page shows can change: a move, a join, the end, a
+    message this viewer may read (server/talk.py ``last_readable``)."""
+    from ..talk import last_readable
     taken = sum(1 for s in game.seats if s.player_id is not None)
     raw = f"{game.id}.{game.head_seq}.{game.head_hash}.{game.status}.{taken}.{seat}." \
-          f"{player.id if player else '-'}"
+          f"{player.id if player else '-'}.{last_readable(game, player)}"
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 
@@ -277,7 +279,8 @@ def game_page(game_id):
 
 @bp.get("/g/<game_id>/live")
 def game_live(game_id):
-    """The live part of a game's page (board, panel, log), with an ETag: 304 when unchanged.
+    """The live parts of a game's page (board, panel, log; and its table talk, which
+    ``static/pbem.js`` swaps in too), with an ETag: 304 when unchanged.
 
     The one update mechanism of the pages: ``static/pbem.js`` fetches it when the game's event
     stream (``/api/games/<id>/events``) says the game changed, or polls it without a stream.
@@ -288,7 +291,8 @@ def game_live(game_id):
     if etag in request.if_none_match:
         resp = make_response("", 304)
     else:
-        resp = make_response(render_template("_live.html", **_game_context(game, player, seat)))
+        resp = make_response(render_template("_live_response.html",
+                                             **_game_context(game, player, seat)))
     resp.set_etag(etag)
     resp.headers["Cache-Control"] = "no-cache, private"
     resp.vary.add("Cookie")

@@ -88,9 +88,14 @@ def test_forged_and_malformed_messages_are_refused(make_player):
         "code"] == "not_your_seat"
     assert eve.post(url, message_doc(eve, game_id, "north", "hi")).status_code == 403
     assert say(eve, game_id, "west", "hi").get_json()["error"]["code"] == "unknown_seat"
-    # unsigned request
-    assert ann.post(url, message_doc(ann, game_id, "north", "hi"), signed=False) \
-        .status_code == 401
+    # an unsigned request (the game page's): the document's signature is the proof, as a
+    # move's is; a forged one is refused all the same, and its author is the seat's player
+    assert ann.post(url, message_doc(ann, game_id, "north", "hi", key=bytes(32)),
+                    signed=False).get_json()["error"]["code"] == "bad_signature"
+    assert eve.post(url, message_doc(eve, game_id, "north", "hi"), signed=False) \
+        .status_code == 403
+    r = ann.post(url, message_doc(ann, game_id, "north", "unsigned hi"), signed=False)
+    assert r.status_code == 201 and r.get_json()["player"] == "ann"
     # stale or future at, a recipient not in the game, to oneself
     r = say(ann, game_id, "north", "late", at=5)
     assert r.status_code == 409 and r.get_json()["error"]["details"]["seq"] == 0
@@ -223,3 +228,35 @@ def test_the_message_cap_is_a_rate_limit(tmp_path, clock, monkeypatch):
     finally:
         _dispose(app, db)
         cleanup()
+
+
+def test_the_pages_live_part_follows_the_talk_its_reader_may_read(make_player, app):
+    """/g/GAME/live carries the talk (a live part) and its ETag changes with a message the
+    reader may read, and only then: a private message leaves a spectator's page unchanged."""
+    game_id, seats = _three(make_player)
+    ann, bob = seats["north"], seats["east"]
+
+    def reader(player):
+        browser = app.test_client()
+        if player is not None:
+            link = player.post(f"/api/games/{game_id}/link").get_json()["path"]
+            browser.get(link)
+        return browser
+
+    def live(browser):
+        r = browser.get(f"/g/{game_id}/live")
+        assert r.status_code == 200
+        return r.headers["ETag"], r.get_data(as_text=True)
+
+    spectator, bobs = reader(None), reader(bob)
+    before = {"spectator": live(spectator)[0], "bob": live(bobs)[0]}
+    assert say(ann, game_id, "north", "for east <i>only</i>", to="east").status_code == 201
+    tag, html = live(spectator)
+    assert tag == before["spectator"] and "only</i>" not in html and "for east" not in html
+    assert spectator.get(f"/g/{game_id}/live", headers={"If-None-Match": tag}).status_code == 304
+    tag, html = live(bobs)
+    assert tag != before["bob"] and 'id="talk-messages"' in html and "data-live-part" in html
+    assert "for east &lt;i&gt;only&lt;/i&gt;" in html
+    assert say(ann, game_id, "north", "hello all").status_code == 201
+    tag2, html = live(spectator)
+    assert tag2 != before["spectator"] and "hello all" in html

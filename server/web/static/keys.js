@@ -10,6 +10,9 @@
  *       canonical JSON (shared/envelope.canonical_json: sorted keys, no spaces, UTF-8,
  *       integers only) and signs "pbem-move-v1\n" + its bytes; POST both to
  *       /api/games/GAME/moves.
+ *   window.pbemKeys.signDocument(domain, bodyObject) -> Promise<{body, signature}>
+ *       the same for a side document (shared/messages.py: the table talk's messages): the
+ *       delegation goes into the body; POST {body, signature}.
  * Also: canonicalJson(obj) -> string, fingerprint(hex) -> Promise<string>, players() ->
  * Promise<[{player, label, device_key, not_after}]>, forget(player) -> Promise.
  *
@@ -183,6 +186,28 @@
     });
   }
 
+  /* A side document (shared/messages.py: a message, an order) signed with this browser's
+     key for `body.seat`: its delegation goes into the body (as into a move's envelope) and
+     the signature covers `domain` + the body's canonical JSON. */
+  function signDocument(domain, bodyObject) {
+    var body = Object.assign({}, bodyObject);
+    if (body.nonce === undefined) { body.nonce = randomNonce(); }
+    if (body.ts === undefined) { body.ts = nowSeconds(); }
+    return recordFor(body.game, body.seat).then(function (rec) {
+      if (!rec || !rec.delegation) {
+        throw new Error("this browser holds no key for seat " + body.seat +
+                        ": run pbem device add --browser");
+      }
+      if (body.ts > rec.delegation.not_after) {
+        throw new Error("this browser's delegation has ended: run pbem device add --browser");
+      }
+      body.delegation = rec.delegation;
+      var text = canonicalJson(body);
+      return signBytes(rec.privateKey, concat(enc.encode(domain), enc.encode(text)))
+        .then(function (signature) { return {body: body, signature: signature}; });
+    });
+  }
+
   function players() {
     return allRecords().then(function (recs) {
       return recs.filter(function (r) { return r.delegation; }).map(function (r) {
@@ -288,6 +313,7 @@
   window.pbemKeys = {
     available: available,
     signEnvelope: signEnvelope,
+    signDocument: signDocument,
     canonicalJson: canonicalJson,
     fingerprint: fingerprint,
     players: players,

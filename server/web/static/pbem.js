@@ -17,12 +17,17 @@
     }
   }
 
+  /* how often a pushed page re-checks its live parts for table talk (see watch) */
+  var TALK_RECHECK_MS = 8000;
+
   /* Keep one element current: the one place that knows how updates arrive.  A push channel
      (Server-Sent Events from its data-events URL: the game's public head at each move, join,
      start and end) says when to fetch its data-live URL again (with If-None-Match: 304 while
      nothing changed for this reader).  Without EventSource, or when the stream fails for good
      (a server without push, or one holding as many waiters as it can: 503), it polls the
-     data-live URL instead, as before. */
+     data-live URL instead, as before.  The answer may carry the page's other live parts
+     (elements with data-live-part and an id, such as the table talk): they are swapped in
+     with it, and are covered by its ETag. */
   function watch(el) {
     var url = el.getAttribute("data-live");
     var events = el.getAttribute("data-events");
@@ -47,6 +52,15 @@
       el = fresh;
       etag = el.getAttribute("data-etag") || etag;
       localTimes(el);
+      /* the page's other live parts in the same answer (the table talk): same id, swapped */
+      var parts = doc.querySelectorAll("[data-live-part][id]");
+      for (i = 0; i < parts.length; i++) {
+        var old = document.getElementById(parts[i].id);
+        if (!old || old === el || el.contains(old)) { continue; }
+        var part = document.importNode(parts[i], true);
+        old.replaceWith(part);
+        localTimes(part);
+      }
       document.dispatchEvent(new CustomEvent("pbem:updated"));
     }
 
@@ -82,16 +96,30 @@
        fetches once more after it). */
     function pushed() {
       mode("push");
+      fetchNow();
+    }
+
+    function fetchNow() {
       if (fetching) { again = true; return; }
       fetching = true;
       refresh(function () {}).then(function () {
         fetching = false;
         if (over() && source) { source.close(); source = null; }
-        if (again) { again = false; pushed(); }
+        if (again) { again = false; fetchNow(); }
       });
     }
 
     if (over()) { return; }
+    /* fetch now when asked (talk.js, after sending a message) */
+    document.addEventListener("pbem:refresh", function () { if (!polling) { fetchNow(); } });
+    /* what the push channel does not announce: the table talk (a message moves no head; the
+       stream is public, and a private message must not be announced to every reader).
+       While pushed, the page also asks now and then (If-None-Match: mostly a 304). */
+    if (document.querySelector("[data-live-part]")) {
+      setInterval(function () {
+        if (!polling && !over() && !document.hidden) { fetchNow(); }
+      }, TALK_RECHECK_MS);
+    }
     if (!events || typeof window.EventSource !== "function") { startPolling(); return; }
     source = new EventSource(events);
     source.addEventListener("head", pushed);
