@@ -2,8 +2,11 @@
 
 For each real game, a game is played for a number of random legal moves through the API (in
 process, Flask's test client, SQLite), then its page is fetched as a first visit would fetch
-it: the HTML and the two files it links (CSS, script; no images: the board is inline).
-Targets (issue #17): at most 100 KB transferred (uncompressed, as Flask serves it) and at most
+it: the HTML and the files it links (CSS, scripts; no images: the board is inline), asked
+with the ``Accept-Encoding`` Chromium sends over plain HTTP (gzip, deflate; over HTTPS it also
+offers br and zstd, which compress better).  Targets (issue #17): at most 100 KB transferred
+(as the app itself sends it, compressed by server/web/__init__.py; the rendered size is
+shown beside it) and at most
 50 ms of server time (median of repeated requests, each a full render; the first, cold request
 is shown beside it).  The 304 answer of the live part, which every open page asks for every
 second, is measured too.
@@ -77,13 +80,41 @@ def _played_game(client, type_, seats, options, moves, rng):
     return game["id"], played, by_seat
 
 
+BROWSER = {"Accept-Encoding": "gzip, deflate"}
+
+
+def _size(response):
+    """(bytes on the wire, bytes rendered) of a test-client response."""
+    import zlib
+    wire = response.get_data()
+    encoding = response.headers.get("Content-Encoding")
+    if encoding == "gzip":
+        return len(wire), len(zlib.decompress(wire, 16 + zlib.MAX_WBITS))
+    if encoding == "deflate":
+        return len(wire), len(zlib.decompress(wire))
+    assert encoding is None, encoding
+    return len(wire), len(wire)
+
+
 def _first_load(client, path):
-    """(bytes of the page, bytes of the CSS and scripts it links) as a first visit loads them."""
+    """((wire, rendered) of the page, (wire, rendered) of the CSS and scripts it links), as a
+    first visit loads them."""
     import re
-    html = client.get(path).get_data()
-    linked = sum(len(client.get(ref.decode()).get_data())
-                 for ref in set(re.findall(rb'(?:href|src)="(/assets/[^"]+)"', html)))
-    return len(html), linked
+    import zlib
+    page = client.get(path, headers=BROWSER)
+    html = page.get_data()
+    if page.headers.get("Content-Encoding") == "gzip":
+        html = zlib.decompress(html, 16 + zlib.MAX_WBITS)
+    linked = [_size(client.get(ref.decode(), headers=BROWSER))
+              for ref in set(re.findall(rb'(?:href|src)="(/assets/[^"]+)"', html))]
+    return _size(page), (sum(w for w, _ in linked), sum(r for _, r in linked))
+
+
+def _row(run, what, page, linked):
+    wire = page[0] + linked[0]
+    run.add(SECTION, f"{what}: bytes transferred (HTML {page[0] / KB:.1f} KB + CSS and scripts "
+            f"{linked[0] / KB:.1f} KB; rendered {page[1] / KB:.1f} KB + {linked[1] / KB:.1f} KB)",
+            f"{wire / KB:.1f} KB", "<= 100 KB", met=wire <= 100 * KB)
 
 
 def measure(run, app, type_, seats, options, moves, reps):
@@ -94,19 +125,13 @@ def measure(run, app, type_, seats, options, moves, reps):
     with app.app_context():
         app.extensions.pop("pbem_state_cache", None)  # a cold state: from the snapshot
     t0 = time.perf_counter()
-    page = client.get(f"/g/{game_id}")
+    page = client.get(f"/g/{game_id}", headers=BROWSER)  # rendered and compressed
     cold = time.perf_counter() - t0
     assert page.status_code == 200
-    html = page.get_data()
-    linked = 0
-    import re
-    for ref in re.findall(rb'(?:href|src)="(/assets/[^"]+)"', html):
-        linked += len(client.get(ref.decode()).get_data())
-    total = len(html) + linked
     times = []
     for _ in range(reps):
         t0 = time.perf_counter()
-        client.get(f"/g/{game_id}")
+        client.get(f"/g/{game_id}", headers=BROWSER)
         times.append(time.perf_counter() - t0)
     live = client.get(f"/g/{game_id}/live")
     etag = live.headers["ETag"]
@@ -117,9 +142,7 @@ def measure(run, app, type_, seats, options, moves, reps):
         t304.append(time.perf_counter() - t0)
         assert r.status_code == 304
     label = f"{type_}, {seats} seats, after {played} moves"
-    run.add(SECTION, f"/g/ID first load, {label}: bytes (HTML {len(html) / KB:.1f} KB "
-            f"+ CSS and script {linked / KB:.1f} KB)", f"{total / KB:.1f} KB", "<= 100 KB",
-            met=total <= 100 * KB)
+    _row(run, f"/g/ID first load, {label}", *_first_load(app.test_client(), f"/g/{game_id}"))
     median = statistics.median(times)
     run.add(SECTION, f"/g/ID server time, {label} (median of {reps}; first with a cold state "
             f"cache {fmt_ms(cold)})",
@@ -133,10 +156,8 @@ def measure(run, app, type_, seats, options, moves, reps):
     link = player.call("POST", f"/api/games/{game_id}/link")
     browser = app.test_client()
     assert browser.get(link["path"]).status_code == 200
-    html_b, linked_b = _first_load(browser, f"/g/{game_id}")
-    run.add(SECTION, f"/g/ID first load signed in as {seat}, {label}: bytes (HTML "
-            f"{html_b / KB:.1f} KB + CSS and scripts {linked_b / KB:.1f} KB)",
-            f"{(html_b + linked_b) / KB:.1f} KB", "<= 100 KB", met=html_b + linked_b <= 100 * KB)
+    _row(run, f"/g/ID first load signed in as {seat}, {label}",
+         *_first_load(browser, f"/g/{game_id}"))
 
 
 def main(run):
