@@ -94,7 +94,9 @@ def post_everything(game_id, by_seat, anyone, outsider):
 
     Repeats of every entry copied from the public log (an envelope and signature are public:
     they prove nothing about the caller), a move refused by the rules, a stale move, a join
-    to a full game, a malformed move: signed by each seat, by a player with no seat, unsigned.
+    to a full game, a malformed move, each also with ``?answer=view`` (the view after it, or
+    with a stale move's refusal), and the move check for each seat: signed by each seat, by a
+    player with no seat, unsigned.
     """
     public_log = anyone.get(f"/api/games/{game_id}/log", signed=False).get_json()["entries"]
     seat, mover = next(iter(by_seat.items()))
@@ -113,11 +115,19 @@ def post_everything(game_id, by_seat, anyone, outsider):
         [(outsider.name, outsider, True), (None, anyone, False)]
     for who, player, signed in callers:
         for what, body in bodies.items():
-            r = player.post(f"/api/games/{game_id}/moves", body, signed=signed)
-            out.append((who, f"POST moves ({what}) -> {r.status_code}",
-                        r.get_data(as_text=True)))
+            # the entry alone, and with the view after it (a stale move's refusal then
+            # carries the current view and the entry it linked to)
+            for query in ("", "?answer=view"):
+                r = player.post(f"/api/games/{game_id}/moves{query}", body, signed=signed)
+                out.append((who, f"POST moves{query} ({what}) -> {r.status_code}",
+                            r.get_data(as_text=True)))
         r = player.post(f"/api/games/{game_id}/join", {}, signed=signed)
         out.append((who, f"POST join -> {r.status_code}", r.get_data(as_text=True)))
+        # the move check (the game page's preview): for the caller's own seat only
+        for ask in [{"move": "peek"}, {"move": "jump"}] + \
+                [{"move": "peek", "seat": s} for s in by_seat]:
+            r = player.post(f"/api/games/{game_id}/check", ask, signed=signed)
+            out.append((who, f"POST check {ask} -> {r.status_code}", r.get_data(as_text=True)))
     return out
 
 
