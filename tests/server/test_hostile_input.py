@@ -75,6 +75,19 @@ def test_log_since_past_the_columns_range_is_a_clear_answer(make_player, since):
         assert assert_json_4xx(r, 400)["code"] == "malformed"
 
 
+@pytest.mark.parametrize("since", [2 ** 31 - 1, 2 ** 31, 2 ** 63, 10 ** 30, -1])
+def test_messages_since_past_the_columns_range_is_a_clear_answer(make_player, since):
+    """The table talk's ``since`` (a message id) had no upper bound: 2^63 was SQLite's
+    OverflowError (a 500), 2^31 PostgreSQL's integer range."""
+    game_id, (ann, bob) = start_pig(make_player)
+    for signed in (True, False):
+        r = ann.get(f"/api/games/{game_id}/messages?since={since}", signed=signed)
+        if 0 <= since < 2 ** 31:
+            assert r.status_code == 200 and r.get_json()["messages"] == []
+        else:
+            assert assert_json_4xx(r, 400)["code"] == "malformed"
+
+
 NUL_PATHS = ["/api/games/ab%00cd", "/api/games/ab%00cd/log", "/api/games/ab%00cd/view",
              "/api/games/ab%00cd/archive", "/api/players/an%00n", "/api/games?status=open%00"]
 
