@@ -176,6 +176,34 @@ def test_every_game_refuses_moves_with_odd_digits_as_4xx(make_player, type_):
         assert_json_4xx(r, 400, 422)
 
 
+ODD_NUMBERS = ["²", "-²", "1²", "\u0661\u0662", "𝟏𝟐", "-", "", " 12", "12 ", "1" * 64]
+
+
+@pytest.mark.parametrize("type_", ["pig", "title_of_liberty", "zarahemla"])  # Stone Age: none
+def test_every_games_whole_number_options_refuse_odd_digits_as_4xx(make_player, type_):
+    """`pbem new pig --option target=²` answered 500: the rules library's option check
+    (shared/base.py) took "²" for digits (str.isdigit) and int() refused it.  Every whole
+    number option of every game, given such a text, is a JSON 4xx; "12" is still 12."""
+    if type_ not in game_types():
+        pytest.skip(f"{type_} is not available")
+    ann = make_player("ann")
+    game = get_game(type_)
+    n = GAMES.get(type_, 2)
+    ints = [k for k, spec in game.options_schema.items() if spec.get("type") == "int"]
+    assert ints, f"{type_} has no whole number option"
+    for key in ints:
+        for text in ODD_NUMBERS:
+            r = ann.post("/api/games", {"type": type_, "seats": n, "options": {key: text}})
+            error = assert_json_4xx(r, 400, 422)
+            assert error["code"] in ("bad_option", "malformed"), error
+    # the plain text of a whole number still reads as one (what the CLI's --option sends)
+    key = ints[0]
+    good = game.normalize_options({}, n)[key]
+    r = ann.post("/api/games", {"type": type_, "seats": n, "options": {key: str(good)}})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["options"][key] == good
+
+
 def test_an_archive_with_a_deeply_nested_envelope_is_refused_not_a_crash():
     """shared.envelope.parse_canonical raised RecursionError on "[[[..." 1,000 deep: the
     server answered 500 and `pbem verify` of such an archive crashed."""

@@ -174,7 +174,10 @@ def test_a_renamed_entry_key_is_refused(key):
 @pytest.mark.parametrize("options,valid", [
     ({"target": "many"}, False), ({"target": None}, False), ({"speed": 3}, False),
     ({"target": True}, False), ({"target": [12]}, False), ({"target": {"x": 1}}, False),
-    ({"target": "12x"}, False), ({"target": 10**30}, True), ({}, True)])
+    ({"target": "12x"}, False), ({"target": 10**30}, True), ({}, True),
+    # str.isdigit() takes these, int() refuses the first two: ValueError, not an ArchiveError
+    ({"target": "²"}, False), ({"target": "-²"}, False), ({"target": "\u0661\u0662"}, False),
+    ({"target": "12"}, True)])
 @pytest.mark.parametrize("finished", [True, False])
 def test_forged_options_end_in_an_archive_error(options, valid, finished):
     """'A forged option gives "unexpected error: IllegalMove"': a forger who signs everything
