@@ -15,6 +15,7 @@ import pytest
 from shared.archive import check_chain, replay
 from shared.games import game_types, get_game
 
+from tests.figures import record
 from tests.server.test_platform import start_pig
 
 REAL_GAMES = [g for g in ("zarahemla", "stone_age", "title_of_liberty")]
@@ -170,6 +171,11 @@ def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
     # a signed repeat by the seat's own player does read as that seat (so the checks above
     # are not passing on answers that carry nothing)
     assert seen_own == set(by_seat)
+    posts = sum(1 for _, path, _ in everything if path.startswith("POST"))
+    errors = sum(1 for _, path, _ in everything if re.search(r"-> [45][0-9][0-9]$", path))
+    record("1 hidden information (Pig sentinels)",
+           f"{len(everything)} answers searched ({posts} POST answers, {errors} error bodies), "
+           f"0 with another seat's secret")
 
 
 def test_a_public_envelope_posted_again_reads_as_a_spectator(make_player):

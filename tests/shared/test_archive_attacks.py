@@ -14,6 +14,7 @@ import pytest
 from shared.archive import OLD_FORMAT, ArchiveError, load_archive, verify_archive
 from shared.envelope import (final_head_message, genesis_hash, head_message,
                              running_head_message, sign, start_message)
+from tests.figures import record
 from tests.shared.test_archive_vectors import V, ArchiveBuilder, prefix, vector_builder
 
 SERVER = bytes.fromhex(V["keys"]["server"])
@@ -342,6 +343,8 @@ def test_random_one_bit_flips_of_the_exported_file_are_all_refused():
         data[i] ^= bit
         assert outcome_of_text(bytes(data)) == "refused", (i, bit)
         data[i] ^= bit
+    record("4 random one-bit flips of the golden archive (the issue: 3 of 60 passed)",
+           "3000 flips, 3000 refused")
 
 
 @pytest.mark.slow
@@ -352,6 +355,8 @@ def test_every_one_bit_flip_of_the_exported_file_is_refused():
             data[i] ^= 1 << b
             assert outcome_of_text(bytes(data)) == "refused", (i, b)
             data[i] ^= 1 << b
+    record("4 every one-bit flip of the golden archive (slow)",
+           f"{8 * len(data)} flips, all refused")
 
 
 def test_the_file_cut_at_every_byte_is_refused():
