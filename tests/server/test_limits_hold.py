@@ -316,6 +316,8 @@ def test_twenty_local_sign_ups_on_pbem_server_run(tmp_path):
             codes.append(requests.post(server.url + "/api/players", data=data, headers=headers,
                                        timeout=30).status_code)
         assert codes == [201] * 25
+        record("6 registrations from loopback to `pbem-server run`, limit 3/hour (issue 13)",
+               f"{codes.count(201)} x 201")
     finally:
         server.stop()
         cleanup()
