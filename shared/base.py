@@ -25,10 +25,15 @@ reveals to some seats only (a stolen card, a drawn development card) go into
 
 import functools
 import importlib
+import re
 
 from . import IllegalMove
 from .rng import Rng
 from .seats import check_count, check_seats, seed_bytes
+
+#: an integer option written as text: an optional minus and ASCII digits (the JSON form of a
+#: whole number, as ``pbem new --option K=V`` sends it)
+_INT_TEXT = re.compile(r"-?[0-9]{1,30}")
 
 
 FIRST_RULES_VERSION = "1"
@@ -211,7 +216,8 @@ class Game:
         for key, spec in self.options_schema.items():
             value = options.pop(key, spec.get("default"))
             kind = spec.get("type", "str")
-            if kind == "int" and isinstance(value, str) and value.lstrip("-").isdigit():
+            if kind == "int" and isinstance(value, str) and _INT_TEXT.fullmatch(value):
+                # ASCII digits only: str.isdigit() also takes "²", which int() refuses
                 value = int(value)
             if kind == "bool" and isinstance(value, str):
                 if value.lower() not in ("true", "false", "yes", "no", "1", "0", "on", "off"):

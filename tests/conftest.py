@@ -145,6 +145,9 @@ def pytest_terminal_summary(terminalreporter):
     if fuzz is not None and fuzz.FUZZED["cases"]:
         lines.append(f"fuzzed requests: {fuzz.FUZZED['cases']}, "
                      f"5xx seen: {fuzz.FUZZED['server_errors']}")
+    figures = sys.modules.get("tests.figures")
+    if figures is not None:
+        lines += figures.lines()
     if lines:
         terminalreporter.section("reliability figures")
         for line in lines:

@@ -38,6 +38,9 @@ class LiveServer:
 
     def __init__(self, db_url, instance, workers=2, threads=4, extra_env=None, kind="gunicorn",
                  log=None):
+        """``kind``: "gunicorn" (``workers`` x ``threads``: sync or gthread workers),
+        "procfile" (the Procfile's web command and gunicorn_conf.py, ``workers`` of them;
+        ``threads`` unused) or "run" (``pbem-server run``)."""
         self.env = server_env(db_url, instance, extra_env)
         self.workers, self.threads, self.kind = workers, threads, kind
         self.log = log
@@ -51,6 +54,14 @@ class LiveServer:
             cmd = [sys.executable, "-m", "gunicorn", "--workers", str(self.workers),
                    "--threads", str(self.threads), "--bind", f"127.0.0.1:{self.port}",
                    "--graceful-timeout", "2", "wsgi:app"]
+        elif self.kind == "procfile":
+            # the Procfile's web command: its settings file (gevent workers), on this port
+            web = next(line for line in (ROOT / "Procfile").read_text().splitlines()
+                       if line.startswith("web:"))
+            args = web.split(":", 1)[1].split()
+            assert args[0] == "gunicorn", web
+            cmd = [sys.executable, "-m", *args[:-1], "--workers", str(self.workers),
+                   "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2", args[-1]]
         else:
             cmd = [sys.executable, "-c", "from server.cli import main; main()", "run",
                    "--port", str(self.port)]

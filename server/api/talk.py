@@ -13,7 +13,7 @@ from ..extensions import db
 from ..models import Player
 from ..errors import Blueprint
 from ..limits import talk_limit
-from ..schemas import Strict
+from ..schemas import MAX_SEQ, Strict
 from .games import OPTIONAL, SIGNED, get_or_404
 
 blp = Blueprint("talk", __name__, url_prefix="/api",
@@ -28,7 +28,9 @@ class DocumentSchema(Strict):
 
 
 class MessagesQuerySchema(Strict):
-    since = fields.Integer(load_default=0, strict=False, validate=validate.Range(min=0))
+    # a message id: the column is a 32-bit integer on PostgreSQL and SQLite refuses 2^63
+    since = fields.Integer(load_default=0, strict=False,
+                           validate=validate.Range(min=0, max=MAX_SEQ))
 
 
 class MessageSchema(Strict):

@@ -12,6 +12,7 @@ import pytest
 
 from shared.archive import V3_FORMAT, ArchiveError, load_archive, verify_archive
 from shared.envelope import genesis_hash, head_message, running_head_message, verify
+from tests.figures import record
 from tests.server.test_platform import start_pig
 
 TOP_KEYS = {"format", "header", "genesis", "start_signature", "entries", "head", "seed",
@@ -175,6 +176,8 @@ def test_one_bit_flips_and_key_renames_over_the_whole_real_archive(played):
             assert outcome(a) == "refused", (path, key)
             renamed += 1
     assert renamed > 4 * len(final["entries"])
+    record("4 a real finished game's archive through the API",
+           f"{flips} random one-bit flips and {renamed} renamed keys: all refused")
 
 
 def test_the_archive_endpoint_is_documented_with_the_new_fields(client):

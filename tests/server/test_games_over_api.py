@@ -15,6 +15,7 @@ import pytest
 from shared.archive import check_chain, replay
 from shared.games import game_types, get_game
 
+from tests.figures import record
 from tests.server.test_platform import start_pig
 
 REAL_GAMES = [g for g in ("zarahemla", "stone_age", "title_of_liberty")]
@@ -97,7 +98,9 @@ def post_everything(game_id, by_seat, anyone, outsider):
 
     Repeats of every entry copied from the public log (an envelope and signature are public:
     they prove nothing about the caller), a move refused by the rules, a stale move, a join
-    to a full game, a malformed move: signed by each seat, by a player with no seat, unsigned.
+    to a full game, a malformed move, each also with ``?answer=view`` (the view after it, or
+    with a stale move's refusal), and the move check for each seat: signed by each seat, by a
+    player with no seat, unsigned.
     """
     public_log = anyone.get(f"/api/games/{game_id}/log", signed=False).get_json()["entries"]
     seat, mover = next(iter(by_seat.items()))
@@ -116,11 +119,19 @@ def post_everything(game_id, by_seat, anyone, outsider):
         [(outsider.name, outsider, True), (None, anyone, False)]
     for who, player, signed in callers:
         for what, body in bodies.items():
-            r = player.post(f"/api/games/{game_id}/moves", body, signed=signed)
-            out.append((who, f"POST moves ({what}) -> {r.status_code}",
-                        r.get_data(as_text=True)))
+            # the entry alone, and with the view after it (a stale move's refusal then
+            # carries the current view and the entry it linked to)
+            for query in ("", "?answer=view"):
+                r = player.post(f"/api/games/{game_id}/moves{query}", body, signed=signed)
+                out.append((who, f"POST moves{query} ({what}) -> {r.status_code}",
+                            r.get_data(as_text=True)))
         r = player.post(f"/api/games/{game_id}/join", {}, signed=signed)
         out.append((who, f"POST join -> {r.status_code}", r.get_data(as_text=True)))
+        # the move check (the game page's preview): for the caller's own seat only
+        for ask in [{"move": "peek"}, {"move": "jump"}] + \
+                [{"move": "peek", "seat": s} for s in by_seat]:
+            r = player.post(f"/api/games/{game_id}/check", ask, signed=signed)
+            out.append((who, f"POST check {ask} -> {r.status_code}", r.get_data(as_text=True)))
     return out
 
 
@@ -163,6 +174,11 @@ def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
     # a signed repeat by the seat's own player does read as that seat (so the checks above
     # are not passing on answers that carry nothing)
     assert seen_own == set(by_seat)
+    posts = sum(1 for _, path, _ in everything if path.startswith("POST"))
+    errors = sum(1 for _, path, _ in everything if re.search(r"-> [45][0-9][0-9]$", path))
+    record("1 hidden information (Pig sentinels)",
+           f"{len(everything)} answers searched ({posts} POST answers, {errors} error bodies), "
+           f"0 with another seat's secret")
 
 
 def test_a_public_envelope_posted_again_reads_as_a_spectator(make_player):

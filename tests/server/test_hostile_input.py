@@ -57,6 +57,34 @@ def test_json_nested_a_thousand_deep_on_any_post_is_400(make_player, client, pat
     assert_json_4xx(r, 400)
 
 
+def test_json_nested_a_thousand_deep_on_every_route_that_takes_a_body_is_4xx(app, make_player,
+                                                                             client):
+    """Every POST, PATCH and PUT route of the API, the ones added since the list above too
+    (talk, orders, the move check, devices, rematches), read from the app's URL map: JSON
+    nested 1,000 deep, signed and not, is a JSON 4xx (but for the sign-in link, which reads
+    no body)."""
+    game_id, (ann, bob) = start_pig(make_player)
+    data = ('{"body": ' + deep(1000) + "}").encode()
+    routes = 0
+    for rule in app.url_map.iter_rules():
+        methods = sorted((rule.methods or set()) & {"POST", "PATCH", "PUT"})
+        if not rule.rule.startswith("/api/") or not methods:
+            continue
+        url = rule.rule
+        for arg in rule.arguments:
+            value = {"game_id": game_id, "link_id": "1", "name": "bob"}.get(arg, "abcdef")
+            url = url.replace(f"<int:{arg}>", value).replace(f"<{arg}>", value)
+        for method in methods:
+            for headers in (ann.headers(method, url, data), {}):
+                r = client.open(url, method=method, data=data, headers=headers,
+                                content_type="application/json")
+                if rule.rule == "/api/games/<game_id>/link" and r.status_code < 500:
+                    continue  # takes no body: it never reads one (a sign-in link)
+                assert_json_4xx(r)
+            routes += 1
+    assert routes >= 20, routes
+
+
 def test_an_envelope_nested_a_thousand_deep_is_400(make_player):
     game_id, (ann, bob) = start_pig(make_player)
     r = ann.post(f"/api/games/{game_id}/moves", {"envelope": deep(1000),
@@ -73,6 +101,19 @@ def test_log_since_past_the_columns_range_is_a_clear_answer(make_player, since):
         assert r.status_code == 200 and r.get_json()["entries"] == []
     else:
         assert assert_json_4xx(r, 400)["code"] == "malformed"
+
+
+@pytest.mark.parametrize("since", [2 ** 31 - 1, 2 ** 31, 2 ** 63, 10 ** 30, -1])
+def test_messages_since_past_the_columns_range_is_a_clear_answer(make_player, since):
+    """The table talk's ``since`` (a message id) had no upper bound: 2^63 was SQLite's
+    OverflowError (a 500), 2^31 PostgreSQL's integer range."""
+    game_id, (ann, bob) = start_pig(make_player)
+    for signed in (True, False):
+        r = ann.get(f"/api/games/{game_id}/messages?since={since}", signed=signed)
+        if 0 <= since < 2 ** 31:
+            assert r.status_code == 200 and r.get_json()["messages"] == []
+        else:
+            assert assert_json_4xx(r, 400)["code"] == "malformed"
 
 
 NUL_PATHS = ["/api/games/ab%00cd", "/api/games/ab%00cd/log", "/api/games/ab%00cd/view",
@@ -161,6 +202,34 @@ def test_every_game_refuses_moves_with_odd_digits_as_4xx(make_player, type_):
             assert move.split()[-1].isdecimal(), move
             continue
         assert_json_4xx(r, 400, 422)
+
+
+ODD_NUMBERS = ["²", "-²", "1²", "\u0661\u0662", "𝟏𝟐", "-", "", " 12", "12 ", "1" * 64]
+
+
+@pytest.mark.parametrize("type_", ["pig", "title_of_liberty", "zarahemla"])  # Stone Age: none
+def test_every_games_whole_number_options_refuse_odd_digits_as_4xx(make_player, type_):
+    """`pbem new pig --option target=²` answered 500: the rules library's option check
+    (shared/base.py) took "²" for digits (str.isdigit) and int() refused it.  Every whole
+    number option of every game, given such a text, is a JSON 4xx; "12" is still 12."""
+    if type_ not in game_types():
+        pytest.skip(f"{type_} is not available")
+    ann = make_player("ann")
+    game = get_game(type_)
+    n = GAMES.get(type_, 2)
+    ints = [k for k, spec in game.options_schema.items() if spec.get("type") == "int"]
+    assert ints, f"{type_} has no whole number option"
+    for key in ints:
+        for text in ODD_NUMBERS:
+            r = ann.post("/api/games", {"type": type_, "seats": n, "options": {key: text}})
+            error = assert_json_4xx(r, 400, 422)
+            assert error["code"] in ("bad_option", "malformed"), error
+    # the plain text of a whole number still reads as one (what the CLI's --option sends)
+    key = ints[0]
+    good = game.normalize_options({}, n)[key]
+    r = ann.post("/api/games", {"type": type_, "seats": n, "options": {key: str(good)}})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["options"][key] == good
 
 
 def test_an_archive_with_a_deeply_nested_envelope_is_refused_not_a_crash():

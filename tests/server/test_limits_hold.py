@@ -13,6 +13,7 @@ import requests
 from client.signing import request_headers, signed_move
 from shared.envelope import public_key_hex
 from tests.conftest import Player, database_url
+from tests.figures import record
 
 
 @pytest.fixture
@@ -98,6 +99,9 @@ def test_forged_moves_never_spend_the_seats_allowance(limited, clock):
         results.append({"north": ann, "east": bob}[seat].play(game_id, seat, "roll")
                        .status_code)
     assert 429 in results
+    record("2 forged moves for a seat from one address (PBEM_LIMIT_UNVERIFIED 40/minute)",
+           f"{codes.count(403)} x 403, then {codes.count(429)} x 429 for that address; the "
+           f"seat's player then moves (201)")
 
 
 def test_registration_limit_holds_across_two_app_instances_sharing_a_database(tmp_path):
@@ -128,6 +132,8 @@ def test_registration_limit_holds_across_two_app_instances_sharing_a_database(tm
                     "limit": "6 per 1 hour", "setting": "PBEM_LIMIT_REGISTER",
                     "counts": "registrations from one address"}
         assert codes.count(201) == 6 and codes.count(429) == 6, codes
+        record("6 registrations through two server processes on one database, limit 6/hour",
+               f"{codes.count(201)} x 201, {codes.count(429)} x 429")
     finally:
         for server in servers:
             server.stop()
@@ -203,6 +209,8 @@ def test_one_player_may_keep_only_so_many_open_games(app, make_player):
     ann, bob = make_player("ann"), make_player("bob")
     codes = [ann.post("/api/games", {"type": "pig", "seats": 2}).status_code for _ in range(5)]
     assert codes == [201, 201, 201, 409, 409]
+    record("6 open games one player may keep (PBEM_MAX_OPEN_GAMES=3), 5 creations",
+           f"{codes.count(201)} x 201, {codes.count(409)} x 409")
     error = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["error"]
     assert error["code"] == "too_many_open_games"
     assert error["details"] == {"limit": 3, "setting": "PBEM_MAX_OPEN_GAMES"}
@@ -228,6 +236,8 @@ def test_concurrent_creations_respect_the_cap(app, make_player):
     with concurrent.futures.ThreadPoolExecutor(6) as pool:
         codes = list(pool.map(create, bodies))
     assert codes.count(201) == 4 and codes.count(409) == 8, codes
+    record("6 open games, 12 concurrent creations (PBEM_MAX_OPEN_GAMES=4)",
+           f"{codes.count(201)} x 201, {codes.count(409)} x 409")
 
 
 def test_the_open_games_list_comes_in_pages(app, make_player, clock):
@@ -306,6 +316,8 @@ def test_twenty_local_sign_ups_on_pbem_server_run(tmp_path):
             codes.append(requests.post(server.url + "/api/players", data=data, headers=headers,
                                        timeout=30).status_code)
         assert codes == [201] * 25
+        record("6 registrations from loopback to `pbem-server run`, limit 3/hour (issue 13)",
+               f"{codes.count(201)} x 201")
     finally:
         server.stop()
         cleanup()

@@ -11,6 +11,7 @@ import pytest
 
 from server.extensions import db
 from server.models import Notice
+from tests.figures import count, record
 from tests.server.test_mail import _mail, armored, pig_game, tick
 
 
@@ -37,6 +38,7 @@ def test_inbound_mail_is_refused_without_a_token_or_an_explicit_opening(app, cli
         assert r.get_json()["error"]["code"] == "inbound_closed"
         assert "PBEM_INBOUND_TOKEN" in r.get_json()["error"]["message"]
     assert notices(app) == before
+    record("5 forged inbound mails with no token", "20 x 403, 0 notices queued")
 
 
 def test_a_wrong_token_is_401(app, client):
@@ -123,6 +125,7 @@ def test_a_webhook_to_a_local_address_is_refused_when_set(make_player, url):
     ann = make_player("ann")
     r = ann.request("PATCH", "/api/players/me", {"webhook_url": url.format(port=8000)})
     assert r.status_code in (400, 422), r.get_json()
+    count("5 local webhook URLs refused when set", "of 10")
 
 
 def test_the_notice_worker_never_posts_to_loopback(app, make_player, clock):
@@ -142,6 +145,8 @@ def test_the_notice_worker_never_posts_to_loopback(app, make_player, clock):
                 .scalars().all()
             assert failed and all("refused destination 127.0.0.1" in (n.last_error or "")
                                   for n in failed)
+        record("5 webhook notices to a loopback receiver (the notice worker)",
+               f"{len(failed)} refused when sent, 0 requests received")
         # the operator's setting lets a local receiver through (the tests' own receivers)
         app.config["PBEM_WEBHOOK_ALLOW_PRIVATE"] = True
         clock.advance(3600)

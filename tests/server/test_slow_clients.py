@@ -1,8 +1,9 @@
 """Issue 12 item 6: 64 clients trickling a body one byte every 2 s starved the workers.
 
-gunicorn's workers (the Procfile's two) read a request body in the thread that serves it:
-64 slow bodies hold every thread and an honest request waits behind them.  The deployment
-section of the README puts a buffering proxy in front (nginx reads whole requests before it
+gunicorn's sync and gthread workers read a request body in the thread that serves it: 64 slow
+bodies hold every thread and an honest request waits behind them.  The Procfile's gevent
+workers (gunicorn_conf.py) read each in a greenlet of its own, up to worker_connections.
+The deployment section of the README puts a buffering proxy in front (nginx reads whole requests before it
 passes them on, and drops clients slower than its client_body_timeout).  This test shows
 both sides on this machine: the same 64 trickling clients against gunicorn alone, then
 against nginx in front of it, and an honest health check timed in each case.  It needs
@@ -20,6 +21,7 @@ import pytest
 import requests
 
 from tests.conftest import database_url
+from tests.figures import record
 from tests.liveserver import LiveServer, free_port
 
 pytestmark = pytest.mark.slow
@@ -106,15 +108,19 @@ def under_attack(port, url):
 
 
 @pytest.mark.skipif(NGINX is None, reason="needs nginx (Debian: apt-get install nginx-light)")
-@pytest.mark.parametrize("threads", [1, 4], ids=["procfile-sync-workers", "gthread-4-threads"])
+@pytest.mark.parametrize("workers", ["sync", "gthread-4", "procfile-gevent"])
 def test_a_buffering_proxy_in_front_keeps_slow_clients_from_starving_the_workers(tmp_path,
-                                                                                 threads):
-    """Two workers as in the Procfile (its gunicorn line runs sync workers; --threads 4
-    makes them gthread).  Alone, the sync workers are starved for sure; gthread ones are
-    when the kernel spreads the slow connections over both workers (most runs), so only
-    the figure is kept for them.  Through nginx an honest request is served at once."""
+                                                                                 workers):
+    """Two workers each time: sync ones (one thread each), gthread ones with 4 threads, and
+    the Procfile's own (gunicorn_conf.py: gevent, up to 1,000 connections a worker).  Alone,
+    the sync workers are starved for sure; gthread ones are when the kernel spreads the slow
+    connections over both workers (most runs), so only the figure is kept for them; the
+    Procfile's gevent workers hold a greenlet per slow client and still serve an honest
+    request.  Through nginx an honest request is served at once in every case."""
+    kind, threads = {"sync": ("gunicorn", 1), "gthread-4": ("gunicorn", 4),
+                     "procfile-gevent": ("procfile", 1)}[workers]
     url, cleanup = database_url(tmp_path)
-    server = LiveServer(url, tmp_path / "instance", workers=2, threads=threads,
+    server = LiveServer(url, tmp_path / "instance", workers=2, threads=threads, kind=kind,
                         extra_env={"PBEM_PROXY_HOPS": "1"})
     proxy = None
     try:
@@ -136,12 +142,17 @@ def test_a_buffering_proxy_in_front_keeps_slow_clients_from_starving_the_workers
             except requests.RequestException:
                 time.sleep(0.1)
         behind = under_attack(port, front)
-        FIGURES[threads] = {"alone": alone, "behind": behind}
-        print(f"\n{SLOW_CLIENTS} trickling clients, 2 workers x {threads} threads: honest "
+        FIGURES[workers] = {"alone": alone, "behind": behind}
+        print(f"\n{SLOW_CLIENTS} trickling clients, 2 {workers} workers: honest "
               f"request {alone:.2f} s against gunicorn alone, {behind:.2f} s through nginx")
-        if threads == 1:
+        if workers == "sync":
             assert alone > 5, "sync workers alone were expected to starve"
+        if workers == "procfile-gevent":
+            assert alone < 2, f"the Procfile's gevent workers alone took {alone:.2f} s"
         assert behind < 2, f"through nginx the honest request took {behind:.2f} s"
+        record(f"6 honest request while {SLOW_CLIENTS} clients trickle a body, 2 {workers} "
+               "workers", ("no answer within 8 s" if alone == float("inf") else
+                           f"{alone:.2f} s") + f" alone; {behind:.2f} s through nginx")
     finally:
         if proxy is not None:
             proxy.terminate()
