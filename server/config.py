@@ -87,7 +87,10 @@ def from_env(instance_path):
         "PBEM_PUSH_HOLD": float(os.environ["PBEM_PUSH_HOLD"]) if os.environ.get(
             "PBEM_PUSH_HOLD") else None,
         "PBEM_GUNICORN": {k: os.environ.get(f"PBEM_GUNICORN_{k.upper()}") or None
-                          for k in ("worker", "threads", "connections")},
+                          for k in ("role", "worker", "threads", "connections")},
+        # where the push process answers when the front does not route /wait and /events
+        # to it by path (docs/DEPLOYMENT.md): a web worker's 503 for a long poll names it
+        "PBEM_PUSH_URL": (os.environ.get("PBEM_PUSH_URL") or "").rstrip("/") or None,
         # games of bots only (every seat a bot) one player may have being played at once
         "PBEM_MAX_BOT_GAMES": os.environ.get("PBEM_MAX_BOT_GAMES") or None,
     }

@@ -57,6 +57,17 @@ class Busy(DomainError):
     """Too many waiters in this process: answered 503 with Retry-After."""
 
 
+def elsewhere(config):
+    """The Busy of a process that holds no waiters (the Procfile's ``web`` process): the
+    client is told where the push process answers when PBEM_PUSH_URL says so."""
+    push_url = config.get("PBEM_PUSH_URL")
+    where = (f"ask {push_url} (details.push_url)" if push_url else
+             "the front proxy should route /api/games/<id>/wait and /events to the push "
+             "process (docs/DEPLOYMENT.md); poll the game meanwhile")
+    return Busy("busy", "this process does not hold waiting clients: " + where,
+                {"retry_after": 5, "push_url": push_url})
+
+
 # --- the head everyone may read ------------------------------------------------------------
 
 _TAKEN = select(func.count()).where(Seat.game_id == Game.id, Seat.player_id.is_not(None)) \
@@ -130,8 +141,11 @@ class Waiter:
 def waiter_limit(config):
     """Waiters one process holds at once.
 
-    ``PBEM_PUSH_WAITERS`` when set.  Else the gunicorn settings that gunicorn_conf.py
-    exported for this worker: gevent holds a waiter in a greenlet (the worker's connection
+    ``PBEM_PUSH_WAITERS`` when set.  Else the gunicorn settings that the Procfile's settings
+    files exported for this worker.  A ``web`` worker (gunicorn_conf.py) holds none: the
+    long polls and streams belong to the ``push`` process (gunicorn_push.py), and a long poll
+    that lands on a web worker is answered at once when there is news, else refused with 503
+    and a pointer (:func:`wait_for_move`).  A push worker: gevent holds a waiter in a greenlet (the worker's connection
     bound less a reserve); gthread holds it in a thread, so a reserve of threads stays free
     for everything else.  A server started without that file under gunicorn gets 2 (a
     thread-per-request worker must never be filled by waiters); the development server
@@ -140,6 +154,8 @@ def waiter_limit(config):
     if config.get("PBEM_PUSH_WAITERS") not in (None, ""):
         return int(config["PBEM_PUSH_WAITERS"])
     worker = config.get("PBEM_GUNICORN") or {}
+    if worker.get("role") == "web":
+        return 0  # the Procfile's web process: waiters go to its push process
     kind = worker.get("worker")
     if kind == "gevent":
         return max(1, int(worker.get("connections") or 1000) - 100)
@@ -191,6 +207,8 @@ class Hub:
         process holds its limit of waiters (``bounded``), or ``address`` its share."""
         w = Waiter(game_id)
         with self.lock:
+            if bounded and not self.limit:
+                raise elsewhere(self.app.config)
             if bounded and self.count >= self.limit:
                 raise Busy("busy", "this server holds as many waiting clients as it can; "
                            "retry shortly, or poll", {"retry_after": 5})
@@ -339,10 +357,20 @@ def wait_for_move(game_id, after, status=None, timeout=25.0):
     """The public head of ``game_id`` once it is news to a client that knows seq ``after``
     (and ``status``), or after ``timeout`` seconds as it then is.  Returns (head, changed).
 
-    Holds no database connection while it sleeps.  Raises NotFound, Busy.
+    Holds no database connection while it sleeps.  Raises NotFound, Busy.  In a process that
+    holds no waiters (the Procfile's web process) it answers at once when there is news or
+    ``timeout`` is 0, and raises Busy (with the push URL, when configured) otherwise.
     """
     deadline = time.monotonic() + timeout
-    with hub().subscribe(game_id, address=_address()) as w:
+    the_hub = hub()
+    if not the_hub.limit:
+        # a process without waiters (the web process): a short poll, never a held thread
+        head = public_head(game_id)
+        db.session.close()
+        if moved(head, after, status) or timeout <= 0:
+            return head, moved(head, after, status)
+        raise elsewhere(the_hub.app.config)
+    with the_hub.subscribe(game_id, address=_address()) as w:
         while True:
             head = public_head(game_id)
             w.known = (head["seq"], head["status"], head["seats_taken"])

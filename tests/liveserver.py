@@ -99,3 +99,81 @@ class LiveServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def procfile_command(kind):
+    """The Procfile's ``kind`` line (``web``, ``push``) as an argv for this interpreter."""
+    line = next((ln for ln in (ROOT / "Procfile").read_text().splitlines()
+                 if ln.startswith(kind + ":")), None)
+    if line is None:
+        raise RuntimeError(f"the Procfile has no {kind}: line")
+    words = line.split(":", 1)[1].split()  # gunicorn -c gunicorn_X.py wsgi:app (cwd: ROOT)
+    if words[0] != "gunicorn":
+        raise RuntimeError(f"the Procfile's {kind} line is not a gunicorn command: {line!r}")
+    return [sys.executable, "-m", "gunicorn", *words[1:]]
+
+
+class ProcfileDeployment:
+    """The Procfile's ``web`` and ``push`` process types, as they are written there (their
+    gunicorn settings files), each on a free loopback port: ``url`` (web) and ``push_url``.
+    Always ``stop()`` it (or use ``with``)."""
+
+    def __init__(self, db_url, instance, extra_env=None, log=None):
+        self.port, self.push_port = free_port(), free_port()
+        self.env = server_env(db_url, instance, {
+            "PBEM_BIND": f"127.0.0.1:{self.port}",
+            "PBEM_PUSH_BIND": f"127.0.0.1:{self.push_port}", **(extra_env or {})})
+        self.log = log
+        self.procs = {}
+
+    def start(self):
+        upgrade(self.env)
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL
+        try:
+            for kind in ("web", "push"):
+                self.procs[kind] = subprocess.Popen(
+                    procfile_command(kind) + ["--graceful-timeout", "2"], env=self.env,
+                    cwd=ROOT, stdout=out, stderr=out, start_new_session=True)
+            for kind, url in (("web", self.url), ("push", self.push_url)):
+                _wait_healthy(self.procs[kind], url, 60)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def push_url(self):
+        return f"http://127.0.0.1:{self.push_port}"
+
+    def stop(self):
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(10)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def _wait_healthy(proc, url, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        try:
+            if requests.get(url + "/api/health", timeout=5).ok:
+                return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise RuntimeError(f"the server at {url} did not come up within {seconds} s")
