@@ -273,9 +273,11 @@ class _Watch:
     (web workers, push workers, the database's server processes, the idle waiters' client
     process), and optionally a py-spy profile of the web and push workers meanwhile."""
 
-    def __init__(self, server, label, profile_dir=None, postgres=False):
+    def __init__(self, server, label, profile_dir=None, db_url=None):
         self.server, self.label, self.profile_dir = server, label, profile_dir
-        self.postgres = postgres
+        self.db_url = db_url  # PostgreSQL: also count the sessions (connections) opened
+        self.postgres = bool(db_url)
+        self.sessions = None
         self.waiters_pid = None
         self.cpu = {}
         self.spies = []
@@ -288,7 +290,16 @@ class _Watch:
             groups["waiters"] = [self.waiters_pid]
         return groups
 
+    def _sessions(self):
+        import psycopg
+        with psycopg.connect(self.db_url, autocommit=True, connect_timeout=5) as conn:
+            conn.execute("SELECT pg_stat_clear_snapshot()")
+            return conn.execute("SELECT sessions FROM pg_stat_database "
+                                "WHERE datname = current_database()").fetchone()[0]
+
     def begin(self, seconds):
+        if self.postgres:
+            self.sessions = self._sessions()
         self.start = {k: cpu_seconds(v) for k, v in self._groups().items()}
         if self.profile_dir is not None and shutil.which("py-spy"):
             for kind, pid in self.server.pids.items():
@@ -309,9 +320,14 @@ class _Watch:
                 proc.wait(60)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        if self.postgres:
+            # a session is counted when it ends; the statistics are flushed within ~1 s
+            time.sleep(1.5)
+            self.sessions = self._sessions() - self.sessions - 1  # less our own first one
 
     def text(self):
-        return ", ".join(f"{k} {v:.2f}" for k, v in self.cpu.items())
+        return ", ".join(f"{k} {v:.2f}" for k, v in self.cpu.items()) + (
+            f" (database sessions ended meanwhile: {self.sessions})" if self.postgres else "")
 
     def stacks(self, kind):
         out = Counter()
@@ -337,7 +353,23 @@ def _own_time(stacks, top=10):
                                        threads.most_common(4)),
              "top functions by own time:"]
     lines += [f"  {n / total:6.1%}  {fn}" for fn, n in own.most_common(top)]
+    lines.append("inclusive:")
+    for label, needles in _INCLUSIVE:
+        n = sum(c for stack, c in stacks.items() if any(nd in stack for nd in needles))
+        lines.append(f"  {n / total:6.1%}  {label}")
     return "\n".join(lines)
+
+
+_INCLUSIVE = [
+    ("Flask request handling", ("full_dispatch_request (flask",)),
+    ("  append_move", ("append_move (server/append.py",)),
+    ("  wait_for_move (the long polls)", ("wait_for_move (server/push.py",)),
+    ("    public_head (the head read)", ("public_head (server/push.py",)),
+    ("database connections opened (psycopg connect)", ("connect (psycopg/connection.py",)),
+    ("database connections closed", ("close (psycopg/connection.py",)),
+    ("the LISTEN thread (notifications)", ("_listen (server/push.py",)),
+    ("gevent's hub (the event loop itself)", ("run (gevent/hub.py",)),
+]
 
 
 def _procfile_worker_classes():
@@ -380,7 +412,7 @@ def bench_backend(run, backend):
             cap = 1000
             profile = run.settings.profile and backend == "postgres"
             watches = {label: _Watch(server, label, workdir if profile else None,
-                                     backend == "postgres")
+                                     db.url if backend == "postgres" else None)
                        for label in ("before", "during", "after")}
             before = _throughput(server.url, move_games, keys, seconds, cap,
                                  watches["before"])
@@ -430,7 +462,9 @@ def bench_backend(run, backend):
 
 
 def main(run):
-    for backend in ("sqlite", "postgres"):
+    # PBEM_BENCH_PUSH_BACKENDS=postgres: one backend only (profiling one row)
+    backends = os.environ.get("PBEM_BENCH_PUSH_BACKENDS", "sqlite,postgres").split(",")
+    for backend in [b.strip() for b in backends if b.strip()]:
         try:
             bench_backend(run, backend)
         except Exception as exc:  # noqa: BLE001 - e.g. no PostgreSQL here

@@ -81,6 +81,9 @@ def from_env(instance_path):
         # gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's period
         "PBEM_PUSH_WAITERS": os.environ.get("PBEM_PUSH_WAITERS") or None,
         "PBEM_PUSH_POLL": float(os.environ.get("PBEM_PUSH_POLL") or 0.25),
+        "PBEM_PUSH_PROBE": float(os.environ.get("PBEM_PUSH_PROBE") or 0.02),
+        # PostgreSQL connections a push worker's pool holds (no overflow: waiters queue)
+        "PBEM_PUSH_POOL": os.environ.get("PBEM_PUSH_POOL") or None,
         "PBEM_PUSH_PER_ADDRESS": int(os.environ.get("PBEM_PUSH_PER_ADDRESS") or 32),
         # the longest the server holds a long poll or a stream, whatever the client asks (a
         # router that cuts quiet requests at 30 s wants 25); unset: 60 and 600 s

@@ -15,11 +15,14 @@ wake-ups come from three sources:
   notifications out to its waiters.  After a (re)connection every waiter is woken once, so
   nothing committed while the listener was away is missed.
 * **SQLite, other processes**: SQLite has no notifications, and an in-process signal does not
-  reach the other gunicorn workers.  While someone in a process waits, one watcher thread in
-  that process reads the heads of the games waited on with one query every
-  ``PBEM_PUSH_POLL`` seconds (0.25 by default) and wakes the waiters whose head moved.  With
-  no waiter the thread ends: an idle server runs no query.  This is polling, but one cheap
-  indexed query per process, not one request per client.
+  reach the other gunicorn workers (nor the Procfile's push process, where every move comes
+  from another process).  While someone in a process waits, one watcher thread in that
+  process asks SQLite every ``PBEM_PUSH_PROBE`` seconds (0.02) whether another connection
+  committed (``PRAGMA data_version`` on its own connection: no read of the database), and
+  then reads the heads of the games waited on with one query (and every ``PBEM_PUSH_POLL``
+  seconds, 0.25, in any case), waking the waiters whose head moved.  With no waiter the
+  thread ends: an idle server runs no query.  This is polling, but a few microseconds per
+  probe and one cheap indexed query per commit, per process, not one request per client.
 
 A wake-up is only a hint: the waiter re-reads the head from the database before it answers,
 so a spurious or a lost wake-up costs a query or a wait for the timeout, never a wrong
@@ -39,7 +42,7 @@ import time
 from contextlib import contextmanager
 
 from flask import current_app
-from sqlalchemy import event, func, select, text
+from sqlalchemy import bindparam, event, func, select, text
 from sqlalchemy.orm import Session
 
 from .domain import DomainError, NotFound
@@ -70,15 +73,21 @@ def elsewhere(config):
 
 # --- the head everyone may read ------------------------------------------------------------
 
-_TAKEN = select(func.count()).where(Seat.game_id == Game.id, Seat.player_id.is_not(None)) \
-    .correlate(Game).scalar_subquery()
-_HEAD = select(Game.id, Game.status, Game.head_seq, Game.head_hash, Game.to_act, Game.result,
-               _TAKEN.label("taken"))
+# a Core statement on the table columns, built once: executed on the session's connection
+# it skips the ORM's result layer (the push process reads a head for every waiter it
+# answers: the profile in bench/ANALYSIS.md)
+_GAMES, _SEATS = Game.__table__, Seat.__table__
+_TAKEN = select(func.count()).where(_SEATS.c.game_id == _GAMES.c.id,
+                                    _SEATS.c.player_id.is_not(None)) \
+    .correlate(_GAMES).scalar_subquery()
+_HEAD = select(_GAMES.c.id, _GAMES.c.status, _GAMES.c.head_seq, _GAMES.c.head_hash,
+               _GAMES.c.to_act, _GAMES.c.result, _TAKEN.label("taken")) \
+    .where(_GAMES.c.id == bindparam("game_id"))
 
 
 def public_head(game_id):
     """The public head of ``game_id`` (one query); raises NotFound."""
-    row = db.session.execute(_HEAD.where(Game.id == game_id)).first() \
+    row = db.session.connection().execute(_HEAD, {"game_id": game_id}).first() \
         if len(game_id) <= 16 else None
     if row is None:
         raise NotFound("unknown_game", f"there is no game {game_id!r}")
@@ -180,8 +189,10 @@ class Hub:
         self.per_address = int(app.config.get("PBEM_PUSH_PER_ADDRESS") or 32)
         self.by_address = {}
         self.poll = float(app.config.get("PBEM_PUSH_POLL") or 0.25)
+        self.probe = float(app.config.get("PBEM_PUSH_PROBE") or 0.02)
         self.pid = os.getpid()
         self.listening = False     # PostgreSQL: the LISTEN connection is up
+        self.epoch = 0             # PostgreSQL: LISTEN connections made so far
         self._listener = None
         self._watcher = None
         self._stop = threading.Event()
@@ -274,6 +285,7 @@ class Hub:
             try:
                 with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self.epoch += 1
                     self.listening = True
                     backoff = 0.5
                     self.wake_all()  # whatever committed before LISTEN took effect
@@ -293,13 +305,45 @@ class Hub:
     def _watch(self):
         with self.app.app_context():
             engine = db.engine
+        box = [None]  # the probe's own connection
+        try:
+            self._watch_loop(engine, box)
+        finally:
+            if box[0] is not None:
+                box[0].close()
+
+    def _data_version(self, engine, box):
+        """SQLite's ``PRAGMA data_version`` on the watcher's own connection: it changes when
+        another connection (any process) commits.  None when it cannot be read."""
+        try:
+            if box[0] is None:
+                box[0] = engine.raw_connection()
+            return box[0].cursor().execute("PRAGMA data_version").fetchone()[0]
+        except Exception as exc:  # noqa: BLE001 - a busy database: read the heads instead
+            log.warning("push watcher probe: %s", exc)
+            if box[0] is not None:
+                box[0].invalidate()
+                box[0] = None
+            return None
+
+    def _watch_loop(self, engine, box):
+        """Every ``probe`` seconds (0.02) a ``PRAGMA data_version`` (a few microseconds, no
+        read of the database); the heads waited on are read when it changed, and every
+        ``poll`` seconds (0.25) in any case."""
         games = Game.__table__
-        while not self._stop.wait(self.poll):
+        version, next_read = None, 0.0
+        while not self._stop.wait(min(self.probe, self.poll)):
             with self.lock:
                 if not self.count:
                     self._watcher = None
                     self.any_mark = None
                     return
+            seen = self._data_version(engine, box)
+            now = time.monotonic()
+            if seen is not None and seen == version and now < next_read:
+                continue
+            version, next_read = seen, now + self.poll
+            with self.lock:
                 by_game = {g: list(ws) for g, ws in self.waiters.items() if g is not ANY}
                 anys = list(self.waiters.get(ANY, ()))
             try:
@@ -318,6 +362,7 @@ class Hub:
                             .where(games.c.status == "open").scalar_subquery())).one())
             except Exception as exc:  # noqa: BLE001 - a locked or busy database: next round
                 log.warning("push watcher: %s", exc)
+                version = None
                 continue
             for game_id, ws in by_game.items():
                 head = heads.get(game_id)
@@ -372,6 +417,7 @@ def wait_for_move(game_id, after, status=None, timeout=25.0):
         raise elsewhere(the_hub.app.config)
     with the_hub.subscribe(game_id, address=_address()) as w:
         while True:
+            heard = the_hub.listening and the_hub.epoch  # the LISTEN connection read with
             head = public_head(game_id)
             w.known = (head["seq"], head["status"], head["seats_taken"])
             db.session.close()  # give the connection back while sleeping
@@ -380,7 +426,12 @@ def wait_for_move(game_id, after, status=None, timeout=25.0):
             left = deadline - time.monotonic()
             if left <= 0:
                 return head, False
-            w.wait(left)
+            if not w.wait(left) and heard and the_hub.listening and the_hub.epoch == heard:
+                # PostgreSQL: timed out with no notification while the same LISTEN connection
+                # was up all along, so the head read is still the head (a commit of the last
+                # milliseconds, whose notification is on its way, is answered to the next
+                # long poll at once); no second read for every waiter whose time runs out
+                return head, False
 
 
 class HeadStream:

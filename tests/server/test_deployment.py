@@ -263,3 +263,23 @@ def test_the_waiters_a_process_holds_follow_its_role():
     assert waiter_limit({"PBEM_PUSH_WAITERS": "7",
                          "PBEM_GUNICORN": {"role": "web", "worker": "gthread"}}) == 7
     assert waiter_limit({"PBEM_GUNICORN": {"worker": "gthread", "threads": "4"}}) == 2
+
+
+def test_a_push_worker_on_postgresql_queues_for_a_fixed_pool(monkeypatch):
+    """bench/ANALYSIS.md: 500 waiters whose timeouts came due together opened and closed an
+    overflow connection each on the push process; there they queue for a fixed pool."""
+    from server import create_app
+    from server.extensions import db
+    url = "postgresql://nobody@127.0.0.1:1/none"  # never connected to here
+    monkeypatch.setenv("PBEM_GUNICORN_ROLE", "push")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        assert (db.engine.pool.size(), db.engine.pool._max_overflow) == (10, 0)
+    monkeypatch.setenv("PBEM_PUSH_POOL", "3")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        assert db.engine.pool.size() == 3
+    monkeypatch.setenv("PBEM_GUNICORN_ROLE", "web")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        assert (db.engine.pool.size(), db.engine.pool._max_overflow) == (5, 10)
