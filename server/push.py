@@ -19,10 +19,11 @@ wake-ups come from three sources:
   from another process).  While someone in a process waits, one watcher thread in that
   process asks SQLite every ``PBEM_PUSH_PROBE`` seconds (0.02) whether another connection
   committed (``PRAGMA data_version`` on its own connection: no read of the database), and
-  then reads the heads of the games waited on with one query (and every ``PBEM_PUSH_POLL``
-  seconds, 0.25, in any case), waking the waiters whose head moved.  With no waiter the
-  thread ends: an idle server runs no query.  This is polling, but a few microseconds per
-  probe and one cheap indexed query per commit, per process, not one request per client.
+  then reads the heads of the games waited on with one query (at most every 0.1 s, and
+  every ``PBEM_PUSH_POLL`` seconds, 0.25, in any case), waking the waiters whose head
+  moved.  With no waiter the thread ends: an idle server runs no query.  This is polling, but a few microseconds per
+  probe and at most ten cheap indexed queries a second, per process, not one request per
+  client.
 
 A wake-up is only a hint: the waiter re-reads the head from the database before it answers,
 so a spurious or a lost wake-up costs a query or a wait for the timeout, never a wrong
@@ -83,6 +84,14 @@ _TAKEN = select(func.count()).where(_SEATS.c.game_id == _GAMES.c.id,
 _HEAD = select(_GAMES.c.id, _GAMES.c.status, _GAMES.c.head_seq, _GAMES.c.head_hash,
                _GAMES.c.to_act, _GAMES.c.result, _TAKEN.label("taken")) \
     .where(_GAMES.c.id == bindparam("game_id"))
+
+
+# the SQLite watcher's read: built once (an expanding IN is compiled once and cached)
+_HEADS_IN = select(_GAMES.c.id, _GAMES.c.head_seq, _GAMES.c.status) \
+    .where(_GAMES.c.id.in_(bindparam("ids", expanding=True)))
+# the SQLite watcher reads the heads at most this often, however often SQLite says that
+# something was committed
+READ_GAP = 0.1
 
 
 def public_head(game_id):
@@ -328,21 +337,24 @@ class Hub:
 
     def _watch_loop(self, engine, box):
         """Every ``probe`` seconds (0.02) a ``PRAGMA data_version`` (a few microseconds, no
-        read of the database); the heads waited on are read when it changed, and every
-        ``poll`` seconds (0.25) in any case."""
+        read of the database); the heads waited on are read when it changed, at most every
+        ``READ_GAP`` seconds (a busy server changes it at every move), and every ``poll``
+        seconds (0.25) in any case."""
         games = Game.__table__
-        version, next_read = None, 0.0
+        version, last_read, gap = None, 0.0, min(self.poll, READ_GAP)
         while not self._stop.wait(min(self.probe, self.poll)):
             with self.lock:
                 if not self.count:
                     self._watcher = None
                     self.any_mark = None
                     return
-            seen = self._data_version(engine, box)
             now = time.monotonic()
-            if seen is not None and seen == version and now < next_read:
+            if now - last_read < gap:
                 continue
-            version, next_read = seen, now + self.poll
+            seen = self._data_version(engine, box)
+            if seen is not None and seen == version and now - last_read < self.poll:
+                continue
+            version, last_read = seen, now
             with self.lock:
                 by_game = {g: list(ws) for g, ws in self.waiters.items() if g is not ANY}
                 anys = list(self.waiters.get(ANY, ()))
@@ -352,8 +364,7 @@ class Hub:
                     ids = list(by_game)
                     for i in range(0, len(ids), 500):
                         heads.update((r.id, (r.head_seq, r.status)) for r in conn.execute(
-                            select(games.c.id, games.c.head_seq, games.c.status)
-                            .where(games.c.id.in_(ids[i:i + 500]))))
+                            _HEADS_IN, {"ids": ids[i:i + 500]}))
                     mark = None
                     if anys:
                         mark = tuple(conn.execute(select(
