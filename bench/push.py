@@ -8,7 +8,8 @@ port (the bench sends ``/wait`` to the push port as the documented nginx front r
 
 * 500 idle waiters, each a long poll (``GET /api/games/<id>/wait``) on its own game that does
   not move, held by a separate process (asyncio, so the load generator's threads do not share
-  its interpreter);
+  its interpreter), renewing at a steady 20 a second (their first long polls end spread over
+  5-30 s, then each lasts 25 s);
 * wake-up latency: a client long-polls a game, the bench POSTs a move to it, and the latency
   is the time from the POST's 201 reaching the bench to the waiter's answer reaching it (both
   clocks are the bench's; a wake-up that beats the 201 counts as 0).  The waiter and the POST
@@ -121,14 +122,17 @@ def _waiter_process(url, games):
                             env=child_env(), text=True, start_new_session=True)
 
 
-async def _hold(host, port, game_id, seq, counts, stop):
-    """Long-poll ``game_id`` from ``seq`` again and again on one kept-alive connection."""
+async def _hold(host, port, game_id, seq, counts, stop, first=25.0):
+    """Long-poll ``game_id`` from ``seq`` again and again on one kept-alive connection; the
+    first long poll lasts ``first`` seconds, the next ones 25."""
     reader = writer = None
+    timeout = first
     while not stop.is_set():
         try:
             if writer is None:
                 reader, writer = await asyncio.open_connection(host, port)
-            path = f"/api/games/{game_id}/wait?after={seq}&timeout=25"
+            path = f"/api/games/{game_id}/wait?after={seq}&timeout={timeout:.2f}"
+            timeout = 25.0
             writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
             await writer.drain()
             head = await reader.readuntil(b"\r\n\r\n")
@@ -152,7 +156,13 @@ async def _hold(host, port, game_id, seq, counts, stop):
 async def _hold_all(url, pairs):
     host, port = url.split("//", 1)[1].split(":")
     counts, stop = {}, asyncio.Event()
-    tasks = [asyncio.create_task(_hold(host, int(port), g, s, counts, stop)) for g, s in pairs]
+    # the first long polls end evenly spread over 5-30 s, so the waiters renew at a steady
+    # 500 / 25 s = 20 a second, as clients that came at different times do; all opened at
+    # once with the same 25 s, the 500 renewals came in one burst that landed in the measured
+    # window or not, by chance (bench/ANALYSIS.md, "Split deployment")
+    tasks = [asyncio.create_task(_hold(host, int(port), g, s, counts, stop,
+                                       5.0 + 25.0 * i / max(1, len(pairs))))
+             for i, (g, s) in enumerate(pairs)]
     print("READY", flush=True)
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.read)  # until the bench closes our stdin
