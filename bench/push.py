@@ -307,9 +307,29 @@ class _Watch:
             return conn.execute("SELECT sessions FROM pg_stat_database "
                                 "WHERE datname = current_database()").fetchone()[0]
 
+    def _sample_waits(self):
+        """PostgreSQL's side of the profile: what the active backends of the bench's database
+        wait on (pg_stat_activity, every 10 ms), e.g. ``Lock:object`` (NOTIFY's queue lock,
+        held from a notifying transaction's pre-commit through its commit)."""
+        import psycopg
+        try:
+            with psycopg.connect(self.db_url, autocommit=True, connect_timeout=5) as conn:
+                while not self._sampling.is_set():
+                    for kind, name in conn.execute(
+                            "SELECT wait_event_type, wait_event FROM pg_stat_activity "
+                            "WHERE datname = current_database() AND state = 'active' "
+                            "AND pid <> pg_backend_pid()"):
+                        self.waits[f"{kind}:{name}" if kind else "on CPU"] += 1
+                    self._sampling.wait(0.01)
+        except Exception:  # noqa: BLE001 - a profile, never a failure
+            pass
+
     def begin(self, seconds):
         if self.postgres:
             self.sessions = self._sessions()
+            self.waits, self._sampling = Counter(), threading.Event()
+            self._sampler = threading.Thread(target=self._sample_waits, daemon=True)
+            self._sampler.start()
         self.start = {k: cpu_seconds(v) for k, v in self._groups().items()}
         if self.profile_dir is not None and shutil.which("py-spy"):
             for kind, pid in self.server.pids.items():
@@ -331,13 +351,20 @@ class _Watch:
             except subprocess.TimeoutExpired:
                 proc.kill()
         if self.postgres:
+            self._sampling.set()
+            self._sampler.join(10)
             # a session is counted when it ends; the statistics are flushed within ~1 s
             time.sleep(1.5)
             self.sessions = self._sessions() - self.sessions - 1  # less our own first one
 
     def text(self):
-        return ", ".join(f"{k} {v:.2f}" for k, v in self.cpu.items()) + (
-            f" (database sessions ended meanwhile: {self.sessions})" if self.postgres else "")
+        text = ", ".join(f"{k} {v:.2f}" for k, v in self.cpu.items())
+        if self.postgres:
+            total = sum(self.waits.values()) or 1
+            text += (f" (database sessions ended meanwhile: {self.sessions}; active backends "
+                     "waiting on: " + ", ".join(f"{k} {v / total:.0%}" for k, v in
+                                                self.waits.most_common(3)) + ")")
+        return text
 
     def stacks(self, kind):
         out = Counter()
