@@ -1,45 +1,38 @@
-"""gunicorn settings of the Procfile's web process: ``gunicorn -c gunicorn_conf.py wsgi:app``.
+"""gunicorn settings of the Procfile's ``web`` process: ``gunicorn -c gunicorn_conf.py wsgi:app``.
+
+The deployment has two process types running the same app (docs/DEPLOYMENT.md, "The two
+process types"):
+
+* ``web`` (this file): moves, pages and every ordinary request, on **gthread** workers
+  (``WEB_CONCURRENCY`` workers x ``PBEM_THREADS`` threads, 2 x 4).  A request holds a thread
+  for the few milliseconds it takes; SQLite's write lock, a ``flock`` and a blocking database
+  call hold only that thread, never a whole worker (as they hold a gevent worker's loop).
+  This process holds **no waiting client**: a long poll that lands here is answered at once
+  when the game already moved, else with 503 + Retry-After and a pointer to the push process
+  (server/push.py ``waiter_limit``: role ``web`` holds 0 waiters).
+* ``push`` (gunicorn_push.py): the long polls and the streams (``/api/games/<id>/wait`` and
+  ``/events``) on gevent workers, where an idle waiter is a greenlet of a few kB.  The front
+  proxy routes those two paths there, so users keep one URL.
 
 Beside wsgi.py, outside the ``server`` package on purpose: gunicorn reads this file in its
-master process, and nothing of the app may be imported there before a gevent worker has
-patched the standard library (a lock made before the patch would block a whole worker).
-
-Worker model (docs/DEPLOYMENT.md, "Push"): gevent workers when gevent is installed (it is
-a dependency): a waiting client (``/api/games/<id>/wait``, ``/events``) is a greenlet asleep
-on an event (a few kB, no CPU, no database connection), up to ``worker_connections`` less a
-reserve per worker (server/push.py ``waiter_limit``).  Without gevent (or with
-``PBEM_WORKER_CLASS=gthread``): gthread workers, where a waiter holds a thread, the app lets
-waiters take all threads but a reserve, so moves always find a free thread, and answers 503
-with Retry-After past that.  Command-line flags override these settings (``--threads 8``
-...); every value here can also be set from the environment.
+master process.  Command-line flags override these settings; every value here can also be
+set from the environment.
 """
 
-import importlib.util
 import os
-
-
-def _worker_class():
-    # find_spec does not import gevent: gunicorn's gevent worker patches the standard
-    # library before the app loads, and nothing here may import it earlier
-    return "gevent" if importlib.util.find_spec("gevent") else "gthread"
-
 
 bind = os.environ.get("PBEM_BIND") or f"0.0.0.0:{os.environ.get('PORT', '5000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
-worker_class = os.environ.get("PBEM_WORKER_CLASS") or _worker_class()
-# gthread only: 288 threads a worker hold 252 waiters and keep 36 for everything else
-threads = int(os.environ.get("PBEM_THREADS") or 288)
-# gevent: connections a worker holds at once (waiters: all but 100 of them)
-worker_connections = int(os.environ.get("PBEM_WORKER_CONNECTIONS") or 1000)
-# a long poll lasts at most 60 s and a stream 600 s; a gthread worker's heartbeat does not
-# depend on them, so the usual worker timeout stays
+worker_class = "gthread"
+threads = int(os.environ.get("PBEM_THREADS") or 4)
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
 
 
 def post_fork(server, worker):
-    """Tell the app (server/push.py) how many waiters this worker can hold."""
+    """Tell the app (server/push.py) that this is a web worker: it holds no waiters."""
+    os.environ["PBEM_GUNICORN_ROLE"] = "web"
     os.environ["PBEM_GUNICORN_WORKER"] = worker.cfg.worker_class_str
     os.environ["PBEM_GUNICORN_THREADS"] = str(worker.cfg.threads)
     os.environ["PBEM_GUNICORN_CONNECTIONS"] = str(worker.cfg.worker_connections)

@@ -1,11 +1,15 @@
 """5. Push (#20): how soon a waiting client learns of a move, and what idle waiters cost.
 
-Per backend (SQLite, then PostgreSQL), against the Procfile's deployment (``gunicorn -c
-gunicorn_conf.py``: 2 gevent workers; ``PBEM_WORKER_CLASS=gthread`` measures the other model):
+Per backend (SQLite, then PostgreSQL), against the Procfile's deployment: its ``web`` process
+(``gunicorn -c gunicorn_conf.py``: 2 gthread workers x 4 threads) takes the moves, its ``push``
+process (``gunicorn -c gunicorn_push.py``: 2 gevent workers) the long polls, each on its own
+port (the bench sends ``/wait`` to the push port as the documented nginx front routes it;
+``PBEM_PUSH_WORKER_CLASS=gthread`` measures the other push model):
 
 * 500 idle waiters, each a long poll (``GET /api/games/<id>/wait``) on its own game that does
   not move, held by a separate process (asyncio, so the load generator's threads do not share
-  its interpreter);
+  its interpreter), renewing at a steady 20 a second (their first long polls end spread over
+  5-30 s, then each lasts 25 s);
 * wake-up latency: a client long-polls a game, the bench POSTs a move to it, and the latency
   is the time from the POST's 201 reaching the bench to the waiter's answer reaching it (both
   clocks are the bench's; a wake-up that beats the 201 counts as 0).  The waiter and the POST
@@ -17,6 +21,8 @@ gunicorn_conf.py``: 2 gevent workers; ``PBEM_WORKER_CLASS=gthread`` measures the
 
 import asyncio
 import http.client
+import shutil
+from collections import Counter
 import json
 import os
 import secrets
@@ -29,7 +35,8 @@ from pathlib import Path
 
 from . import load as loadgen
 from .common import ROOT, child_env, fmt_ms, fmt_rate, median, percentile
-from .servers import Database, Player, Setup, _stop, hold_chain
+from .servers import (Database, Player, Setup, _stop, cpu_seconds, hold_chain, pids_named,
+                      worker_pids)
 
 WAITERS = 500
 CONNECTIONS = 8
@@ -38,53 +45,72 @@ RATIO_TARGET = 0.9
 
 
 class ProcfileServer:
-    """The Procfile's ``web`` command (its gunicorn settings file) on a loopback port."""
+    """The Procfile's deployment on loopback ports: its ``web`` process (moves and every
+    ordinary request, ``url``) and its ``push`` process (the long polls, ``push_url``).  The
+    bench sends ``/wait`` to the push port itself, as the documented nginx front routes it
+    (docs/DEPLOYMENT.md), and everything else to the web port."""
 
     def __init__(self, db_url, workdir, log):
-        from tests.liveserver import free_port, server_env, upgrade
+        from tests.liveserver import free_port, procfile_command, server_env, upgrade
         instance = Path(workdir) / f"instance-{secrets.token_hex(3)}"
         instance.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
+        self.port, self.push_port = free_port(), free_port()
         # the 500 waiters all come from loopback, where they stand for 500 clients: the
         # per-address share (32) would refuse them
-        self.env = server_env(db_url, instance, {"PBEM_BIND": f"127.0.0.1:{self.port}",
-                                                 "PBEM_NOTIFY_INTERVAL": "0",
-                                                 "PBEM_PUSH_PER_ADDRESS": "1000"})
+        self.env = server_env(db_url, instance, {
+            "PBEM_BIND": f"127.0.0.1:{self.port}",
+            "PBEM_PUSH_BIND": f"127.0.0.1:{self.push_port}",
+            "PBEM_NOTIFY_INTERVAL": "0", "PBEM_PUSH_PER_ADDRESS": "1000"})
         self.env["PYTHONPATH"] = child_env()["PYTHONPATH"]
         upgrade(self.env)
-        web = next(line for line in (ROOT / "Procfile").read_text().splitlines()
-                   if line.startswith("web:"))
-        cmd = web.split(":", 1)[1].split()  # gunicorn -c gunicorn_conf.py wsgi:app (cwd: ROOT)
-        assert cmd[0] == "gunicorn", web
-        self.cmd = [sys.executable, "-m", "gunicorn", "--log-level", "warning", *cmd[1:]]
+        self.cmds = {kind: procfile_command(kind)[:3] + ["--log-level", "warning"]
+                     + procfile_command(kind)[3:] for kind in ("web", "push")}
+        self.cmd = self.cmds["web"]
         self.log = log
-        self.proc = None
+        self.procs = {}
 
     def start(self):
-        out = open(self.log, "ab")
-        self.proc = subprocess.Popen(self.cmd, env=self.env, cwd=ROOT, stdout=out, stderr=out,
-                                     start_new_session=True)
         import requests
+        out = open(self.log, "ab")
+        for kind, cmd in self.cmds.items():
+            self.procs[kind] = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=out,
+                                                stderr=out, start_new_session=True)
         deadline = time.monotonic() + 90
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}")
-            try:
-                if requests.get(self.url + "/api/health", timeout=5).ok:
-                    return self
-            except requests.RequestException:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the server did not come up within 90 s")
-            time.sleep(0.2)
+        for kind, url in (("web", self.url), ("push", self.push_url)):
+            while True:
+                if self.procs[kind].poll() is not None:
+                    self.stop()
+                    raise RuntimeError(f"the {kind} process exited with "
+                                       f"{self.procs[kind].returncode}")
+                try:
+                    if requests.get(url + "/api/health", timeout=5).ok:
+                        break
+                except requests.RequestException:
+                    pass
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"the {kind} process did not come up within 90 s")
+                time.sleep(0.2)
+        return self
 
     @property
     def url(self):
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def push_url(self):
+        return f"http://127.0.0.1:{self.push_port}"
+
+    @property
+    def pids(self):
+        return {kind: proc.pid for kind, proc in self.procs.items()}
+
+    def describe(self):
+        return "; ".join(f"{kind}: `{' '.join(cmd[3:])}`" for kind, cmd in self.cmds.items())
+
     def stop(self):
-        _stop(self.proc)
+        for proc in self.procs.values():
+            _stop(proc)
 
 
 # --- the idle waiters: a child process ----------------------------------------------------------
@@ -96,14 +122,17 @@ def _waiter_process(url, games):
                             env=child_env(), text=True, start_new_session=True)
 
 
-async def _hold(host, port, game_id, seq, counts, stop):
-    """Long-poll ``game_id`` from ``seq`` again and again on one kept-alive connection."""
+async def _hold(host, port, game_id, seq, counts, stop, first=25.0):
+    """Long-poll ``game_id`` from ``seq`` again and again on one kept-alive connection; the
+    first long poll lasts ``first`` seconds, the next ones 25."""
     reader = writer = None
+    timeout = first
     while not stop.is_set():
         try:
             if writer is None:
                 reader, writer = await asyncio.open_connection(host, port)
-            path = f"/api/games/{game_id}/wait?after={seq}&timeout=25"
+            path = f"/api/games/{game_id}/wait?after={seq}&timeout={timeout:.2f}"
+            timeout = 25.0
             writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
             await writer.drain()
             head = await reader.readuntil(b"\r\n\r\n")
@@ -127,7 +156,13 @@ async def _hold(host, port, game_id, seq, counts, stop):
 async def _hold_all(url, pairs):
     host, port = url.split("//", 1)[1].split(":")
     counts, stop = {}, asyncio.Event()
-    tasks = [asyncio.create_task(_hold(host, int(port), g, s, counts, stop)) for g, s in pairs]
+    # the first long polls end evenly spread over 5-30 s, so the waiters renew at a steady
+    # 500 / 25 s = 20 a second, as clients that came at different times do; all opened at
+    # once with the same 25 s, the 500 renewals came in one burst that landed in the measured
+    # window or not, by chance (bench/ANALYSIS.md, "Split deployment")
+    tasks = [asyncio.create_task(_hold(host, int(port), g, s, counts, stop,
+                                       5.0 + 25.0 * i / max(1, len(pairs))))
+             for i, (g, s) in enumerate(pairs)]
     print("READY", flush=True)
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.read)  # until the bench closes our stdin
@@ -174,11 +209,13 @@ def _waiters_main(url):
 
 # --- the measurements ---------------------------------------------------------------------------
 
-def _latencies(url, game, keys, count):
-    """``count`` moves on ``game``, each with a long poll waiting for it: wake-up latencies."""
+def _latencies(url, push_url, game, keys, count):
+    """``count`` moves on ``game`` (POSTed to ``url``), each with a long poll waiting for it
+    (on ``push_url``): wake-up latencies."""
     from client.signing import signed_move
     from shared.envelope import entry_hash
     host, port = url.split("//", 1)[1].split(":")
+    push_host, push_port = push_url.split("//", 1)[1].split(":")
     seq, prev = game["seq"], game["head"]
     seats = ("north", "east")
     poster = http.client.HTTPConnection(host, int(port), timeout=30)
@@ -189,7 +226,7 @@ def _latencies(url, game, keys, count):
         got = {}
 
         def wait():
-            conn = http.client.HTTPConnection(host, int(port), timeout=60)
+            conn = http.client.HTTPConnection(push_host, int(push_port), timeout=60)
             conn.request("GET", f"/api/games/{game['id']}/wait?after={seq}&timeout=30")
             resp = conn.getresponse()
             resp.read()
@@ -214,14 +251,25 @@ def _latencies(url, game, keys, count):
     return out, statuses
 
 
-def _throughput(url, games, keys, seconds, cap):
+def _chains(games, keys, seconds, cap):
+    """Pre-signed move streams, one a connection, for a run of ``seconds``."""
     per_game = int(cap * seconds / len(games)) + 50
     streams = [[] for _ in range(CONNECTIONS)]
     for i, g in enumerate(games):
         chain, prev = hold_chain(g["id"], g["head"], g["seq"] + 1, per_game, keys)
         streams[i % CONNECTIONS].extend(chain)
         g["seq"], g["head"] = g["seq"] + per_game, prev
+    return streams
+
+
+def _throughput(url, games, keys, seconds, cap, watch=None):
+    """Move POSTs for ``seconds``; ``watch`` (a _Watch) sees the CPU used meanwhile."""
+    streams = _chains(games, keys, seconds, cap)
+    if watch is not None:
+        watch.begin(seconds)
     res = loadgen.run_streams(url, streams, seconds)
+    if watch is not None:
+        watch.end(res)
     # the chains were cut where the run stopped: re-read each game's head
     setup = Setup(url)
     for g in games:
@@ -230,10 +278,142 @@ def _throughput(url, games, keys, seconds, cap):
     return res
 
 
-def _procfile_worker_class():
-    """The worker class gunicorn_conf.py picks here (read from the file, not imported)."""
+class _Watch:
+    """CPU seconds used by each part of the deployment during a throughput run, per move
+    (web workers, push workers, the database's server processes, the idle waiters' client
+    process), and optionally a py-spy profile of the web and push workers meanwhile."""
+
+    def __init__(self, server, label, profile_dir=None, db_url=None):
+        self.server, self.label, self.profile_dir = server, label, profile_dir
+        self.db_url = db_url  # PostgreSQL: also count the sessions (connections) opened
+        self.postgres = bool(db_url)
+        self.sessions = None
+        self.waiters_pid = None
+        self.cpu = {}
+        self.spies = []
+
+    def _groups(self):
+        groups = {kind: worker_pids(pid) for kind, pid in self.server.pids.items()}
+        if self.postgres:  # every PostgreSQL process of the machine (others' work too)
+            groups["database"] = pids_named("postgres")
+        if self.waiters_pid:
+            groups["waiters"] = [self.waiters_pid]
+        return groups
+
+    def _sessions(self):
+        import psycopg
+        with psycopg.connect(self.db_url, autocommit=True, connect_timeout=5) as conn:
+            conn.execute("SELECT pg_stat_clear_snapshot()")
+            return conn.execute("SELECT sessions FROM pg_stat_database "
+                                "WHERE datname = current_database()").fetchone()[0]
+
+    def _sample_waits(self):
+        """PostgreSQL's side of the profile: what the active backends of the bench's database
+        wait on (pg_stat_activity, every 10 ms), e.g. ``Lock:object`` (NOTIFY's queue lock,
+        held from a notifying transaction's pre-commit through its commit)."""
+        import psycopg
+        try:
+            with psycopg.connect(self.db_url, autocommit=True, connect_timeout=5) as conn:
+                while not self._sampling.is_set():
+                    for kind, name in conn.execute(
+                            "SELECT wait_event_type, wait_event FROM pg_stat_activity "
+                            "WHERE datname = current_database() AND state = 'active' "
+                            "AND pid <> pg_backend_pid()"):
+                        self.waits[f"{kind}:{name}" if kind else "on CPU"] += 1
+                    self._sampling.wait(0.01)
+        except Exception:  # noqa: BLE001 - a profile, never a failure
+            pass
+
+    def begin(self, seconds):
+        if self.postgres:
+            self.sessions = self._sessions()
+            self.waits, self._sampling = Counter(), threading.Event()
+            self._sampler = threading.Thread(target=self._sample_waits, daemon=True)
+            self._sampler.start()
+        self.start = {k: cpu_seconds(v) for k, v in self._groups().items()}
+        if self.profile_dir is not None and shutil.which("py-spy"):
+            for kind, pid in self.server.pids.items():
+                for worker in worker_pids(pid):
+                    out = Path(self.profile_dir) / f"pyspy-{self.label}-{kind}-{worker}.txt"
+                    self.spies.append((kind, out, subprocess.Popen(
+                        ["py-spy", "record", "--pid", str(worker), "--duration",
+                         str(max(1, int(seconds) - 1)), "--rate", "100", "--format", "raw",
+                         "--output", str(out), "--nonblocking", "--threads"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+
+    def end(self, res):
+        moves = max(1, res.statuses.get("201", 0) + res.statuses.get(201, 0))
+        now = {k: cpu_seconds(v) for k, v in self._groups().items()}
+        self.cpu = {k: (now[k] - self.start.get(k, 0.0)) / moves * 1000 for k in now}
+        for _, _, proc in self.spies:
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if self.postgres:
+            self._sampling.set()
+            self._sampler.join(10)
+            # a session is counted when it ends; the statistics are flushed within ~1 s
+            time.sleep(1.5)
+            self.sessions = self._sessions() - self.sessions - 1  # less our own first one
+
+    def text(self):
+        text = ", ".join(f"{k} {v:.2f}" for k, v in self.cpu.items())
+        if self.postgres:
+            total = sum(self.waits.values()) or 1
+            text += (f" (database sessions ended meanwhile: {self.sessions}; active backends "
+                     "waiting on: " + ", ".join(f"{k} {v / total:.0%}" for k, v in
+                                                self.waits.most_common(3)) + ")")
+        return text
+
+    def stacks(self, kind):
+        out = Counter()
+        for k, path, _ in self.spies:
+            if k == kind and path.exists():
+                for line in path.read_text().splitlines():
+                    stack, _, count = line.rpartition(" ")
+                    if count.isdigit():
+                        out[stack] += int(count)
+        return out
+
+
+def _own_time(stacks, top=10):
+    total = sum(stacks.values()) or 1
+    own, threads = Counter(), Counter()
+    for stack, n in stacks.items():
+        frames = stack.split(";")
+        own[frames[-1].split(" (")[0] + " (" + "/".join(
+            frames[-1].partition(" (")[2].rstrip(")").split("/")[-2:]) + ")"] += n
+        threads[frames[0][:60]] += n
+    lines = [f"{sum(stacks.values())} CPU samples (py-spy, 100 Hz, active threads only)",
+             "by thread: " + "; ".join(f"{n / total:.0%} {t}" for t, n in
+                                       threads.most_common(4)),
+             "top functions by own time:"]
+    lines += [f"  {n / total:6.1%}  {fn}" for fn, n in own.most_common(top)]
+    lines.append("inclusive:")
+    for label, needles in _INCLUSIVE:
+        n = sum(c for stack, c in stacks.items() if any(nd in stack for nd in needles))
+        lines.append(f"  {n / total:6.1%}  {label}")
+    return "\n".join(lines)
+
+
+_INCLUSIVE = [
+    ("Flask request handling", ("full_dispatch_request (flask",)),
+    ("  append_move", ("append_move (server/append.py",)),
+    ("  wait_for_move (the long polls)", ("wait_for_move (server/push.py",)),
+    ("    public_head (the head read)", ("public_head (server/push.py",)),
+    ("database connections opened (psycopg connect)", ("connect (psycopg/connection.py",)),
+    ("database connections closed", ("close (psycopg/connection.py",)),
+    ("the LISTEN thread (notifications)", ("_listen (server/push.py",)),
+    ("gevent's hub (the event loop itself)", ("run (gevent/hub.py",)),
+]
+
+
+def _procfile_worker_classes():
+    """The worker classes the Procfile's settings files pick here (read, not imported)."""
     import runpy
-    return runpy.run_path(str(ROOT / "gunicorn_conf.py"))["worker_class"]
+    return {kind: runpy.run_path(str(ROOT / conf))["worker_class"]
+            for kind, conf in (("web", "gunicorn_conf.py"), ("push", "gunicorn_push.py"))}
 
 
 def _many_games(setup, a, b, count):
@@ -258,19 +438,31 @@ def bench_backend(run, backend):
             t0 = time.perf_counter()
             idle = _many_games(setup, a, b, WAITERS)
             hot = _many_games(setup, a, b, CONNECTIONS + 1)
-            model = _procfile_worker_class()
+            model = _procfile_worker_classes()
             run.add(section, "set-up", f"{WAITERS + CONNECTIONS + 1} games created in "
                     f"{time.perf_counter() - t0:.0f} s; {loadgen.tool_name()} load generator; "
-                    f"Procfile: `{' '.join(server.cmd[3:])}`, {model} workers")
+                    f"Procfile: {server.describe()}; {model['web']} web workers (the moves), "
+                    f"{model['push']} push workers (the waiters: /wait sent to the push "
+                    "port, as the nginx front routes it)")
             latency_game, move_games = hot[0], hot[1:]
             _throughput(server.url, move_games, keys, 1, 100)  # warm-up
             cap = 1000
-            before = _throughput(server.url, move_games, keys, seconds, cap)
-            lat_idle, _ = _latencies(server.url, latency_game, keys, max(5, samples // 4))
-            with IdleWaiters(server.url, idle) as waiters:
-                lat, statuses = _latencies(server.url, latency_game, keys, samples)
-                during = _throughput(server.url, move_games, keys, seconds, cap)
-            after = _throughput(server.url, move_games, keys, seconds, cap)
+            profile = run.settings.profile and backend == "postgres"
+            watches = {label: _Watch(server, label, workdir if profile else None,
+                                     db.url if backend == "postgres" else None)
+                       for label in ("before", "during", "after")}
+            before = _throughput(server.url, move_games, keys, seconds, cap,
+                                 watches["before"])
+            lat_idle, _ = _latencies(server.url, server.push_url, latency_game, keys,
+                                     max(5, samples // 4))
+            with IdleWaiters(server.push_url, idle) as waiters:
+                lat, statuses = _latencies(server.url, server.push_url, latency_game, keys,
+                                           samples)
+                watches["during"].waiters_pid = watches["after"].waiters_pid = \
+                    waiters.proc.pid
+                during = _throughput(server.url, move_games, keys, seconds, cap,
+                                     watches["during"])
+            after = _throughput(server.url, move_games, keys, seconds, cap, watches["after"])
             held = waiters.counts
             p50, p99 = median(lat), percentile(lat, 99)
             run.add(section, f"wake-up after a move's 201, {WAITERS} idle waiters on 2 workers",
@@ -290,6 +482,16 @@ def bench_backend(run, backend):
             run.add(section, f"move POST throughput with / without {WAITERS} waiters",
                     f"{ratio:.2f} (vs the mean of both runs without)", f">= {RATIO_TARGET}",
                     ratio >= RATIO_TARGET)
+            run.add(section, "CPU ms per move: without waiters, with, without again",
+                    " | ".join(f"{label}: {w.text()}" for label, w in watches.items()))
+            if profile:  # all three runs are profiled alike, so py-spy's cost cancels out
+                for label, kind in (("before", "web"), ("during", "web"), ("during", "push"),
+                                    ("after", "push")):
+                    stacks = watches[label].stacks(kind)
+                    if stacks:
+                        run.note(section, f"py-spy of the {kind} workers during the move run "
+                                          f"{label} the {WAITERS} waiters: "
+                                          + _own_time(stacks))
             run.add(section, "the idle waiters' answers meanwhile",
                     ", ".join(f"{k}: {v}" for k, v in sorted(held.items())) or "none")
         finally:
@@ -297,7 +499,9 @@ def bench_backend(run, backend):
 
 
 def main(run):
-    for backend in ("sqlite", "postgres"):
+    # PBEM_BENCH_PUSH_BACKENDS=postgres: one backend only (profiling one row)
+    backends = os.environ.get("PBEM_BENCH_PUSH_BACKENDS", "sqlite,postgres").split(",")
+    for backend in [b.strip() for b in backends if b.strip()]:
         try:
             bench_backend(run, backend)
         except Exception as exc:  # noqa: BLE001 - e.g. no PostgreSQL here

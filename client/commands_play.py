@@ -512,12 +512,28 @@ def _while_spinning(call, spinner, game, started):
     return out["value"]
 
 
-def _long_poll(api, game_id, game, seconds, spinner, started):
+def _long_poll(api, game_id, game, seconds, spinner, started, where=None):
     """Ask the server (GET /api/games/GAME/wait) to answer when ``game`` moves on, or after
     ``seconds``.  Returns the game's public head; None from a server without push (a pbem
     server older than #20); BUSY when the server holds as many waiters as it can.  While it
-    waits, the spinner turns (on a terminal)."""
-    from .api import BadRequest, NotFound, NotPbemServer, ServerError
+    waits, the spinner turns (on a terminal).
+
+    A server whose push process answers elsewhere (docs/DEPLOYMENT.md: a web process that
+    holds no waiters, with PBEM_PUSH_URL set) refuses with 503 and ``details.push_url``: the
+    long poll is asked there instead, once, and ``where["api"]`` remembers it for the next
+    ones; when that address fails, pbem wait forgets it and polls once."""
+    from .api import Api, ApiError, BadRequest, NotFound, NotPbemServer, ServerError
+    where = {} if where is None else where
+    if where.get("api") is not None and where["api"] is not api:
+        try:
+            # {"api": None}: a push process that points elsewhere again is not followed
+            return _long_poll(where["api"], game_id, game, seconds, spinner, started,
+                              {"api": None})
+        except NotFound:
+            raise
+        except ApiError:
+            where.pop("api")  # the announced push address fails: back to the server's own
+            return BUSY
     params = {"after": game.get("seq"), "status": game.get("status"),
               "timeout": f"{max(0.0, seconds):.2f}"}
     path = f"/api/games/{api._g(game_id)}/wait"
@@ -540,6 +556,13 @@ def _long_poll(api, game_id, game, seconds, spinner, started):
         return None  # a server that reads these parameters otherwise: poll instead
     except ServerError as exc:
         if exc.status == 503 and exc.code == "busy":
+            pointer = (exc.details or {}).get("push_url")
+            if isinstance(pointer, str) and pointer and "api" not in where:
+                try:  # the push process answers elsewhere: ask there, and remember it
+                    where["api"] = Api(pointer, session=api.session, timeout=api.timeout)
+                except ApiError:
+                    return BUSY
+                return _long_poll(api, game_id, game, seconds, spinner, started, where)
             return BUSY  # the server holds as many waiters as it can: poll this once
         raise
     finally:
@@ -582,6 +605,7 @@ def wait(c, game_id, timeout, interval, seat):
     last_seq = game.get("seq")
     warned = False
     push = True  # until the server shows it has no /wait
+    where = {}  # where["api"]: the push address the server announced (see _long_poll)
     try:
         while True:
             mine = [seat] if seat else game.get("you") or []
@@ -608,7 +632,7 @@ def wait(c, game_id, timeout, interval, seat):
             try:
                 if push and not warned:
                     head = _long_poll(api, game_id, game, LONG_POLL if left is None
-                                      else min(LONG_POLL, left), spinner, start)
+                                      else min(LONG_POLL, left), spinner, start, where)
                     if head is not None and head != BUSY:
                         game.update({k: head[k] for k in ("status", "seq", "to_act", "result")
                                      if k in head})

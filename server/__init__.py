@@ -38,7 +38,15 @@ def create_app(config=None):
     else:
         # no pool_pre_ping (a round trip on every request): a connection idle for a while is
         # pinged when checked out (_ping_if_idle), and none is kept longer than 30 minutes
-        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_recycle": 1800})
+        options = {"pool_recycle": 1800}
+        if (app.config.get("PBEM_GUNICORN") or {}).get("role") == "push":
+            # the Procfile's push process (gevent): hundreds of waiters may read a head at
+            # once (their timeouts come due together); they queue for a fixed pool instead of
+            # opening and closing an overflow connection (a PostgreSQL backend) each, which
+            # the profile of bench/push.py found costing the moves' CPU (bench/ANALYSIS.md)
+            options.update(pool_size=int(app.config.get("PBEM_PUSH_POOL") or 10),
+                           max_overflow=0)
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
 
     for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
         register_path(path)

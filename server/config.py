@@ -81,13 +81,19 @@ def from_env(instance_path):
         # gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's period
         "PBEM_PUSH_WAITERS": os.environ.get("PBEM_PUSH_WAITERS") or None,
         "PBEM_PUSH_POLL": float(os.environ.get("PBEM_PUSH_POLL") or 0.25),
+        "PBEM_PUSH_PROBE": float(os.environ.get("PBEM_PUSH_PROBE") or 0.02),
+        # PostgreSQL connections a push worker's pool holds (no overflow: waiters queue)
+        "PBEM_PUSH_POOL": os.environ.get("PBEM_PUSH_POOL") or None,
         "PBEM_PUSH_PER_ADDRESS": int(os.environ.get("PBEM_PUSH_PER_ADDRESS") or 32),
         # the longest the server holds a long poll or a stream, whatever the client asks (a
         # router that cuts quiet requests at 30 s wants 25); unset: 60 and 600 s
         "PBEM_PUSH_HOLD": float(os.environ["PBEM_PUSH_HOLD"]) if os.environ.get(
             "PBEM_PUSH_HOLD") else None,
         "PBEM_GUNICORN": {k: os.environ.get(f"PBEM_GUNICORN_{k.upper()}") or None
-                          for k in ("worker", "threads", "connections")},
+                          for k in ("role", "worker", "threads", "connections")},
+        # where the push process answers when the front does not route /wait and /events
+        # to it by path (docs/DEPLOYMENT.md): a web worker's 503 for a long poll names it
+        "PBEM_PUSH_URL": (os.environ.get("PBEM_PUSH_URL") or "").rstrip("/") or None,
         # games of bots only (every seat a bot) one player may have being played at once
         "PBEM_MAX_BOT_GAMES": os.environ.get("PBEM_MAX_BOT_GAMES") or None,
     }

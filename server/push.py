@@ -15,11 +15,15 @@ wake-ups come from three sources:
   notifications out to its waiters.  After a (re)connection every waiter is woken once, so
   nothing committed while the listener was away is missed.
 * **SQLite, other processes**: SQLite has no notifications, and an in-process signal does not
-  reach the other gunicorn workers.  While someone in a process waits, one watcher thread in
-  that process reads the heads of the games waited on with one query every
-  ``PBEM_PUSH_POLL`` seconds (0.25 by default) and wakes the waiters whose head moved.  With
-  no waiter the thread ends: an idle server runs no query.  This is polling, but one cheap
-  indexed query per process, not one request per client.
+  reach the other gunicorn workers (nor the Procfile's push process, where every move comes
+  from another process).  While someone in a process waits, one watcher thread in that
+  process asks SQLite every ``PBEM_PUSH_PROBE`` seconds (0.02) whether another connection
+  committed (``PRAGMA data_version`` on its own connection: no read of the database), and
+  then reads the heads of the games waited on with one query (at most every 0.1 s, and
+  every ``PBEM_PUSH_POLL`` seconds, 0.25, in any case), waking the waiters whose head
+  moved.  With no waiter the thread ends: an idle server runs no query.  This is polling, but a few microseconds per
+  probe and at most ten cheap indexed queries a second, per process, not one request per
+  client.
 
 A wake-up is only a hint: the waiter re-reads the head from the database before it answers,
 so a spurious or a lost wake-up costs a query or a wait for the timeout, never a wrong
@@ -39,7 +43,7 @@ import time
 from contextlib import contextmanager
 
 from flask import current_app
-from sqlalchemy import event, func, select, text
+from sqlalchemy import bindparam, event, func, select, text
 from sqlalchemy.orm import Session
 
 from .domain import DomainError, NotFound
@@ -57,17 +61,42 @@ class Busy(DomainError):
     """Too many waiters in this process: answered 503 with Retry-After."""
 
 
+def elsewhere(config):
+    """The Busy of a process that holds no waiters (the Procfile's ``web`` process): the
+    client is told where the push process answers when PBEM_PUSH_URL says so."""
+    push_url = config.get("PBEM_PUSH_URL")
+    where = (f"ask {push_url} (details.push_url)" if push_url else
+             "the front proxy should route /api/games/<id>/wait and /events to the push "
+             "process (docs/DEPLOYMENT.md); poll the game meanwhile")
+    return Busy("busy", "this process does not hold waiting clients: " + where,
+                {"retry_after": 5, "push_url": push_url})
+
+
 # --- the head everyone may read ------------------------------------------------------------
 
-_TAKEN = select(func.count()).where(Seat.game_id == Game.id, Seat.player_id.is_not(None)) \
-    .correlate(Game).scalar_subquery()
-_HEAD = select(Game.id, Game.status, Game.head_seq, Game.head_hash, Game.to_act, Game.result,
-               _TAKEN.label("taken"))
+# a Core statement on the table columns, built once: executed on the session's connection
+# it skips the ORM's result layer (the push process reads a head for every waiter it
+# answers: the profile in bench/ANALYSIS.md)
+_GAMES, _SEATS = Game.__table__, Seat.__table__
+_TAKEN = select(func.count()).where(_SEATS.c.game_id == _GAMES.c.id,
+                                    _SEATS.c.player_id.is_not(None)) \
+    .correlate(_GAMES).scalar_subquery()
+_HEAD = select(_GAMES.c.id, _GAMES.c.status, _GAMES.c.head_seq, _GAMES.c.head_hash,
+               _GAMES.c.to_act, _GAMES.c.result, _TAKEN.label("taken")) \
+    .where(_GAMES.c.id == bindparam("game_id"))
+
+
+# the SQLite watcher's read: built once (an expanding IN is compiled once and cached)
+_HEADS_IN = select(_GAMES.c.id, _GAMES.c.head_seq, _GAMES.c.status) \
+    .where(_GAMES.c.id.in_(bindparam("ids", expanding=True)))
+# the SQLite watcher reads the heads at most this often, however often SQLite says that
+# something was committed
+READ_GAP = 0.1
 
 
 def public_head(game_id):
     """The public head of ``game_id`` (one query); raises NotFound."""
-    row = db.session.execute(_HEAD.where(Game.id == game_id)).first() \
+    row = db.session.connection().execute(_HEAD, {"game_id": game_id}).first() \
         if len(game_id) <= 16 else None
     if row is None:
         raise NotFound("unknown_game", f"there is no game {game_id!r}")
@@ -130,8 +159,11 @@ class Waiter:
 def waiter_limit(config):
     """Waiters one process holds at once.
 
-    ``PBEM_PUSH_WAITERS`` when set.  Else the gunicorn settings that gunicorn_conf.py
-    exported for this worker: gevent holds a waiter in a greenlet (the worker's connection
+    ``PBEM_PUSH_WAITERS`` when set.  Else the gunicorn settings that the Procfile's settings
+    files exported for this worker.  A ``web`` worker (gunicorn_conf.py) holds none: the
+    long polls and streams belong to the ``push`` process (gunicorn_push.py), and a long poll
+    that lands on a web worker is answered at once when there is news, else refused with 503
+    and a pointer (:func:`wait_for_move`).  A push worker: gevent holds a waiter in a greenlet (the worker's connection
     bound less a reserve); gthread holds it in a thread, so a reserve of threads stays free
     for everything else.  A server started without that file under gunicorn gets 2 (a
     thread-per-request worker must never be filled by waiters); the development server
@@ -140,6 +172,8 @@ def waiter_limit(config):
     if config.get("PBEM_PUSH_WAITERS") not in (None, ""):
         return int(config["PBEM_PUSH_WAITERS"])
     worker = config.get("PBEM_GUNICORN") or {}
+    if worker.get("role") == "web":
+        return 0  # the Procfile's web process: waiters go to its push process
     kind = worker.get("worker")
     if kind == "gevent":
         return max(1, int(worker.get("connections") or 1000) - 100)
@@ -164,8 +198,10 @@ class Hub:
         self.per_address = int(app.config.get("PBEM_PUSH_PER_ADDRESS") or 32)
         self.by_address = {}
         self.poll = float(app.config.get("PBEM_PUSH_POLL") or 0.25)
+        self.probe = float(app.config.get("PBEM_PUSH_PROBE") or 0.02)
         self.pid = os.getpid()
         self.listening = False     # PostgreSQL: the LISTEN connection is up
+        self.epoch = 0             # PostgreSQL: LISTEN connections made so far
         self._listener = None
         self._watcher = None
         self._stop = threading.Event()
@@ -191,6 +227,8 @@ class Hub:
         process holds its limit of waiters (``bounded``), or ``address`` its share."""
         w = Waiter(game_id)
         with self.lock:
+            if bounded and not self.limit:
+                raise elsewhere(self.app.config)
             if bounded and self.count >= self.limit:
                 raise Busy("busy", "this server holds as many waiting clients as it can; "
                            "retry shortly, or poll", {"retry_after": 5})
@@ -256,6 +294,7 @@ class Hub:
             try:
                 with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self.epoch += 1
                     self.listening = True
                     backoff = 0.5
                     self.wake_all()  # whatever committed before LISTEN took effect
@@ -275,13 +314,48 @@ class Hub:
     def _watch(self):
         with self.app.app_context():
             engine = db.engine
+        box = [None]  # the probe's own connection
+        try:
+            self._watch_loop(engine, box)
+        finally:
+            if box[0] is not None:
+                box[0].close()
+
+    def _data_version(self, engine, box):
+        """SQLite's ``PRAGMA data_version`` on the watcher's own connection: it changes when
+        another connection (any process) commits.  None when it cannot be read."""
+        try:
+            if box[0] is None:
+                box[0] = engine.raw_connection()
+            return box[0].cursor().execute("PRAGMA data_version").fetchone()[0]
+        except Exception as exc:  # noqa: BLE001 - a busy database: read the heads instead
+            log.warning("push watcher probe: %s", exc)
+            if box[0] is not None:
+                box[0].invalidate()
+                box[0] = None
+            return None
+
+    def _watch_loop(self, engine, box):
+        """Every ``probe`` seconds (0.02) a ``PRAGMA data_version`` (a few microseconds, no
+        read of the database); the heads waited on are read when it changed, at most every
+        ``READ_GAP`` seconds (a busy server changes it at every move), and every ``poll``
+        seconds (0.25) in any case."""
         games = Game.__table__
-        while not self._stop.wait(self.poll):
+        version, last_read, gap = None, 0.0, min(self.poll, READ_GAP)
+        while not self._stop.wait(min(self.probe, self.poll)):
             with self.lock:
                 if not self.count:
                     self._watcher = None
                     self.any_mark = None
                     return
+            now = time.monotonic()
+            if now - last_read < gap:
+                continue
+            seen = self._data_version(engine, box)
+            if seen is not None and seen == version and now - last_read < self.poll:
+                continue
+            version, last_read = seen, now
+            with self.lock:
                 by_game = {g: list(ws) for g, ws in self.waiters.items() if g is not ANY}
                 anys = list(self.waiters.get(ANY, ()))
             try:
@@ -290,8 +364,7 @@ class Hub:
                     ids = list(by_game)
                     for i in range(0, len(ids), 500):
                         heads.update((r.id, (r.head_seq, r.status)) for r in conn.execute(
-                            select(games.c.id, games.c.head_seq, games.c.status)
-                            .where(games.c.id.in_(ids[i:i + 500]))))
+                            _HEADS_IN, {"ids": ids[i:i + 500]}))
                     mark = None
                     if anys:
                         mark = tuple(conn.execute(select(
@@ -300,6 +373,7 @@ class Hub:
                             .where(games.c.status == "open").scalar_subquery())).one())
             except Exception as exc:  # noqa: BLE001 - a locked or busy database: next round
                 log.warning("push watcher: %s", exc)
+                version = None
                 continue
             for game_id, ws in by_game.items():
                 head = heads.get(game_id)
@@ -339,11 +413,22 @@ def wait_for_move(game_id, after, status=None, timeout=25.0):
     """The public head of ``game_id`` once it is news to a client that knows seq ``after``
     (and ``status``), or after ``timeout`` seconds as it then is.  Returns (head, changed).
 
-    Holds no database connection while it sleeps.  Raises NotFound, Busy.
+    Holds no database connection while it sleeps.  Raises NotFound, Busy.  In a process that
+    holds no waiters (the Procfile's web process) it answers at once when there is news or
+    ``timeout`` is 0, and raises Busy (with the push URL, when configured) otherwise.
     """
     deadline = time.monotonic() + timeout
-    with hub().subscribe(game_id, address=_address()) as w:
+    the_hub = hub()
+    if not the_hub.limit:
+        # a process without waiters (the web process): a short poll, never a held thread
+        head = public_head(game_id)
+        db.session.close()
+        if moved(head, after, status) or timeout <= 0:
+            return head, moved(head, after, status)
+        raise elsewhere(the_hub.app.config)
+    with the_hub.subscribe(game_id, address=_address()) as w:
         while True:
+            heard = the_hub.listening and the_hub.epoch  # the LISTEN connection read with
             head = public_head(game_id)
             w.known = (head["seq"], head["status"], head["seats_taken"])
             db.session.close()  # give the connection back while sleeping
@@ -352,7 +437,12 @@ def wait_for_move(game_id, after, status=None, timeout=25.0):
             left = deadline - time.monotonic()
             if left <= 0:
                 return head, False
-            w.wait(left)
+            if not w.wait(left) and heard and the_hub.listening and the_hub.epoch == heard:
+                # PostgreSQL: timed out with no notification while the same LISTEN connection
+                # was up all along, so the head read is still the head (a commit of the last
+                # milliseconds, whose notification is on its way, is answered to the next
+                # long poll at once); no second read for every waiter whose time runs out
+                return head, False
 
 
 class HeadStream:

@@ -39,8 +39,9 @@ class LiveServer:
     def __init__(self, db_url, instance, workers=2, threads=4, extra_env=None, kind="gunicorn",
                  log=None):
         """``kind``: "gunicorn" (``workers`` x ``threads``: sync or gthread workers),
-        "procfile" (the Procfile's web command and gunicorn_conf.py, ``workers`` of them;
-        ``threads`` unused) or "run" (``pbem-server run``)."""
+        "procfile" / "procfile-push" (the Procfile's web or push command with its settings
+        file, gunicorn_conf.py or gunicorn_push.py, ``workers`` of them; ``threads`` unused)
+        or "run" (``pbem-server run``)."""
         self.env = server_env(db_url, instance, extra_env)
         self.workers, self.threads, self.kind = workers, threads, kind
         self.log = log
@@ -54,14 +55,13 @@ class LiveServer:
             cmd = [sys.executable, "-m", "gunicorn", "--workers", str(self.workers),
                    "--threads", str(self.threads), "--bind", f"127.0.0.1:{self.port}",
                    "--graceful-timeout", "2", "wsgi:app"]
-        elif self.kind == "procfile":
-            # the Procfile's web command: its settings file (gevent workers), on this port
-            web = next(line for line in (ROOT / "Procfile").read_text().splitlines()
-                       if line.startswith("web:"))
-            args = web.split(":", 1)[1].split()
-            assert args[0] == "gunicorn", web
-            cmd = [sys.executable, "-m", *args[:-1], "--workers", str(self.workers),
-                   "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2", args[-1]]
+        elif self.kind in ("procfile", "procfile-push"):
+            # the Procfile's web (gthread) or push (gevent) command, with its settings file,
+            # ``workers`` of them, on this port (command-line flags override the file)
+            role = "push" if self.kind == "procfile-push" else "web"
+            cmd = procfile_command(role) + ["--workers", str(self.workers),
+                                            "--bind", f"127.0.0.1:{self.port}",
+                                            "--graceful-timeout", "2"]
         else:
             cmd = [sys.executable, "-c", "from server.cli import main; main()", "run",
                    "--port", str(self.port)]
@@ -110,3 +110,81 @@ class LiveServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def procfile_command(kind):
+    """The Procfile's ``kind`` line (``web``, ``push``) as an argv for this interpreter."""
+    line = next((ln for ln in (ROOT / "Procfile").read_text().splitlines()
+                 if ln.startswith(kind + ":")), None)
+    if line is None:
+        raise RuntimeError(f"the Procfile has no {kind}: line")
+    words = line.split(":", 1)[1].split()  # gunicorn -c gunicorn_X.py wsgi:app (cwd: ROOT)
+    if words[0] != "gunicorn":
+        raise RuntimeError(f"the Procfile's {kind} line is not a gunicorn command: {line!r}")
+    return [sys.executable, "-m", "gunicorn", *words[1:]]
+
+
+class ProcfileDeployment:
+    """The Procfile's ``web`` and ``push`` process types, as they are written there (their
+    gunicorn settings files), each on a free loopback port: ``url`` (web) and ``push_url``.
+    Always ``stop()`` it (or use ``with``)."""
+
+    def __init__(self, db_url, instance, extra_env=None, log=None):
+        self.port, self.push_port = free_port(), free_port()
+        self.env = server_env(db_url, instance, {
+            "PBEM_BIND": f"127.0.0.1:{self.port}",
+            "PBEM_PUSH_BIND": f"127.0.0.1:{self.push_port}", **(extra_env or {})})
+        self.log = log
+        self.procs = {}
+
+    def start(self):
+        upgrade(self.env)
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL
+        try:
+            for kind in ("web", "push"):
+                self.procs[kind] = subprocess.Popen(
+                    procfile_command(kind) + ["--graceful-timeout", "2"], env=self.env,
+                    cwd=ROOT, stdout=out, stderr=out, start_new_session=True)
+            for kind, url in (("web", self.url), ("push", self.push_url)):
+                _wait_healthy(self.procs[kind], url, 60)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def push_url(self):
+        return f"http://127.0.0.1:{self.push_port}"
+
+    def stop(self):
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(10)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def _wait_healthy(proc, url, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        try:
+            if requests.get(url + "/api/health", timeout=5).ok:
+                return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise RuntimeError(f"the server at {url} did not come up within {seconds} s")

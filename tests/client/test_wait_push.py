@@ -1,5 +1,6 @@
 """``pbem wait`` learns of a move from the server's long poll, and polls a server without it."""
 
+import json
 import threading
 
 import requests
@@ -77,3 +78,46 @@ def test_pbem_wait_polls_a_server_without_push(make_player):
     assert len(waits) == 1  # asked once, then polled the game
     assert sum(p == f"api/games/{game}" for p in session.paths) >= 2  # then polled
     assert "Traceback" not in result.stderr and result.stderr.strip() == ""
+
+
+class PointsAway(requests.Session):
+    """The server's /wait refuses like a web process whose push process is elsewhere (503,
+    details.push_url), and names an address where nothing answers."""
+
+    def __init__(self, dead_url):
+        super().__init__()
+        self.dead_url, self.urls = dead_url, []
+        self.waiting = threading.Event()
+
+    def request(self, method, url, *a, **kw):
+        self.urls.append(url.split("?")[0])
+        if url.startswith(self.dead_url):
+            self.waiting.set()
+        elif url.split("?")[0].endswith("/wait"):
+            resp = requests.Response()
+            resp.status_code, resp.reason, resp.url = 503, "SERVICE UNAVAILABLE", url
+            resp._content = json.dumps({"error": {
+                "code": "busy", "message": "this process does not hold waiting clients",
+                "details": {"retry_after": 5, "push_url": self.dead_url}}}).encode()
+            resp.headers["Content-Type"] = "application/json"
+            resp.headers["Retry-After"] = "5"
+            return resp
+        return super().request(method, url, *a, **kw)
+
+
+def test_pbem_wait_polls_when_the_announced_push_url_does_not_answer(make_player):
+    from tests.client.conftest import free_port
+    game, players = start(make_player)
+    mover, waiter = _mover_and_waiter(players, game)
+    dead = f"http://127.0.0.1:{free_port()}"
+    session = PointsAway(dead)
+    t, out = _wait_in_thread(waiter, game, session, "--interval", 0.05, "--timeout", 120)
+    assert session.waiting.wait(60), "pbem wait never followed the announced push URL"
+    mover.run("play", game, "hold")
+    t.join(120)
+    assert not t.is_alive()
+    result = out["result"]
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"your move in game {game}")
+    assert "Traceback" not in result.stderr and result.stderr.strip() == ""
+    assert sum(u.endswith(f"api/games/{game}") for u in session.urls) >= 1  # polled

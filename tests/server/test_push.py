@@ -91,7 +91,7 @@ def finished(t, out):
 
 def test_a_waiter_wakes_on_a_move(app, make_player, hub, wakes):
     app.config["PBEM_PUSH_POLL"] = 3600  # SQLite's watcher stays out of it: the signal wakes
-    hub.poll = 3600
+    hub.poll = hub.probe = 3600
     info, by_seat = pig(make_player)
     client = app.test_client()
     t, out = in_thread(lambda: client.get(
@@ -107,7 +107,7 @@ def test_a_waiter_wakes_on_a_move(app, make_player, hub, wakes):
 
 
 def test_a_waiter_wakes_when_the_game_starts(app, make_player, hub, wakes):
-    hub.poll = 3600
+    hub.poll = hub.probe = 3600
     ann, bob = make_player("ann"), make_player("bob")
     game = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()
     client = app.test_client()
@@ -150,7 +150,7 @@ def test_the_servers_hold_limit_shortens_a_long_wait(app, make_player, hub, wake
 
 
 def test_the_notice_worker_wakes_on_a_move(app, make_player, hub, wakes):
-    hub.poll = 3600
+    hub.poll = hub.probe = 3600
     info, by_seat = pig(make_player)
     pause = push.any_move_waiter(app, min_gap=0)
     stop = threading.Event()
@@ -162,7 +162,7 @@ def test_the_notice_worker_wakes_on_a_move(app, make_player, hub, wakes):
 
 
 def test_the_event_stream_sends_the_head_now_and_at_each_move(app, make_player, hub):
-    hub.poll = 3600
+    hub.poll = hub.probe = 3600
     info, by_seat = pig(make_player)
     client = app.test_client()
     resp = client.get(f"/api/games/{info['id']}/events?timeout={LONG}", buffered=False)
@@ -336,6 +336,33 @@ def test_a_waiter_wakes_on_a_move_appended_by_another_process(app, make_player, 
     assert True in wakes
 
 
+def test_sqlite_watcher_reads_the_heads_when_another_process_commits(app, make_player, hub,
+                                                                     wakes, tmp_path):
+    """SQLite: with the periodic read an hour away, only the watcher's ``PRAGMA
+    data_version`` probe can see that another process appended the move."""
+    from tests.liveserver import LiveServer
+    import requests
+    if hub.postgres:
+        pytest.skip("SQLite's watcher")
+    hub.poll = 3600
+    assert hub.probe < 1
+    info, by_seat = pig(make_player)
+    seat = info["to_act"][0]
+    body = by_seat[seat].move_body(info["id"], seat, "roll")
+    with LiveServer(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path / "other", workers=1,
+                    threads=2, extra_env={"PBEM_NOTIFY_INTERVAL": "0"}) as other:
+        client = app.test_client()
+        t, out = in_thread(lambda: client.get(
+            f"/api/games/{info['id']}/wait?after={info['seq']}&timeout={LONG}"))
+        until(lambda: hub.count == 1, "the long poll is waiting")
+        time.sleep(0.2)  # the watcher's first read is done: the next one needs the probe
+        r = requests.post(f"{other.url}/api/games/{info['id']}/moves", json=body, timeout=30)
+        assert r.status_code == 201, r.text
+        answer = finished(t, out).get_json()
+    assert answer["changed"] is True and answer["seq"] == info["seq"] + 1
+    assert True in wakes
+
+
 def test_an_announcement_is_delivered_only_when_its_transaction_commits(app, make_player,
                                                                        hub):
     """Rolled back: nobody is told (in this process, nor through PostgreSQL); committed:
@@ -365,3 +392,31 @@ def test_an_announcement_is_delivered_only_when_its_transaction_commits(app, mak
     finally:
         if listener is not None:
             listener.close()
+
+
+def test_a_timed_out_long_poll_reads_the_head_again_only_without_a_steady_listener(
+        app, make_player, hub, monkeypatch):
+    """PostgreSQL: a long poll whose time runs out with no notification, the same LISTEN
+    connection up all along, answers the head it read (one read, not two: bench/ANALYSIS.md);
+    when the listener is down or was replaced meanwhile, it reads the head again."""
+    if not hub.postgres:
+        pytest.skip("PostgreSQL's listener")
+    info, _ = pig(make_player)
+    reads = []
+    original = push.public_head
+    monkeypatch.setattr(push, "public_head", lambda g: reads.append(g) or original(g))
+    client = app.test_client()
+    url = f"/api/games/{info['id']}/wait?after={info['seq']}&timeout=0.3"
+    with app.app_context(), hub.subscribe(None, bounded=False):  # start the listener
+        until(lambda: hub.listening, "the listener is up")
+        body = client.get(url).get_json()
+        assert body["changed"] is False and body["seq"] == info["seq"]
+        assert len(reads) == 1
+        # the listener reconnects while the long poll sleeps: the head is read again
+        reads.clear()
+        epoch = hub.epoch
+        t, out = in_thread(lambda: client.get(url.replace("timeout=0.3", "timeout=3")))
+        until(lambda: reads, "the long poll read the head")
+        hub.epoch = epoch + 1
+        assert finished(t, out).get_json()["changed"] is False
+        assert len(reads) == 2

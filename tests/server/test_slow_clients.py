@@ -1,8 +1,9 @@
 """Issue 12 item 6: 64 clients trickling a body one byte every 2 s starved the workers.
 
 gunicorn's sync and gthread workers read a request body in the thread that serves it: 64 slow
-bodies hold every thread and an honest request waits behind them.  The Procfile's gevent
-workers (gunicorn_conf.py) read each in a greenlet of its own, up to worker_connections.
+bodies hold every thread and an honest request waits behind them; the Procfile's web process
+(gunicorn_conf.py) has gthread workers.  Its push process's gevent workers (gunicorn_push.py)
+read each in a greenlet of its own, up to worker_connections.
 The deployment section of the README puts a buffering proxy in front (nginx reads whole requests before it
 passes them on, and drops clients slower than its client_body_timeout).  This test shows
 both sides on this machine: the same 64 trickling clients against gunicorn alone, then
@@ -108,17 +109,19 @@ def under_attack(port, url):
 
 
 @pytest.mark.skipif(NGINX is None, reason="needs nginx (Debian: apt-get install nginx-light)")
-@pytest.mark.parametrize("workers", ["sync", "gthread-4", "procfile-gevent"])
+@pytest.mark.parametrize("workers", ["sync", "gthread-4", "procfile-web", "procfile-push"])
 def test_a_buffering_proxy_in_front_keeps_slow_clients_from_starving_the_workers(tmp_path,
                                                                                  workers):
     """Two workers each time: sync ones (one thread each), gthread ones with 4 threads, and
-    the Procfile's own (gunicorn_conf.py: gevent, up to 1,000 connections a worker).  Alone,
-    the sync workers are starved for sure; gthread ones are when the kernel spreads the slow
-    connections over both workers (most runs), so only the figure is kept for them; the
-    Procfile's gevent workers hold a greenlet per slow client and still serve an honest
-    request.  Through nginx an honest request is served at once in every case."""
+    the Procfile's own: its web process (gunicorn_conf.py: gthread, 4 threads a worker) and its
+    push process (gunicorn_push.py: gevent, up to 1,000 connections a worker).  Alone, the
+    sync workers are starved for sure; gthread ones are when the kernel spreads the slow
+    connections over both workers (most runs), so only the figure is kept for them; gevent
+    workers hold a greenlet per slow client and still serve an honest request.  Through nginx
+    an honest request is served at once in every case."""
     kind, threads = {"sync": ("gunicorn", 1), "gthread-4": ("gunicorn", 4),
-                     "procfile-gevent": ("procfile", 1)}[workers]
+                     "procfile-web": ("procfile", 4),
+                     "procfile-push": ("procfile-push", 1)}[workers]
     url, cleanup = database_url(tmp_path)
     server = LiveServer(url, tmp_path / "instance", workers=2, threads=threads, kind=kind,
                         extra_env={"PBEM_PROXY_HOPS": "1"})
@@ -147,7 +150,7 @@ def test_a_buffering_proxy_in_front_keeps_slow_clients_from_starving_the_workers
               f"request {alone:.2f} s against gunicorn alone, {behind:.2f} s through nginx")
         if workers == "sync":
             assert alone > 5, "sync workers alone were expected to starve"
-        if workers == "procfile-gevent":
+        if workers == "procfile-push":
             assert alone < 2, f"the Procfile's gevent workers alone took {alone:.2f} s"
         assert behind < 2, f"through nginx the honest request took {behind:.2f} s"
         record(f"6 honest request while {SLOW_CLIENTS} clients trickle a body, 2 {workers} "
