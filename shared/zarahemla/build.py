@@ -37,13 +37,20 @@ def road_connects(st, seat, e):
 def placeable_roads(st, seat):
     """Every free path the seat could connect a road to (ignores cost and stock)."""
     owner, roads = st["owner"], st["roads"]
+    # the corners a road may start from: the seat's buildings, and the free ends of its roads
+    ends = [c for c, o in enumerate(owner) if o == seat]
+    for e, s in enumerate(roads):
+        if s == seat:
+            a, b = EDGES[e]
+            if owner[a] is None:
+                ends.append(a)
+            if owner[b] is None:
+                ends.append(b)
     out = set()
-    for c in range(len(owner)):
-        o = owner[c]
-        if o == seat or (o is None and any(roads[e] == seat for e in CORNER_EDGES[c])):
-            for e in CORNER_EDGES[c]:
-                if roads[e] is None:
-                    out.add(e)
+    for c in ends:
+        for e in CORNER_EDGES[c]:
+            if roads[e] is None:
+                out.add(e)
     return sorted(out)
 
 

@@ -115,9 +115,11 @@ _SETUP_KINDS = ("settle", "road")
 
 def check_duty(st, seat, mv):
     """Raise IllegalMove when ``seat`` may not play a move of this kind now."""
+    phase = st["phase"]
+    if phase == "play" and seat in st["players"]:
+        return      # the usual case: turn.guard_seat passes and play has no duty to check
     turn.guard_seat(st, seat)
     kind = mv.kind
-    phase = st["phase"]
     if phase == "setup" and kind not in _SETUP_KINDS:
         nxt = st["setup"][0]
         what = "road" if st["placed"] is not None else "settlement"
@@ -148,13 +150,13 @@ def after_move(st, seat, mv):
 def to_act(st):
     phase = st["phase"]
     if phase == "play":
-        if st["discard"]:
-            out = [s for s in st["order"] if s in st["discard"]]
-        else:
-            out = [st["turn"]]
+        discard = st["discard"]
+        out = [s for s in st["order"] if s in discard] if discard else [st["turn"]]
         offer = open_offer(st)
         if offer:
-            out.extend(s for s in owed(offer) if s not in out)
+            for s in owed(offer):
+                if s not in out:
+                    out.append(s)
         return out
     if phase == "setup":
         return [st["setup"][0]]
