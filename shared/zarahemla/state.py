@@ -186,26 +186,27 @@ def take(state, seat, bundle):
 
 def post_rates(state, seat):
     """Best bank rate per resource for ``seat``: 4, 3 with a 3:1 post, 2 with its 2:1 post."""
-    owner = state["owner"]
-    if seat not in _POST_OWNERS(owner):      # no building at a post: the usual case
+    owners = _POST_OWNERS(state["owner"])
+    if seat not in owners:      # no building at a post
         return _NO_POST
-    rates = None
-    for i, a, b in _POST_CORNERS:
-        if owner[a] == seat or owner[b] == seat:
-            if rates is None:
-                rates = [4] * 5
-            kind = state["posts"][i]
-            if kind == "3:1":
-                for r in range(5):
-                    if rates[r] == 4:
-                        rates[r] = 3
-            else:
-                rates[_RES_INDEX[kind]] = 2
-    return rates or _NO_POST
+    rates = [4] * 5
+    posts = state["posts"]
+    j = owners.index(seat)
+    while True:                 # each of the seat's buildings at a post (2 corners a post)
+        kind = posts[j >> 1]
+        if kind == "3:1":
+            for r in range(5):
+                if rates[r] == 4:
+                    rates[r] = 3
+        else:
+            rates[_RES_INDEX[kind]] = 2
+        if seat not in owners[j + 1:]:
+            return rates
+        j = owners.index(seat, j + 1)
 
 
 _POST_CORNERS = tuple((i, EDGES[e][0], EDGES[e][1]) for i, e in enumerate(POST_EDGES))
-#: owner list -> the owners of the 18 corners at posts
+#: owner list -> the owners of the 18 corners at posts: those of post i at 2i and 2i + 1
 _POST_OWNERS = itemgetter(*(c for _, a, b in _POST_CORNERS for c in (a, b)))
 _RES_INDEX = {r: i for i, r in enumerate(RESOURCES)}
 _NO_POST = (4, 4, 4, 4, 4)

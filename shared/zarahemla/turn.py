@@ -5,6 +5,8 @@ Every ``check_*`` raises IllegalMove and never mutates; every ``apply_*``
 assumes its check passed, mutates the state and returns the move's events.
 """
 
+from operator import le
+
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, rules_version_of
 from ..events import make_event
@@ -222,6 +224,38 @@ def _blocked(st, total):
     return {"hex": HEX_NAMES[h], "owed": {s: res_dict(b) for s, b in owed.items()}}
 
 
+def _short_paid(st, owed, short, short_facts):
+    """{seat: [5 counts]} the bank pays of ``owed`` when it is short of a resource.
+
+    Resource by resource: what everyone is owed when the bank has enough; all it has to a
+    single taker; nothing to several (RULES.md).  The shortages' texts go to ``short``, their
+    facts to ``short_facts`` (None: no facts).
+    """
+    bank = st["bank"]
+    gains = {}
+    for r in range(5):
+        takers = [s for s in st["order"] if s in owed and owed[s][r]]
+        need = sum(owed[s][r] for s in takers)
+        if not need:
+            continue
+        if need <= bank[r]:
+            for s in takers:
+                gains.setdefault(s, [0] * 5)[r] += owed[s][r]
+            continue
+        paid = {}
+        if len(takers) == 1:
+            if bank[r]:
+                gains.setdefault(takers[0], [0] * 5)[r] += bank[r]
+                paid[takers[0]] = bank[r]
+            short.append(f"the bank had only {bank[r]} {RESOURCES[r]}")
+        else:
+            short.append(f"the bank is short of {RESOURCES[r]}: no one gets any")
+        if short_facts is not None:
+            short_facts.append({"resource": RESOURCES[r], "bank": bank[r],
+                                "owed": {s: owed[s][r] for s in takers}, "paid": paid})
+    return gains
+
+
 def resolve_roll(st, seat, total, head, liahona=False):
     """The production of a roll of ``total`` (dice or a Liahona); returns its event.
 
@@ -254,29 +288,12 @@ def resolve_roll(st, seat, total, head, liahona=False):
         return [ev(st, text, "roll", data)]
     owed = production(st, total)
     bank = st["bank"]
-    gains = {}
     short = []
     short_facts = []
-    for r in range(5):
-        takers = [s for s in st["order"] if s in owed and owed[s][r]]
-        need = sum(owed[s][r] for s in takers)
-        if not need:
-            continue
-        if need <= bank[r]:
-            for s in takers:
-                gains.setdefault(s, [0] * 5)[r] += owed[s][r]
-            continue
-        paid = {}
-        if len(takers) == 1:
-            if bank[r]:
-                gains.setdefault(takers[0], [0] * 5)[r] += bank[r]
-                paid[takers[0]] = bank[r]
-            short.append(f"the bank had only {bank[r]} {RESOURCES[r]}")
-        else:
-            short.append(f"the bank is short of {RESOURCES[r]}: no one gets any")
-        if facts:
-            short_facts.append({"resource": RESOURCES[r], "bank": bank[r],
-                                "owed": {s: owed[s][r] for s in takers}, "paid": paid})
+    if all(map(le, map(sum, zip(*owed.values())), bank)):
+        gains = owed        # the usual case: the bank pays everything owed
+    else:
+        gains = _short_paid(st, owed, short, short_facts if facts else None)
     for s, g in gains.items():
         hand = st["players"][s]["hand"]
         for r in range(5):
