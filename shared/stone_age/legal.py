@@ -24,6 +24,9 @@ _THREE = tuple(tuple(3 if k == i else 0 for k in range(4)) for i in range(4))
 BANK_TEXT = {(i, j): f"bank 3{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
 OFFER_TEXT = {(i, j): f"offer 1{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
 COUNTER_TEXT = {(i, j): f"counter 1{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
+#: i -> the other kinds, in order; BANK_ROW[i]: the bank trades of i when the supply holds all
+_OTHERS = tuple(tuple(k for k in range(4) if k != i) for i in range(4))
+BANK_ROW = tuple(tuple(BANK_TEXT[(i, j)] for j in _OTHERS[i]) for i in range(4))
 PLACE_TEXT = {x: f"place {x}" for x in board.BLACK}
 NOMAD_TEXT = {x: f"nomad {x}" for x in board.CROSSINGS}
 TAKE_TEXT = {x: f"take {x}" for x in board.CROSSINGS}
@@ -166,15 +169,18 @@ def legal_texts(state, seat):
     turn = state["turn"]
     if not turn["developing"]:
         supply = state["supply"]
+        full = all(supply)
         for i in range(4):
             if hand[i] >= 3:
-                out.extend(BANK_TEXT[(i, j)] for j in range(4) if j != i and supply[j])
+                if full:
+                    out.extend(BANK_ROW[i])
+                else:
+                    out.extend(BANK_TEXT[(i, j)] for j in _OTHERS[i] if supply[j])
         # one representative offer: a card of the kind I hold most for one of the kind I hold
         # least, to everyone (also while an offer is open: a new one replaces it)
         i = max(range(4), key=hand.__getitem__)
         if hand[i]:
-            j = min((k for k in range(4) if k != i), key=hand.__getitem__)
-            out.append(OFFER_TEXT[(i, j)])
+            out.append(OFFER_TEXT[(i, min(_OTHERS[i], key=hand.__getitem__))])
         offer = open_offer(state)
         if offer is not None:
             out.append("withdraw")
