@@ -92,7 +92,7 @@ def check_move(state, seat, move):
         if b not in board.ADJ[a]:
             raise IllegalMove(f"no path goes from {a} to {b}: they are not neighbours",
                               code="not_adjacent")
-        if not can_cross(state, seat, a, b):
+        if (a, b) in board.BOX_ON and not can_cross(state, seat, a, b):
             letter = board.BOX_AT[frozenset((a, b))]
             _, _, clo, con, _ = board.BOXES[letter]
             tr = state["tracks"][seat]
@@ -195,7 +195,8 @@ def chips_carried_out(state, seat):
 def update_exploration(state):
     """After each move (version 2 on): the player on turn may now earn Exploration."""
     seat = state["current"]
-    if state["taken"][seat] and state["exploration"] != seat:
+    # it takes two chips carried out, so at least two taken
+    if len(state["taken"][seat]) >= 2 and state["exploration"] != seat:
         _award_exploration(state, seat, chips_carried_out(state, seat))
 
 

@@ -115,9 +115,12 @@ def _figure_moves(state, seat, p):
                 continue
             base = FIGURE_TEXT[(fig, h)]
             cands = [s for s, hexes in touching if h in hexes]
-            if not (must and cands):
+            if not cands:
                 out.append(base)
-            out.extend(f"{base} steal {v}" for v in cands)
+                continue
+            if not must:
+                out.append(base)
+            out.extend([f"{base} steal {v}" for v in cands])
     return out
 
 

@@ -191,7 +191,7 @@ def apply_roll(state, seat, move, plan, rng):
     got = {s: [0, 0, 0, 0] for s in state["seats"]}
     for i in _RESOURCES_OF[total]:          # in RES order; the others nobody gets
         name = RES[i]
-        want = sum(g[i] for g in gains.values())
+        want = sum([g[i] for g in gains.values()])
         if not want:
             continue
         takers = [s for s in state["seats"] if gains[s][i]]
@@ -408,7 +408,8 @@ def after_move(state, seat, move):
 
     Only the player on turn wins, with at least 10 victory points (RULES.md, "Winning").
     """
-    settle_pending(state)
+    if state["pending"]:
+        settle_pending(state)
     if not is_v1(state):
         develop.update_exploration(state)
     if seat == state["current"] and state["phase"] == "main" and \

@@ -143,11 +143,8 @@ def points(state, seat):
 
 def occupied(state):
     """The set of crossings with a tribe or a nomad on them."""
-    out = set()
-    for s in state["seats"]:
-        out.update(state["tribes"][s])
-        out.update(state["nomads"][s])
-    return out
+    seats, tribes, nomads = state["seats"], state["tribes"], state["nomads"]
+    return set().union(*[tribes[s] for s in seats], *[nomads[s] for s in seats])
 
 
 def pay(state, seat, bundle):

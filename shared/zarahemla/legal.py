@@ -8,7 +8,7 @@ is still accepted by ``play``.
 """
 
 from ..rng import Rng
-from ..trade import open_offer, owed, terms
+from ..trade import terms
 from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, EDGES,
                     HEX_NAMES, HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
 from .build import placeable_roads
@@ -168,9 +168,11 @@ def _play_moves(st, seat):
     out = []
     if seat in st["discard"]:
         return discard_options(p["hand"], st["discard"][seat])
-    offer = open_offer(st)
-    if offer is not None and seat in owed(offer):
-        hand = p["hand"]
+    # Zarahemla keeps the open offer where shared.trade's open_offer and owed read it:
+    # state["offer"], with its "owed" list (read directly: this is the hottest function)
+    offer = st["offer"]
+    hand = p["hand"]
+    if offer is not None and seat in offer["owed"]:
         if has(hand, offer["get"]):
             out.append("accept")
         out.append("decline")
@@ -194,7 +196,6 @@ def _play_moves(st, seat):
         out.append("roll")
         return out
     out.append("end")
-    hand = p["hand"]
     # the costs of COST, spelled out: this is the hottest loop of random play
     wood, brick, water, wheat, stone = hand
     if wood and brick and p["roads"] < PIECES["roads"]:
@@ -229,7 +230,9 @@ def _play_moves(st, seat):
         if offers:
             out.append(offers[0])
         out.append("withdraw")
-        for s in offer["answers"]:
+        for s, answer in offer["answers"].items():
+            if answer == "decline":
+                continue
             deal = terms(offer, s)
             if deal and has(hand, deal[0]) and has(st["players"][s]["hand"], deal[1]):
                 out.append("confirm " + s)

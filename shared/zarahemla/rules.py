@@ -152,9 +152,9 @@ def to_act(st):
     if phase == "play":
         discard = st["discard"]
         out = [s for s in st["order"] if s in discard] if discard else [st["turn"]]
-        offer = open_offer(st)
+        offer = st["offer"]     # open_offer and owed of shared.trade, read directly (hot)
         if offer:
-            for s in owed(offer):
+            for s in offer["owed"]:
                 if s not in out:
                     out.append(s)
         return out
