@@ -35,12 +35,12 @@ def start_developing(state):
 def nomad_spots(state, seat):
     """Free crossings next to ``seat``'s tribes over paths without a condition box."""
     occ = occupied(state)
-    spots = set()
-    for t in state["tribes"][seat]:
-        for y in board.ADJ[t]:
-            if y not in occ and frozenset((t, y)) not in board.BOX_AT:
-                spots.add(y)
-    return sorted(spots)
+    return sorted({y for t in state["tribes"][seat] for y in _OPEN_ADJ[t] if y not in occ})
+
+
+#: crossing -> its neighbours over paths without a condition box
+_OPEN_ADJ = {t: tuple(y for y in ys if frozenset((t, y)) not in board.BOX_AT)
+             for t, ys in board.ADJ.items()}
 
 
 def check_nomad(state, seat, move):
@@ -99,7 +99,8 @@ def check_move(state, seat, move):
             raise IllegalMove(f"the path {a}-{b} has condition box {letter}, which needs "
                               f"Clothing {clo} and Construction {con}; you have Clothing "
                               f"{tr[3]} and Construction {tr[2]}", code="condition_box")
-    if end != start and end in occupied(state):
+    if end != start and any(end in state["tribes"][s] or end in state["nomads"][s]
+                            for s in state["seats"]):       # occupied(state), one crossing
         raise IllegalMove(f"a nomad must end its move on a free crossing, and {end} is taken",
                           code="occupied")
     meat = move_cost(state, seat, start, len(path) - 1)

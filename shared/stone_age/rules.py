@@ -155,7 +155,8 @@ def produce(state, number):
         if h in deserts or h in figures:
             continue
         for s in seats:
-            gains[s][res] += len(corners.intersection(tribes[s]))
+            if not corners.isdisjoint(tribes[s]):
+                gains[s][res] += len(corners.intersection(tribes[s]))
     return gains
 
 

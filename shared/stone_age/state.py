@@ -137,7 +137,10 @@ def points(state, seat):
     """Public victory points of ``seat``."""
     vp = sum(state["people"][seat])
     vp += [*state["art"].values(), *state["adaptation"].values()].count(seat)
-    vp += 2 * (state["exploration"] == seat) + 2 * (state["spread"] == seat)
+    if state["exploration"] == seat:
+        vp += 2
+    if state["spread"] == seat:
+        vp += 2
     return vp
 
 
