@@ -39,19 +39,8 @@ def placeable_roads(st, seat):
     owner, roads = st["owner"], st["roads"]
     # the corners a road may start from: the seat's buildings, and the free ends of its roads
     ends = [c for c, o in enumerate(owner) if o == seat]
-    for e, s in enumerate(roads):
-        if s == seat:
-            a, b = EDGES[e]
-            if owner[a] is None:
-                ends.append(a)
-            if owner[b] is None:
-                ends.append(b)
-    out = set()
-    for c in ends:
-        for e in CORNER_EDGES[c]:
-            if roads[e] is None:
-                out.add(e)
-    return sorted(out)
+    ends += [c for e, s in enumerate(roads) if s == seat for c in EDGES[e] if owner[c] is None]
+    return sorted({e for c in ends for e in CORNER_EDGES[c] if roads[e] is None})
 
 
 def check_road(st, seat, e):
