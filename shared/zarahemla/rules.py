@@ -3,8 +3,9 @@
 ``check_duty(st, seat, mv)`` refuses a move of a kind the seat does not owe now (the set-up,
 the starting resources); ``CHECKS[kind](st, seat, mv)`` raises IllegalMove and never mutates;
 ``APPLIES[kind](st, seat, mv, plan, rng)`` is only called after the check passed and adds the
-move's events to ``st["events"]`` (the rules in ``turn``, ``build``, ``cards`` and ``trade``
-return their events as lists).  ``after_move`` ends the game on a win.
+move's events to ``st["events"]`` (the rules in ``turn``, ``build`` and ``cards`` return
+their events as lists; the trades of ``trade``, most moves of a game, are table entries
+themselves).  ``after_move`` ends the game on a win.
 ``shared.base.Game.play`` runs them in that order.
 """
 
@@ -44,13 +45,13 @@ CHECKS = {
     "roads": cards.check_card,
     "temples": cards.check_card,
     "prosperity": cards.check_card,
-    "bank": lambda st, seat, mv: trade.check_bank(st, seat, *mv.args),
-    "offer": lambda st, seat, mv: trade.check_offer(st, seat, *mv.args),
-    "accept": lambda st, seat, mv: trade.check_accept(st, seat),
-    "decline": lambda st, seat, mv: trade.check_decline(st, seat),
-    "counter": lambda st, seat, mv: trade.check_counter(st, seat, *mv.args),
-    "confirm": lambda st, seat, mv: trade.check_confirm(st, seat, *mv.args),
-    "withdraw": lambda st, seat, mv: trade.check_withdraw(st, seat),
+    "bank": trade.check_bank,
+    "offer": trade.check_offer,
+    "accept": trade.check_accept,
+    "decline": trade.check_decline,
+    "counter": trade.check_counter,
+    "confirm": trade.check_confirm,
+    "withdraw": trade.check_withdraw,
     "end": lambda st, seat, mv: turn.check_end(st, seat),
 }
 
@@ -100,13 +101,13 @@ APPLIES = {
     "roads": apply_card,
     "temples": apply_card,
     "prosperity": apply_card,
-    "bank": _events(trade.apply_bank),
-    "offer": _events(trade.apply_offer),
-    "accept": _events(trade.apply_accept),
-    "decline": _events(trade.apply_decline),
-    "counter": _events(trade.apply_counter),
-    "confirm": _events(trade.apply_confirm),
-    "withdraw": _events(trade.apply_withdraw),
+    "bank": trade.apply_bank,
+    "offer": trade.apply_offer,
+    "accept": trade.apply_accept,
+    "decline": trade.apply_decline,
+    "counter": trade.apply_counter,
+    "confirm": trade.apply_confirm,
+    "withdraw": trade.apply_withdraw,
     "end": _events(turn.apply_end),
 }
 
