@@ -10,6 +10,8 @@ is the hot loop of random play and of the bots, and making each :class:`Move` on
 it cost more than the rules.  :func:`legal` gives the same list as Move values.
 """
 
+from operator import ge
+
 from ..bundles import notation
 from ..trade import open_offer, owes_answer, terms
 from . import board
@@ -185,7 +187,11 @@ def legal_texts(state, seat):
         # least, to everyone (also while an offer is open: a new one replaces it)
         i = hand.index(max(hand))           # the first kind held most
         if hand[i]:
-            out.append(OFFER_TEXT[(i, min(_OTHERS[i], key=hand.__getitem__))])
+            a, b, c = _OTHERS[i]                # the first of the others held least
+            j = b if hand[b] < hand[a] else a
+            if hand[c] < hand[j]:
+                j = c
+            out.append(OFFER_TEXT[(i, j)])
         offer = open_offer(state)
         if offer is not None:
             out.append("withdraw")
@@ -220,7 +226,9 @@ def legal_texts(state, seat):
     levels, art = state["tracks"][seat], state["art"]
     for i, track in enumerate(TRACKS):
         level = levels[i]
-        if level < 5 and not (level == 4 and art[track]) and has(hand, TRACK_COSTS[track][level]):
+        # has(hand, cost), written out
+        if level < 5 and all(map(ge, hand, TRACK_COSTS[track][level])) and \
+                not (level == 4 and art[track]):
             out.append(DEVELOP_TEXT[i])
     return out
 

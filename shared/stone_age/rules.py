@@ -17,8 +17,10 @@ from .notation import RES, bundle_text
 from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, has, is_v1,
                     occupied, pay, points)
 
-TRADE_KINDS = ("bank", "offer", "confirm", "withdraw")
-ANSWER_KINDS = ("accept", "decline", "counter")
+TRADE_KINDS = frozenset(("bank", "offer", "confirm", "withdraw"))
+ANSWER_KINDS = frozenset(("accept", "decline", "counter"))
+#: kinds the player on turn never plays in the main phase (each has a phase or duty of its own)
+_NOT_IN_MAIN = frozenset(("place", "roll", "discard", "figure", "desert", "take"))
 
 
 def to_act(state):
@@ -101,7 +103,7 @@ def check_duty(state, seat, move):
         return
     if kind in ANSWER_KINDS:
         raise IllegalMove("you cannot answer your own offer", code="own_offer")
-    if kind in ("place", "roll", "discard", "figure", "desert", "take"):
+    if kind in _NOT_IN_MAIN:
         raise IllegalMove(f"'{kind}' is not a move you can make now", code="not_now")
     if kind in TRADE_KINDS and kind != "withdraw" and state["turn"]["developing"]:
         raise IllegalMove("the trade phase is over: you have started developing this turn",
@@ -411,9 +413,11 @@ def after_move(state, seat, move):
     """
     if state["pending"]:
         settle_pending(state)
-    if not is_v1(state):
+    cur = state["current"]
+    # develop.update_exploration, asked only when it may award the card (two chips taken)
+    if len(state["taken"][cur]) >= 2 and state["exploration"] != cur and not is_v1(state):
         develop.update_exploration(state)
-    if seat == state["current"] and state["phase"] == "main" and \
+    if seat == cur and state["phase"] == "main" and \
             points(state, seat) >= WIN_POINTS:
         state["phase"] = "over"
         state["pending"], state["discards"] = [], {}
