@@ -88,7 +88,8 @@ def check_move(state, seat, move):
     if start not in state["nomads"][seat]:
         raise IllegalMove(f"you have no nomad on crossing {start}: a path starts where your "
                           "nomad stands", code="no_nomad")
-    for a, b in zip(path, path[1:]):
+    boxed = _boxed_steps(path)
+    for a, b in zip(path, path[1:]) if boxed is None else boxed:
         if b not in board.ADJ[a]:
             raise IllegalMove(f"no path goes from {a} to {b}: they are not neighbours",
                               code="not_adjacent")
@@ -129,10 +130,26 @@ def apply_move(state, seat, move, plan, rng):
     add_event(state, f"{seat} moves a nomad {'-'.join(map(str, path))}{paid}",
               kind="move", data={"seat": seat, "path": list(path), "meat": meat,
                                  "steps_left": left})
-    for a, b in zip(path, path[1:]):
-        letter = board.BOX_ON.get((a, b))
-        if letter and state["boxes"][letter] is None:
+    for a, b in _boxed_steps(path):
+        letter = board.BOX_ON[(a, b)]
+        if state["boxes"][letter] is None:
             _take_event_chip(state, seat, letter, rng)
+
+
+def _boxed_steps(path):
+    """The steps ``(a, b)`` of ``path`` over a condition box, in order; None when a step is
+    not a path at all.  Remembered per path (a nomad's few hundred paths come back often)."""
+    steps = _BOXED.get(path)
+    if steps is None and path not in _BOXED:
+        pairs = list(zip(path, path[1:]))
+        if all(b in board.ADJ[a] for a, b in pairs):
+            steps = tuple(p for p in pairs if p in board.BOX_ON)
+        if len(_BOXED) < 20000:
+            _BOXED[path] = steps
+    return steps
+
+
+_BOXED = {}
 
 
 def chip_name(chip):

@@ -9,13 +9,15 @@ checked first, so a refused move leaves the state untouched.  ``after_move`` is 
 every move (pending chips, the Exploration card, the win).
 """
 
+from operator import le
+
 from .. import IllegalMove
 from ..events import add_event
 from ..trade import close_offer, open_offer, owed, owes_answer
 from . import board, develop, trade
 from .notation import RES, bundle_text
 from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, has, is_v1,
-                    occupied, pay, points)
+                    occupied, pay, points, transfer)
 
 TRADE_KINDS = frozenset(("bank", "offer", "confirm", "withdraw"))
 ANSWER_KINDS = frozenset(("accept", "decline", "counter"))
@@ -191,6 +193,23 @@ def apply_roll(state, seat, move, plan, rng):
         return
     state["phase"] = "main"
     gains = produce(state, total)
+    supply, hands = state["supply"], state["hands"]
+    if all(map(le, map(sum, zip(*gains.values())), supply)):
+        # the usual case: the stacks hold everything asked (the loop below, in one step)
+        for s, g in gains.items():
+            transfer(supply, hands[s], g)
+        got = gains
+    else:
+        got = _short_supply(state, gains, total)
+    lines = [f"{s} gets {bundle_text(g)}" for s, g in got.items() if sum(g)]
+    add_event(state, "; ".join(lines) if lines else "nobody gets anything",
+              kind="production", data={"number": total,
+                                       "gains": {s: cards(g) for s, g in got.items()}})
+
+
+def _short_supply(state, gains, total):
+    """What each seat gets of ``gains`` when a stack is short: a stack short of what several
+    seats want gives nobody anything, a single taker gets what is left (RULES.md note 13)."""
     got = {s: [0, 0, 0, 0] for s in state["seats"]}
     for i in _RESOURCES_OF[total]:          # in RES order; the others nobody gets
         name = RES[i]
@@ -208,10 +227,7 @@ def apply_roll(state, seat, move, plan, rng):
             state["hands"][s][i] += n
             state["supply"][i] -= n
             got[s][i] += n
-    lines = [f"{s} gets {bundle_text(g)}" for s, g in got.items() if sum(g)]
-    add_event(state, "; ".join(lines) if lines else "nobody gets anything",
-              kind="production", data={"number": total,
-                                       "gains": {s: cards(g) for s, g in got.items()}})
+    return got
 
 
 def check_discard(state, seat, move):
