@@ -155,21 +155,30 @@ def produce(state, number):
     seats, tribes = state["seats"], state["tribes"]
     gains = {s: [0, 0, 0, 0] for s in seats}
     deserts, figures = state["deserts"], state["figures"].values()
-    for h, res, corners in _YIELDS[number]:
-        if h in deserts or h in figures:
-            continue
-        for s in seats:
-            if not corners.isdisjoint(tribes[s]):
-                gains[s][res] += len(corners.intersection(tribes[s]))
+    at = _YIELDS_AT[number]
+    for s in seats:
+        # one card per tribe and hex of the number it stands at (a seat's tribes stand on
+        # distinct crossings), unless a desert or a figure covers the hex
+        g = gains[s]
+        for x in tribes[s]:
+            hexes = at.get(x)
+            if hexes:
+                for h, res in hexes:
+                    if h not in deserts and h not in figures:
+                        g[res] += 1
     return gains
 
 
 #: number -> the resources (indices, in RES order) its hexes can give
 _RESOURCES_OF = {n: sorted({board.PRODUCES[board.HEXES[h]["terrain"]] for h in hexes})
                  for n, hexes in board.HEXES_BY_NUMBER.items()}
-#: number -> ((hex, the resource it gives, its corner crossings), ...)
-_YIELDS = {n: tuple((h, board.PRODUCES[board.HEXES[h]["terrain"]], frozenset(board.HEX_CROSSINGS[h]))
-                    for h in hexes) for n, hexes in board.HEXES_BY_NUMBER.items()}
+#: number -> {crossing: ((hex of that number at the crossing, the resource it gives), ...)}
+_YIELDS_AT = {n: {} for n in board.HEXES_BY_NUMBER}
+for _n, _hexes in board.HEXES_BY_NUMBER.items():
+    for _h in _hexes:
+        for _x in board.HEX_CROSSINGS[_h]:
+            _YIELDS_AT[_n][_x] = _YIELDS_AT[_n].get(_x, ()) + (
+                (_h, board.PRODUCES[board.HEXES[_h]["terrain"]]),)
 
 
 def apply_roll(state, seat, move, plan, rng):
