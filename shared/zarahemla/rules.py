@@ -4,8 +4,8 @@
 the starting resources); ``CHECKS[kind](st, seat, mv)`` raises IllegalMove and never mutates;
 ``APPLIES[kind](st, seat, mv, plan, rng)`` is only called after the check passed and adds the
 move's events to ``st["events"]`` (the rules in ``turn``, ``build`` and ``cards`` return
-their events as lists; the trades of ``trade``, most moves of a game, are table entries
-themselves).  ``after_move`` ends the game on a win.
+their events as lists; the trades of ``trade`` and the roll and end of ``turn``, most moves
+of a game, are table entries themselves).  ``after_move`` ends the game on a win.
 ``shared.base.Game.play`` runs them in that order.
 """
 
@@ -30,7 +30,7 @@ def check_road(st, seat, mv):
 
 #: move kind -> its check ``(st, seat, mv)``
 CHECKS = {
-    "roll": lambda st, seat, mv: turn.check_roll(st, seat),
+    "roll": turn.check_roll,
     "settle": check_settle,
     "road": check_road,
     "city": lambda st, seat, mv: build.check_city(st, seat, *mv.args),
@@ -52,7 +52,7 @@ CHECKS = {
     "counter": trade.check_counter,
     "confirm": trade.check_confirm,
     "withdraw": trade.check_withdraw,
-    "end": lambda st, seat, mv: turn.check_end(st, seat),
+    "end": turn.check_end,
 }
 
 
@@ -86,7 +86,7 @@ def apply_card(st, seat, mv, plan, rng):
 
 #: move kind -> its apply ``(st, seat, mv, plan, rng)``
 APPLIES = {
-    "roll": _events_rng(turn.apply_roll),
+    "roll": turn.apply_roll,
     "settle": apply_settle,
     "road": apply_road,
     "city": _events(build.apply_city),
@@ -108,7 +108,7 @@ APPLIES = {
     "counter": trade.apply_counter,
     "confirm": trade.apply_confirm,
     "withdraw": trade.apply_withdraw,
-    "end": _events(turn.apply_end),
+    "end": turn.apply_end,
 }
 
 _SETUP_KINDS = ("settle", "road")

@@ -181,17 +181,19 @@ def apply_start(st, seat, c):
 
 
 # --- rolling and production --------------------------------------------------
+# (roll and end, every turn's first and last moves, are the rules' table entries themselves, like
+# the trades: checks ``(st, seat, mv)``, applies ``(st, seat, mv, plan, rng)`` adding their events)
 
-def check_roll(st, seat):
+def check_roll(st, seat, mv):
     guard_turn(st, seat, "roll")
     if st["rolled"]:
         raise IllegalMove("you have already rolled this turn", code="already_rolled")
 
 
-def apply_roll(st, seat, rng):
+def apply_roll(st, seat, mv, plan, rng):
     d1, d2 = rng.die(6), rng.die(6)
     st["dice"] = [d1, d2]
-    return resolve_roll(st, seat, d1 + d2, f"{cap(seat)} rolled {d1 + d2} ({d1}+{d2})")
+    st["events"] += resolve_roll(st, seat, d1 + d2, f"{cap(seat)} rolled {d1 + d2} ({d1}+{d2})")
 
 
 def production(st, total):
@@ -392,13 +394,13 @@ def apply_robber(st, seat, h, victim, rng):
 
 # --- end of turn and winning ------------------------------------------------------
 
-def check_end(st, seat):
+def check_end(st, seat, mv):
     guard_turn(st, seat, "end")
     guard_rolled(st)
 
 
-def apply_end(st, seat):
-    out = []
+def apply_end(st, seat, mv, plan, rng):
+    out = st["events"]
     if open_offer(st) is not None:
         out.append(ev(st, f"{cap(seat)}'s offer is withdrawn.", "offer_withdrawn",
                       {"seat": seat, "reason": "end_turn"}))
@@ -413,7 +415,6 @@ def apply_end(st, seat):
     st["dice"] = None
     out.append(ev(st, f"{cap(seat)} ended the turn; {cap(nxt)} to roll.", "end_turn",
                   {"seat": seat, "next": nxt}))
-    return out
 
 
 def check_win(st):
