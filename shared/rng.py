@@ -93,12 +93,6 @@ class Rng:
         self._block += 1
         self._pos = 0
 
-    def _byte(self):
-        if self._pos >= len(self._buf):
-            self._refill()
-        self._pos += 1
-        return self._buf[self._pos - 1]
-
     def _bytes(self, n):
         out = b""
         while len(out) < n:
@@ -116,10 +110,13 @@ class Rng:
         self.used = True
         if n == 1:
             return 0
-        if n <= 256:            # one byte a try (a die, a small hand): _bytes(1), faster
+        if n <= 256:            # one byte a try (a die, a small hand)
             limit = (256 // n) * n
             while True:
-                x = self._byte()
+                if self._pos >= len(self._buf):
+                    self._refill()
+                x = self._buf[self._pos]
+                self._pos += 1
                 if x < limit:
                     return x % n
         nbytes = ((n - 1).bit_length() + 7) // 8

@@ -31,10 +31,11 @@ def check_sides(give, get, names, what="trade"):
     if not sum(give) or not sum(get):
         raise IllegalMove(f"a {what} needs cards on both sides: giving cards away for nothing "
                           f"is not a {what}", code="empty_side")
-    for i, name in enumerate(names):
-        if give[i] and get[i]:
-            raise IllegalMove(f"{name} cannot be on both sides of a {what}",
-                              code="same_resource")
+    if any(map(min, give, get)):        # a resource on both sides (else no need to look)
+        for i, name in enumerate(names):
+            if give[i] and get[i]:
+                raise IllegalMove(f"{name} cannot be on both sides of a {what}",
+                                  code="same_resource")
 
 
 def answer_value(kind, give=None, get=None):

@@ -35,12 +35,12 @@ def start_developing(state):
 def nomad_spots(state, seat):
     """Free crossings next to ``seat``'s tribes over paths without a condition box."""
     occ = occupied(state)
-    spots = set()
-    for t in state["tribes"][seat]:
-        for y in board.ADJ[t]:
-            if y not in occ and frozenset((t, y)) not in board.BOX_AT:
-                spots.add(y)
-    return sorted(spots)
+    return sorted({y for t in state["tribes"][seat] for y in _OPEN_ADJ[t] if y not in occ})
+
+
+#: crossing -> its neighbours over paths without a condition box
+_OPEN_ADJ = {t: tuple(y for y in ys if frozenset((t, y)) not in board.BOX_AT)
+             for t, ys in board.ADJ.items()}
 
 
 def check_nomad(state, seat, move):
@@ -88,18 +88,20 @@ def check_move(state, seat, move):
     if start not in state["nomads"][seat]:
         raise IllegalMove(f"you have no nomad on crossing {start}: a path starts where your "
                           "nomad stands", code="no_nomad")
-    for a, b in zip(path, path[1:]):
+    boxed = _boxed_steps(path)
+    for a, b in zip(path, path[1:]) if boxed is None else boxed:
         if b not in board.ADJ[a]:
             raise IllegalMove(f"no path goes from {a} to {b}: they are not neighbours",
                               code="not_adjacent")
-        if not can_cross(state, seat, a, b):
+        if (a, b) in board.BOX_ON and not can_cross(state, seat, a, b):
             letter = board.BOX_AT[frozenset((a, b))]
             _, _, clo, con, _ = board.BOXES[letter]
             tr = state["tracks"][seat]
             raise IllegalMove(f"the path {a}-{b} has condition box {letter}, which needs "
                               f"Clothing {clo} and Construction {con}; you have Clothing "
                               f"{tr[3]} and Construction {tr[2]}", code="condition_box")
-    if end != start and end in occupied(state):
+    if end != start and any(end in state["tribes"][s] or end in state["nomads"][s]
+                            for s in state["seats"]):       # occupied(state), one crossing
         raise IllegalMove(f"a nomad must end its move on a free crossing, and {end} is taken",
                           code="occupied")
     meat = move_cost(state, seat, start, len(path) - 1)
@@ -128,10 +130,26 @@ def apply_move(state, seat, move, plan, rng):
     add_event(state, f"{seat} moves a nomad {'-'.join(map(str, path))}{paid}",
               kind="move", data={"seat": seat, "path": list(path), "meat": meat,
                                  "steps_left": left})
-    for a, b in zip(path, path[1:]):
-        letter = board.BOX_ON.get((a, b))
-        if letter and state["boxes"][letter] is None:
+    for a, b in _boxed_steps(path):
+        letter = board.BOX_ON[(a, b)]
+        if state["boxes"][letter] is None:
             _take_event_chip(state, seat, letter, rng)
+
+
+def _boxed_steps(path):
+    """The steps ``(a, b)`` of ``path`` over a condition box, in order; None when a step is
+    not a path at all.  Remembered per path (a nomad's few hundred paths come back often)."""
+    steps = _BOXED.get(path)
+    if steps is None and path not in _BOXED:
+        pairs = list(zip(path, path[1:]))
+        if all(b in board.ADJ[a] for a, b in pairs):
+            steps = tuple(p for p in pairs if p in board.BOX_ON)
+        if len(_BOXED) < 20000:
+            _BOXED[path] = steps
+    return steps
+
+
+_BOXED = {}
 
 
 def chip_name(chip):
@@ -195,7 +213,8 @@ def chips_carried_out(state, seat):
 def update_exploration(state):
     """After each move (version 2 on): the player on turn may now earn Exploration."""
     seat = state["current"]
-    if state["taken"][seat] and state["exploration"] != seat:
+    # it takes two chips carried out, so at least two taken
+    if len(state["taken"][seat]) >= 2 and state["exploration"] != seat:
         _award_exploration(state, seat, chips_carried_out(state, seat))
 
 

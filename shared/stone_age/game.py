@@ -39,8 +39,7 @@ class StoneAgeGame(Game):
 
     # --- play --------------------------------------------------------------------
 
-    def legal_moves(self, state, seat):
-        return legal.legal_texts(state, seat)
+    legal_moves = staticmethod(legal.legal_texts)
 
     def timeout_choice(self, state, seat):
         """The move played for ``seat`` at its deadline (policy in RULES.md)."""

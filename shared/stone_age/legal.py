@@ -10,6 +10,8 @@ is the hot loop of random play and of the bots, and making each :class:`Move` on
 it cost more than the rules.  :func:`legal` gives the same list as Move values.
 """
 
+from operator import ge
+
 from ..bundles import notation
 from ..trade import open_offer, owes_answer, terms
 from . import board
@@ -24,6 +26,9 @@ _THREE = tuple(tuple(3 if k == i else 0 for k in range(4)) for i in range(4))
 BANK_TEXT = {(i, j): f"bank 3{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
 OFFER_TEXT = {(i, j): f"offer 1{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
 COUNTER_TEXT = {(i, j): f"counter 1{RES[i]} for 1{RES[j]}" for i in range(4) for j in range(4)}
+#: i -> the other kinds, in order; BANK_ROW[i]: the bank trades of i when the supply holds all
+_OTHERS = tuple(tuple(k for k in range(4) if k != i) for i in range(4))
+BANK_ROW = tuple(tuple(BANK_TEXT[(i, j)] for j in _OTHERS[i]) for i in range(4))
 PLACE_TEXT = {x: f"place {x}" for x in board.BLACK}
 NOMAD_TEXT = {x: f"nomad {x}" for x in board.CROSSINGS}
 TAKE_TEXT = {x: f"take {x}" for x in board.CROSSINGS}
@@ -31,6 +36,9 @@ TRIBE_TEXT = {x: f"tribe {x}" for x in board.CROSSINGS}
 DESERT_TEXT = {h: f"desert {h}" for h in board.HEX_NAMES}
 DEVELOP_TEXT = tuple(f"develop {t}" for t in TRACKS)
 FIGURE_TEXT = {(f, h): f"{f} {h}" for f, hexes in board.FIGURE_HEXES.items() for h in hexes}
+#: figure -> ((hex, "figure hex"), ...) for every hex it may stand on
+FIGURE_ROWS = {f: tuple((h, FIGURE_TEXT[(f, h)]) for h in hexes)
+               for f, hexes in board.FIGURE_HEXES.items()}
 CONFIRM_TEXT = {s: f"confirm {s}" for s in ("red", "blue", "white", "orange")}
 
 #: the highest Clothing and Construction levels a condition box asks for: above them a
@@ -55,9 +63,10 @@ def _bundles(hand, n):
 def path_tree(start, clothing, construction):
     """Breadth-first from ``start`` over the paths these track levels may cross.
 
-    ``((steps, crossing, "move start-...-crossing"), ...)`` in the order the search finds
-    them (so by steps), one shortest path to every crossing but ``start``, occupied or not (a
-    nomad passes other pieces).  It depends on the board only, so it is kept (a few
+    ``(entries, ends)``: ``entries`` is ``((crossing, "move start-...-crossing"), ...)`` in
+    the order the search finds them (so by steps), one shortest path to every crossing but
+    ``start``, occupied or not (a nomad passes other pieces); the first ``ends[k]`` entries
+    are those of at most ``k`` steps.  It depends on the board only, so it is kept (a few
     thousand trees at the most: 144 crossings times the 16 levels the boxes tell apart).
     """
     key = (start, min(clothing, _CLOTHING_TOP), min(construction, _CONSTRUCTION_TOP))
@@ -69,10 +78,9 @@ def path_tree(start, clothing, construction):
 
 def _search(start, clothing, construction):
     text = {start: "move " + str(start)}
-    out = []
-    frontier, steps = [start], 0
+    entries, ends = [], [0]
+    frontier = [start]
     while frontier:
-        steps += 1
         nxt = []
         for x in frontier:
             for y, req in board.PATHS_FROM[x]:
@@ -81,21 +89,20 @@ def _search(start, clothing, construction):
                 if req is not None and (clothing < req[0] or construction < req[1]):
                     continue
                 text[y] = t = f"{text[x]}-{y}"
-                out.append((steps, y, t))
+                entries.append((y, t))
                 nxt.append(y)
+        ends.append(len(entries))
         frontier = nxt
-    return tuple(out)
+    return tuple(entries), tuple(ends)
 
 
 def _path_moves(state, seat, start, budget, occ, out):
     """The listed ``move`` of the nomad on ``start``: one shortest path to every free crossing
     within ``budget`` steps."""
     tracks = state["tracks"][seat]
-    for steps, x, text in path_tree(start, tracks[3], tracks[2]):
-        if steps > budget:
-            break
-        if x not in occ:
-            out.append(text)
+    entries, ends = path_tree(start, tracks[3], tracks[2])
+    within = entries[:ends[budget]] if budget < len(ends) else entries
+    out += [text for x, text in within if x not in occ]
 
 
 def _figure_moves(state, seat, p):
@@ -104,17 +111,20 @@ def _figure_moves(state, seat, p):
                 for s in state["seats"] if s != seat and sum(state["hands"][s])] \
         if p["steal"] != "none" else ()
     must = p["steal"] == "must"
+    hit = set().union(*[hexes for _, hexes in touching])     # hexes with a victim
     out = []
     for fig in p["figures"]:
         here = state["figures"][fig]
-        for h in board.FIGURE_HEXES[fig]:
+        for h, base in FIGURE_ROWS[fig]:
             if h == here:
                 continue
-            base = FIGURE_TEXT[(fig, h)]
-            cands = [s for s, hexes in touching if h in hexes]
-            if not (must and cands):
+            if h not in hit:
                 out.append(base)
-            out.extend(f"{base} steal {v}" for v in cands)
+                continue
+            cands = [s for s, hexes in touching if h in hexes]
+            if not must:
+                out.append(base)
+            out.extend([f"{base} steal {v}" for v in cands])
     return out
 
 
@@ -126,7 +136,7 @@ def _answers(state, seat):
         out.append("accept")
     # one representative counter: a card of the kind I hold most for the first other
     # kind offered (for any other kind when the offer gives only that one)
-    i = max(range(4), key=hand.__getitem__)
+    i = hand.index(max(hand))               # the first kind held most
     if hand[i]:
         give = offer["give"]
         j = next((k for k in range(4) if k != i and give[k]), 1 if i == 0 else 0)
@@ -166,14 +176,21 @@ def legal_texts(state, seat):
     turn = state["turn"]
     if not turn["developing"]:
         supply = state["supply"]
+        full = all(supply)
         for i in range(4):
             if hand[i] >= 3:
-                out.extend(BANK_TEXT[(i, j)] for j in range(4) if j != i and supply[j])
+                if full:
+                    out.extend(BANK_ROW[i])
+                else:
+                    out.extend(BANK_TEXT[(i, j)] for j in _OTHERS[i] if supply[j])
         # one representative offer: a card of the kind I hold most for one of the kind I hold
         # least, to everyone (also while an offer is open: a new one replaces it)
-        i = max(range(4), key=hand.__getitem__)
+        i = hand.index(max(hand))           # the first kind held most
         if hand[i]:
-            j = min((k for k in range(4) if k != i), key=hand.__getitem__)
+            a, b, c = _OTHERS[i]                # the first of the others held least
+            j = b if hand[b] < hand[a] else a
+            if hand[c] < hand[j]:
+                j = c
             out.append(OFFER_TEXT[(i, j)])
         offer = open_offer(state)
         if offer is not None:
@@ -209,7 +226,9 @@ def legal_texts(state, seat):
     levels, art = state["tracks"][seat], state["art"]
     for i, track in enumerate(TRACKS):
         level = levels[i]
-        if level < 5 and not (level == 4 and art[track]) and has(hand, TRACK_COSTS[track][level]):
+        # has(hand, cost), written out
+        if level < 5 and all(map(ge, hand, TRACK_COSTS[track][level])) and \
+                not (level == 4 and art[track]):
             out.append(DEVELOP_TEXT[i])
     return out
 

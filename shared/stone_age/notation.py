@@ -198,9 +198,22 @@ Move = BaseMove.bind("Move", parse_move, format_move)
 
 
 def bundle_text(b):
-    """Human text of a bundle, ``"2 meat, 1 bone"`` (``"nothing"`` when empty)."""
-    parts = [f"{n} {RES[i]}" for i, n in enumerate(b) if n]
-    return ", ".join(parts) if parts else "nothing"
+    """Human text of a bundle, ``"2 meat, 1 bone"`` (``"nothing"`` when empty).
+
+    Every production and trade event writes some, from a few hundred distinct bundles: the
+    texts are remembered (at most 4096 of them).
+    """
+    key = tuple(b)
+    text = _BUNDLE_TEXTS.get(key)
+    if text is None:
+        parts = [f"{n} {RES[i]}" for i, n in enumerate(b) if n]
+        text = ", ".join(parts) if parts else "nothing"
+        if len(_BUNDLE_TEXTS) < 4096:
+            _BUNDLE_TEXTS[key] = text
+    return text
+
+
+_BUNDLE_TEXTS = {}
 
 
 HELP = """Notation (crossings are the numbers on the map, landscapes like e3):

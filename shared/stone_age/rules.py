@@ -9,16 +9,20 @@ checked first, so a refused move leaves the state untouched.  ``after_move`` is 
 every move (pending chips, the Exploration card, the win).
 """
 
+from operator import le
+
 from .. import IllegalMove
 from ..events import add_event
 from ..trade import close_offer, open_offer, owed, owes_answer
 from . import board, develop, trade
 from .notation import RES, bundle_text
 from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, has, is_v1,
-                    occupied, pay, points)
+                    occupied, pay, points, transfer)
 
-TRADE_KINDS = ("bank", "offer", "confirm", "withdraw")
-ANSWER_KINDS = ("accept", "decline", "counter")
+TRADE_KINDS = frozenset(("bank", "offer", "confirm", "withdraw"))
+ANSWER_KINDS = frozenset(("accept", "decline", "counter"))
+#: kinds the player on turn never plays in the main phase (each has a phase or duty of its own)
+_NOT_IN_MAIN = frozenset(("place", "roll", "discard", "figure", "desert", "take"))
 
 
 def to_act(state):
@@ -101,7 +105,7 @@ def check_duty(state, seat, move):
         return
     if kind in ANSWER_KINDS:
         raise IllegalMove("you cannot answer your own offer", code="own_offer")
-    if kind in ("place", "roll", "discard", "figure", "desert", "take"):
+    if kind in _NOT_IN_MAIN:
         raise IllegalMove(f"'{kind}' is not a move you can make now", code="not_now")
     if kind in TRADE_KINDS and kind != "withdraw" and state["turn"]["developing"]:
         raise IllegalMove("the trade phase is over: you have started developing this turn",
@@ -151,20 +155,30 @@ def produce(state, number):
     seats, tribes = state["seats"], state["tribes"]
     gains = {s: [0, 0, 0, 0] for s in seats}
     deserts, figures = state["deserts"], state["figures"].values()
-    for h, res, corners in _YIELDS[number]:
-        if h in deserts or h in figures:
-            continue
-        for s in seats:
-            gains[s][res] += len(corners.intersection(tribes[s]))
+    at = _YIELDS_AT[number]
+    for s in seats:
+        # one card per tribe and hex of the number it stands at (a seat's tribes stand on
+        # distinct crossings), unless a desert or a figure covers the hex
+        g = gains[s]
+        for x in tribes[s]:
+            hexes = at.get(x)
+            if hexes:
+                for h, res in hexes:
+                    if h not in deserts and h not in figures:
+                        g[res] += 1
     return gains
 
 
 #: number -> the resources (indices, in RES order) its hexes can give
 _RESOURCES_OF = {n: sorted({board.PRODUCES[board.HEXES[h]["terrain"]] for h in hexes})
                  for n, hexes in board.HEXES_BY_NUMBER.items()}
-#: number -> ((hex, the resource it gives, its corner crossings), ...)
-_YIELDS = {n: tuple((h, board.PRODUCES[board.HEXES[h]["terrain"]], frozenset(board.HEX_CROSSINGS[h]))
-                    for h in hexes) for n, hexes in board.HEXES_BY_NUMBER.items()}
+#: number -> {crossing: ((hex of that number at the crossing, the resource it gives), ...)}
+_YIELDS_AT = {n: {} for n in board.HEXES_BY_NUMBER}
+for _n, _hexes in board.HEXES_BY_NUMBER.items():
+    for _h in _hexes:
+        for _x in board.HEX_CROSSINGS[_h]:
+            _YIELDS_AT[_n][_x] = _YIELDS_AT[_n].get(_x, ()) + (
+                (_h, board.PRODUCES[board.HEXES[_h]["terrain"]]),)
 
 
 def apply_roll(state, seat, move, plan, rng):
@@ -188,10 +202,27 @@ def apply_roll(state, seat, move, plan, rng):
         return
     state["phase"] = "main"
     gains = produce(state, total)
+    supply, hands = state["supply"], state["hands"]
+    if all(map(le, map(sum, zip(*gains.values())), supply)):
+        # the usual case: the stacks hold everything asked (the loop below, in one step)
+        for s, g in gains.items():
+            transfer(supply, hands[s], g)
+        got = gains
+    else:
+        got = _short_supply(state, gains, total)
+    lines = [f"{s} gets {bundle_text(g)}" for s, g in got.items() if sum(g)]
+    add_event(state, "; ".join(lines) if lines else "nobody gets anything",
+              kind="production", data={"number": total,
+                                       "gains": {s: cards(g) for s, g in got.items()}})
+
+
+def _short_supply(state, gains, total):
+    """What each seat gets of ``gains`` when a stack is short: a stack short of what several
+    seats want gives nobody anything, a single taker gets what is left (RULES.md note 13)."""
     got = {s: [0, 0, 0, 0] for s in state["seats"]}
     for i in _RESOURCES_OF[total]:          # in RES order; the others nobody gets
         name = RES[i]
-        want = sum(g[i] for g in gains.values())
+        want = sum([g[i] for g in gains.values()])
         if not want:
             continue
         takers = [s for s in state["seats"] if gains[s][i]]
@@ -205,10 +236,7 @@ def apply_roll(state, seat, move, plan, rng):
             state["hands"][s][i] += n
             state["supply"][i] -= n
             got[s][i] += n
-    lines = [f"{s} gets {bundle_text(g)}" for s, g in got.items() if sum(g)]
-    add_event(state, "; ".join(lines) if lines else "nobody gets anything",
-              kind="production", data={"number": total,
-                                       "gains": {s: cards(g) for s, g in got.items()}})
+    return got
 
 
 def check_discard(state, seat, move):
@@ -408,10 +436,13 @@ def after_move(state, seat, move):
 
     Only the player on turn wins, with at least 10 victory points (RULES.md, "Winning").
     """
-    settle_pending(state)
-    if not is_v1(state):
+    if state["pending"]:
+        settle_pending(state)
+    cur = state["current"]
+    # develop.update_exploration, asked only when it may award the card (two chips taken)
+    if len(state["taken"][cur]) >= 2 and state["exploration"] != cur and not is_v1(state):
         develop.update_exploration(state)
-    if seat == state["current"] and state["phase"] == "main" and \
+    if seat == cur and state["phase"] == "main" and \
             points(state, seat) >= WIN_POINTS:
         state["phase"] = "over"
         state["pending"], state["discards"] = [], {}

@@ -6,7 +6,7 @@ A state is plain JSON data.  Per-seat lists of cards are ordered like
 """
 
 from ..base import FIRST_RULES_VERSION, rules_version_of, set_rules_version
-from ..bundles import fields, has, transfer  # noqa: F401 - has: for the rules
+from ..bundles import has, transfer  # noqa: F401 - has: for the rules
 from ..events import add_event, make_event
 from ..rng import Rng
 from . import board
@@ -55,8 +55,13 @@ def fresh_turn(state):
 
 
 def cards(bundle):
-    """A bundle as fields: {"meat": 1, ...} with every resource (zeros included)."""
-    return fields(bundle, RES)
+    """A bundle as fields: {"meat": 1, ...} with every resource (zeros included).
+
+    ``shared.bundles.fields`` with RES, written out: every production event makes one per
+    seat (a new dict every time: facts are part of the state, never shared).
+    """
+    meat, bone, flint, hide = bundle
+    return {"meat": meat, "bone": bone, "flint": flint, "hide": hide}
 
 
 def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
@@ -132,17 +137,17 @@ def points(state, seat):
     """Public victory points of ``seat``."""
     vp = sum(state["people"][seat])
     vp += [*state["art"].values(), *state["adaptation"].values()].count(seat)
-    vp += 2 * (state["exploration"] == seat) + 2 * (state["spread"] == seat)
+    if state["exploration"] == seat:
+        vp += 2
+    if state["spread"] == seat:
+        vp += 2
     return vp
 
 
 def occupied(state):
     """The set of crossings with a tribe or a nomad on them."""
-    out = set()
-    for s in state["seats"]:
-        out.update(state["tribes"][s])
-        out.update(state["nomads"][s])
-    return out
+    seats, tribes, nomads = state["seats"], state["tribes"], state["nomads"]
+    return set().union(*[tribes[s] for s in seats], *[nomads[s] for s in seats])
 
 
 def pay(state, seat, bundle):
@@ -179,6 +184,8 @@ def free_chips(state):
     nomads = {x for s in state["seats"] for x in state["nomads"][s]}
     return [int(k) for k in state["chips"] if int(k) not in nomads]
 
+
+assert RES == ("meat", "bone", "flint", "hide"), "cards spells them out"
 
 # the event builder this module offered before shared.events (kept for old callers)
 event = make_event

@@ -37,14 +37,10 @@ def road_connects(st, seat, e):
 def placeable_roads(st, seat):
     """Every free path the seat could connect a road to (ignores cost and stock)."""
     owner, roads = st["owner"], st["roads"]
-    out = set()
-    for c in range(len(owner)):
-        o = owner[c]
-        if o == seat or (o is None and any(roads[e] == seat for e in CORNER_EDGES[c])):
-            for e in CORNER_EDGES[c]:
-                if roads[e] is None:
-                    out.add(e)
-    return sorted(out)
+    # the corners a road may start from: the seat's buildings, and the free ends of its roads
+    ends = [c for c, o in enumerate(owner) if o == seat]
+    ends += [c for e, s in enumerate(roads) if s == seat for c in EDGES[e] if owner[c] is None]
+    return sorted({e for c in ends for e in CORNER_EDGES[c] if roads[e] is None})
 
 
 def check_road(st, seat, e):

@@ -8,7 +8,7 @@ is still accepted by ``play``.
 """
 
 from ..rng import Rng
-from ..trade import open_offer, owed, terms
+from ..trade import terms
 from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, EDGES,
                     HEX_NAMES, HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
 from .build import placeable_roads
@@ -36,6 +36,21 @@ BANK_ROW = {(rate, x): tuple(BANK_TEXT[(rate, x, y)] for y in range(5) if y != x
 COUNTER_ROW = tuple(tuple(tuple(COUNTER_TEXT[(x, y)] for y in range(5)
                                 if y != x and mask >> y & 1)
                           for mask in range(32)) for x in range(5))
+
+
+def _mask(bundle):
+    """The resources ``bundle`` holds, as a bitmask (bit r set when it has some of r)."""
+    return (bundle[0] > 0) | (bundle[1] > 0) << 1 | (bundle[2] > 0) << 2 | \
+        (bundle[3] > 0) << 3 | (bundle[4] > 0) << 4
+
+
+#: OFFERS[held][...]: the 1-for-1 offers of a hand holding the resources in bitmask ``held``
+OFFERS = tuple(tuple(t for x in range(5) if held >> x & 1 for t in OFFERS_FROM[x])
+               for held in range(32))
+#: COUNTERS[held][mask]: the 1-for-1 counters of a hand holding ``held``, asking for the
+#: resources in ``mask`` (both bitmasks), x then y ascending as COUNTER_ROW lists them
+COUNTERS = tuple(tuple(tuple(t for x in range(5) if held >> x & 1 for t in COUNTER_ROW[x][mask])
+                       for mask in range(32)) for held in range(32))
 LIAHONA_TEXT = tuple(f"play liahona {n}" for n in range(2, 13))
 PROSPERITY_TEXT = tuple("play prosperity " + r for r in RESOURCES)
 
@@ -153,18 +168,17 @@ def _play_moves(st, seat):
     out = []
     if seat in st["discard"]:
         return discard_options(p["hand"], st["discard"][seat])
-    offer = open_offer(st)
-    if offer is not None and seat in owed(offer):
-        hand = p["hand"]
+    # Zarahemla keeps the open offer where shared.trade's open_offer and owed read it:
+    # state["offer"], with its "owed" list (read directly: this is the hottest function)
+    offer = st["offer"]
+    hand = p["hand"]
+    if offer is not None and seat in offer["owed"]:
         if has(hand, offer["get"]):
             out.append("accept")
         out.append("decline")
-        give = offer["give"]
-        mask = sum(1 << r for r in range(5) if give[r]) or 31
-        counters = [t for x in range(5) if hand[x] for t in COUNTER_ROW[x][mask]]
-        if not counters:  # it holds only what the offerer gives: ask for anything else
-            counters = [t for x in range(5) if hand[x] for t in COUNTER_ROW[x][31]]
-        out.extend(counters)
+        row = COUNTERS[_mask(hand)]
+        # ask for what the offerer gives; a hand holding only that asks for anything else
+        out.extend(row[_mask(offer["give"]) or 31] or row[31])
     if seat != st["turn"] or st["discard"]:
         return out
     if st["robber_due"]:
@@ -182,16 +196,15 @@ def _play_moves(st, seat):
         out.append("roll")
         return out
     out.append("end")
-    hand = p["hand"]
     # the costs of COST, spelled out: this is the hottest loop of random play
     wood, brick, water, wheat, stone = hand
     if wood and brick and p["roads"] < PIECES["roads"]:
         out.extend(ROAD_TEXT[e] for e in placeable_roads(st, seat))
     if wood and brick and water and wheat and p["settlements"] < PIECES["settlements"]:
         out.extend(SETTLE_TEXT[c] for c in settle_spots(st, seat))
-    if wheat >= 2 and stone >= 3 and p["cities"] < PIECES["cities"]:
-        owner, level = st["owner"], st["level"]
-        out.extend(CITY_TEXT[c] for c in range(N_CORNERS) if owner[c] == seat and level[c] == 1)
+    if wheat >= 2 and stone >= 3 and p["cities"] < PIECES["cities"] and p["settlements"]:
+        level = st["level"]
+        out += [CITY_TEXT[c] for c, o in enumerate(st["owner"]) if o == seat and level[c] == 1]
     if brick and stone and p["stones"] < PIECES["stones"]:
         out.append("temple")
     if water and wheat and stone and sum(st["deck"]):
@@ -209,17 +222,17 @@ def _play_moves(st, seat):
                 for y in range(5):
                     if y != x and bank[y]:
                         out.append(BANK_TEXT[(rate, x, y)])
+    offers = OFFERS[_mask(hand)]
     if offer is None:
-        for x in range(5):
-            if hand[x]:
-                out.extend(OFFERS_FROM[x])
+        out.extend(offers)
     else:
         # a new offer replaces the open one (trade.apply_offer): one example is listed
-        held = next((x for x in range(5) if hand[x]), None)
-        if held is not None:
-            out.append(OFFERS_FROM[held][0])
+        if offers:
+            out.append(offers[0])
         out.append("withdraw")
-        for s in offer["answers"]:
+        for s, answer in offer["answers"].items():
+            if answer == "decline":
+                continue
             deal = terms(offer, s)
             if deal and has(hand, deal[0]) and has(st["players"][s]["hand"], deal[1]):
                 out.append("confirm " + s)

@@ -16,36 +16,36 @@ def road_length(state, seat):
     """The longest continuous road of ``seat`` (0 without roads)."""
     roads = state["roads"]
     owner = state["owner"]
-    mine = [e for e in range(len(roads)) if roads[e] == seat]
+    mine = [e for e, s in enumerate(roads) if s == seat]
     if not mine:
         return 0
-    mine_set = set(mine)
     best = 0
 
     def walk(corner, used, length):
+        # used: the paths of this trail so far, as a bitmask of path indexes
         nonlocal best
         if length > best:
             best = length
         o = owner[corner]
         if o is not None and o != seat and length:
             return      # cannot pass through an opponent's building
-        for e in CORNER_EDGES[corner]:
-            if e in mine_set and e not in used:
-                a, b = EDGES[e]
-                used.add(e)
-                walk(b if a == corner else a, used, length + 1)
-                used.discard(e)
+        for e, other in CORNER_PATHS[corner]:
+            if roads[e] == seat and not used >> e & 1:
+                walk(other, used | 1 << e, length + 1)
 
     starts = set()
     for e in mine:
         starts.update(EDGES[e])
     for c in starts:
-        # a trail's best start is an end point: skip corners in the middle of
-        # a simple chain (exactly two of my roads and no blocking building)
-        walk(c, set(), 0)
+        walk(c, 0, 0)
         if best == len(mine):
             break
     return best
+
+
+#: corner -> ((path, the path's other corner), ...)
+CORNER_PATHS = tuple(tuple((e, EDGES[e][1] if EDGES[e][0] == c else EDGES[e][0])
+                           for e in CORNER_EDGES[c]) for c in range(len(CORNER_EDGES)))
 
 
 def update_longest(state, seats=None):

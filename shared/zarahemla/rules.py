@@ -3,8 +3,9 @@
 ``check_duty(st, seat, mv)`` refuses a move of a kind the seat does not owe now (the set-up,
 the starting resources); ``CHECKS[kind](st, seat, mv)`` raises IllegalMove and never mutates;
 ``APPLIES[kind](st, seat, mv, plan, rng)`` is only called after the check passed and adds the
-move's events to ``st["events"]`` (the rules in ``turn``, ``build``, ``cards`` and ``trade``
-return their events as lists).  ``after_move`` ends the game on a win.
+move's events to ``st["events"]`` (the rules in ``turn``, ``build`` and ``cards`` return
+their events as lists; the trades of ``trade`` and the roll and end of ``turn``, most moves
+of a game, are table entries themselves).  ``after_move`` ends the game on a win.
 ``shared.base.Game.play`` runs them in that order.
 """
 
@@ -29,7 +30,7 @@ def check_road(st, seat, mv):
 
 #: move kind -> its check ``(st, seat, mv)``
 CHECKS = {
-    "roll": lambda st, seat, mv: turn.check_roll(st, seat),
+    "roll": turn.check_roll,
     "settle": check_settle,
     "road": check_road,
     "city": lambda st, seat, mv: build.check_city(st, seat, *mv.args),
@@ -44,14 +45,14 @@ CHECKS = {
     "roads": cards.check_card,
     "temples": cards.check_card,
     "prosperity": cards.check_card,
-    "bank": lambda st, seat, mv: trade.check_bank(st, seat, *mv.args),
-    "offer": lambda st, seat, mv: trade.check_offer(st, seat, *mv.args),
-    "accept": lambda st, seat, mv: trade.check_accept(st, seat),
-    "decline": lambda st, seat, mv: trade.check_decline(st, seat),
-    "counter": lambda st, seat, mv: trade.check_counter(st, seat, *mv.args),
-    "confirm": lambda st, seat, mv: trade.check_confirm(st, seat, *mv.args),
-    "withdraw": lambda st, seat, mv: trade.check_withdraw(st, seat),
-    "end": lambda st, seat, mv: turn.check_end(st, seat),
+    "bank": trade.check_bank,
+    "offer": trade.check_offer,
+    "accept": trade.check_accept,
+    "decline": trade.check_decline,
+    "counter": trade.check_counter,
+    "confirm": trade.check_confirm,
+    "withdraw": trade.check_withdraw,
+    "end": turn.check_end,
 }
 
 
@@ -85,7 +86,7 @@ def apply_card(st, seat, mv, plan, rng):
 
 #: move kind -> its apply ``(st, seat, mv, plan, rng)``
 APPLIES = {
-    "roll": _events_rng(turn.apply_roll),
+    "roll": turn.apply_roll,
     "settle": apply_settle,
     "road": apply_road,
     "city": _events(build.apply_city),
@@ -100,14 +101,14 @@ APPLIES = {
     "roads": apply_card,
     "temples": apply_card,
     "prosperity": apply_card,
-    "bank": _events(trade.apply_bank),
-    "offer": _events(trade.apply_offer),
-    "accept": _events(trade.apply_accept),
-    "decline": _events(trade.apply_decline),
-    "counter": _events(trade.apply_counter),
-    "confirm": _events(trade.apply_confirm),
-    "withdraw": _events(trade.apply_withdraw),
-    "end": _events(turn.apply_end),
+    "bank": trade.apply_bank,
+    "offer": trade.apply_offer,
+    "accept": trade.apply_accept,
+    "decline": trade.apply_decline,
+    "counter": trade.apply_counter,
+    "confirm": trade.apply_confirm,
+    "withdraw": trade.apply_withdraw,
+    "end": turn.apply_end,
 }
 
 _SETUP_KINDS = ("settle", "road")
@@ -115,9 +116,11 @@ _SETUP_KINDS = ("settle", "road")
 
 def check_duty(st, seat, mv):
     """Raise IllegalMove when ``seat`` may not play a move of this kind now."""
+    phase = st["phase"]
+    if phase == "play" and seat in st["players"]:
+        return      # the usual case: turn.guard_seat passes and play has no duty to check
     turn.guard_seat(st, seat)
     kind = mv.kind
-    phase = st["phase"]
     if phase == "setup" and kind not in _SETUP_KINDS:
         nxt = st["setup"][0]
         what = "road" if st["placed"] is not None else "settlement"
@@ -148,13 +151,13 @@ def after_move(st, seat, mv):
 def to_act(st):
     phase = st["phase"]
     if phase == "play":
-        if st["discard"]:
-            out = [s for s in st["order"] if s in st["discard"]]
-        else:
-            out = [st["turn"]]
-        offer = open_offer(st)
+        discard = st["discard"]
+        out = [s for s in st["order"] if s in discard] if discard else [st["turn"]]
+        offer = st["offer"]     # open_offer and owed of shared.trade, read directly (hot)
         if offer:
-            out.extend(s for s in owed(offer) if s not in out)
+            for s in offer["owed"]:
+                if s not in out:
+                    out.append(s)
         return out
     if phase == "setup":
         return [st["setup"][0]]

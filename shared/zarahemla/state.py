@@ -13,8 +13,10 @@ post site), ``robber`` (hex index), ``owner``/``level`` per corner (level 1 =
 Settlement, 2 = City) and ``roads`` per path (owning seat or None).
 """
 
+from operator import itemgetter
+
 from ..base import set_rules_version
-from ..bundles import fields, has, notation, transfer  # noqa: F401 - has: for the rules
+from ..bundles import has, notation, transfer  # noqa: F401 - has: for the rules
 from ..events import make_event
 from ..rng import Rng
 from .board import EDGES, N_CORNERS, N_EDGES, POST_EDGES, RESOURCES, make_board
@@ -145,13 +147,31 @@ def total_vp(state, seat):
 
 
 def bundle_text(bundle):
-    """``(2, 1, 0, 0, 0)`` -> ``"2wood+1brick"``; empty -> ``"nothing"``."""
-    return notation(bundle, RESOURCES) or "nothing"
+    """``(2, 1, 0, 0, 0)`` -> ``"2wood+1brick"``; empty -> ``"nothing"``.
+
+    Every trade, production and discard event writes two or three of these, from a few
+    hundred distinct bundles: the texts are remembered (at most 4096 of them).
+    """
+    key = tuple(bundle)
+    text = _BUNDLE_TEXTS.get(key)
+    if text is None:
+        text = notation(bundle, RESOURCES) or "nothing"
+        if len(_BUNDLE_TEXTS) < 4096:
+            _BUNDLE_TEXTS[key] = text
+    return text
+
+
+_BUNDLE_TEXTS = {}
 
 
 def res_dict(bundle):
-    """``(2, 1, 0, 0, 0)`` -> ``{"wood": 2, "brick": 1, "water": 0, ...}`` (a fact's bundle)."""
-    return fields(bundle, RESOURCES)
+    """``(2, 1, 0, 0, 0)`` -> ``{"wood": 2, "brick": 1, "water": 0, ...}`` (a fact's bundle).
+
+    ``shared.bundles.fields`` with RESOURCES, written out (a new dict every time: facts are
+    part of the state, never shared between events).
+    """
+    wood, brick, water, wheat, stone = bundle
+    return {"wood": wood, "brick": brick, "water": water, "wheat": wheat, "stone": stone}
 
 
 def pay(state, seat, bundle):
@@ -166,23 +186,28 @@ def take(state, seat, bundle):
 
 def post_rates(state, seat):
     """Best bank rate per resource for ``seat``: 4, 3 with a 3:1 post, 2 with its 2:1 post."""
-    owner = state["owner"]
-    rates = None
-    for i, a, b in _POST_CORNERS:
-        if owner[a] == seat or owner[b] == seat:
-            if rates is None:
-                rates = [4] * 5
-            kind = state["posts"][i]
-            if kind == "3:1":
-                for r in range(5):
-                    if rates[r] == 4:
-                        rates[r] = 3
-            else:
-                rates[_RES_INDEX[kind]] = 2
-    return rates or _NO_POST
+    owners = _POST_OWNERS(state["owner"])
+    if seat not in owners:      # no building at a post
+        return _NO_POST
+    rates = [4] * 5
+    posts = state["posts"]
+    j = owners.index(seat)
+    while True:                 # each of the seat's buildings at a post (2 corners a post)
+        kind = posts[j >> 1]
+        if kind == "3:1":
+            for r in range(5):
+                if rates[r] == 4:
+                    rates[r] = 3
+        else:
+            rates[_RES_INDEX[kind]] = 2
+        if seat not in owners[j + 1:]:
+            return rates
+        j = owners.index(seat, j + 1)
 
 
 _POST_CORNERS = tuple((i, EDGES[e][0], EDGES[e][1]) for i, e in enumerate(POST_EDGES))
+#: owner list -> the owners of the 18 corners at posts: those of post i at 2i and 2i + 1
+_POST_OWNERS = itemgetter(*(c for _, a, b in _POST_CORNERS for c in (a, b)))
 _RES_INDEX = {r: i for i, r in enumerate(RESOURCES)}
 _NO_POST = (4, 4, 4, 4, 4)
 

@@ -4,6 +4,11 @@ The offer is kept by the protocol of ``shared.trade`` (``state["offer"]``, in th
 docstring shows; bundles are 5 counts in RESOURCES order).  A counter is stored from the
 answering seat's point of view (what it gives, what it gets).  Only the current player offers;
 answering is never required for the game to go on; ending the turn withdraws the offer.
+
+The checks and applies here are the rules' table entries themselves (``rules.CHECKS`` and
+``rules.APPLIES``: ``(st, seat, mv)`` and ``(st, seat, mv, plan, rng)``, the apply adding its
+events to ``st["events"]``): trades are most of the moves of a game, so they take the parsed
+move without a layer of calls between.
 """
 
 from .. import IllegalMove
@@ -24,7 +29,8 @@ def _holds(st, seat, bundle, you=True):
 
 # --- bank ---------------------------------------------------------------------
 
-def check_bank(st, seat, give, get):
+def check_bank(st, seat, mv):
+    give, get = mv.args
     guard_turn(st, seat, "bank")
     guard_rolled(st)
     kinds = [r for r in range(5) if give[r]]
@@ -50,17 +56,19 @@ def check_bank(st, seat, give, get):
             raise IllegalMove(f"the bank has only {bank[i]} {RESOURCES[i]}", code="bank_empty")
 
 
-def apply_bank(st, seat, give, get):
+def apply_bank(st, seat, mv, plan, rng):
+    give, get = mv.args
     exchange(st["players"][seat]["hand"], give, st["bank"], get)
-    return [ev(st, f"{cap(seat)} traded {bundle_text(give)} to the bank for "
-               f"{bundle_text(get)}.", "bank_trade",
-               {"seat": seat, "give": res_dict(give), "get": res_dict(get),
-                "rate": sum(give) // sum(get)})]        # check_bank: a multiple of the rate
+    st["events"].append(ev(st, f"{cap(seat)} traded {bundle_text(give)} to the bank for "
+                           f"{bundle_text(get)}.", "bank_trade",
+                           {"seat": seat, "give": res_dict(give), "get": res_dict(get),
+                            "rate": sum(give) // sum(get)}))    # a multiple of the rate
 
 
 # --- offers ---------------------------------------------------------------------
 
-def check_offer(st, seat, give, get, to):
+def check_offer(st, seat, mv):
+    give, get, to = mv.args
     guard_turn(st, seat, "offer")
     guard_rolled(st)
     check_sides(give, get, RESOURCES)
@@ -73,8 +81,9 @@ def check_offer(st, seat, give, get, to):
                 raise IllegalMove(f"{s} is not in this game", code="bad_partner")
 
 
-def apply_offer(st, seat, give, get, to):
-    out = []
+def apply_offer(st, seat, mv, plan, rng):
+    give, get, to = mv.args
+    out = st["events"]
     targets = list(to) if to else [s for s in st["order"] if s != seat]
     if place_offer(st, seat, give, get, targets) is not None:
         out.append(ev(st, f"{cap(seat)} withdrew the previous offer.", "offer_withdrawn",
@@ -83,7 +92,6 @@ def apply_offer(st, seat, give, get, to):
     out.append(ev(st, f"{cap(seat)} offers {bundle_text(give)} for {bundle_text(get)} to "
                   f"{who}.", "offer", {"seat": seat, "give": res_dict(give), "get": res_dict(get),
                                       "to": list(targets), "everyone": not to}))
-    return out
 
 
 def _guard_answer(st, seat):
@@ -97,38 +105,41 @@ def _guard_answer(st, seat):
     return offer
 
 
-def check_accept(st, seat):
+def check_accept(st, seat, mv):
     offer = _guard_answer(st, seat)
     _holds(st, seat, offer["get"])
 
 
-def apply_accept(st, seat):
+def apply_accept(st, seat, mv, plan, rng):
     offer = record_answer(st, seat, "accept")
-    return [ev(st, f"{cap(seat)} accepts {cap(offer['from'])}'s offer.", "answer",
-               {"seat": seat, "offerer": offer["from"], "answer": "accept"})]
+    st["events"].append(ev(st, f"{cap(seat)} accepts {cap(offer['from'])}'s offer.", "answer",
+                           {"seat": seat, "offerer": offer["from"], "answer": "accept"}))
 
 
-def check_decline(st, seat):
+def check_decline(st, seat, mv):
     _guard_answer(st, seat)
 
 
-def apply_decline(st, seat):
+def apply_decline(st, seat, mv, plan, rng):
     offer = record_answer(st, seat, "decline")
-    return [ev(st, f"{cap(seat)} declines {cap(offer['from'])}'s offer.", "answer",
-               {"seat": seat, "offerer": offer["from"], "answer": "decline"})]
+    st["events"].append(ev(st, f"{cap(seat)} declines {cap(offer['from'])}'s offer.", "answer",
+                           {"seat": seat, "offerer": offer["from"], "answer": "decline"}))
 
 
-def check_counter(st, seat, give, get):
+def check_counter(st, seat, mv):
+    give, get = mv.args
     _guard_answer(st, seat)
     check_sides(give, get, RESOURCES)
     _holds(st, seat, give)
 
 
-def apply_counter(st, seat, give, get):
+def apply_counter(st, seat, mv, plan, rng):
+    give, get = mv.args
     offer = record_answer(st, seat, "counter", give, get)
-    return [ev(st, f"{cap(seat)} counters: {bundle_text(give)} for {bundle_text(get)}.",
-               "answer", {"seat": seat, "offerer": offer["from"], "answer": "counter",
-                          "give": res_dict(give), "get": res_dict(get)})]
+    st["events"].append(ev(st, f"{cap(seat)} counters: {bundle_text(give)} for "
+                           f"{bundle_text(get)}.", "answer",
+                           {"seat": seat, "offerer": offer["from"], "answer": "counter",
+                            "give": res_dict(give), "get": res_dict(get)}))
 
 
 def _open_offer(st, seat, kind):
@@ -139,7 +150,8 @@ def _open_offer(st, seat, kind):
     return offer
 
 
-def check_confirm(st, seat, partner):
+def check_confirm(st, seat, mv):
+    partner = mv.args[0]
     offer = _open_offer(st, seat, "confirm")
     deal = terms(offer, partner)
     if deal is None:
@@ -152,20 +164,22 @@ def check_confirm(st, seat, partner):
     _holds(st, partner, get, you=False)
 
 
-def apply_confirm(st, seat, partner):
+def apply_confirm(st, seat, mv, plan, rng):
+    partner = mv.args[0]
     give, get = terms(open_offer(st), partner)
     exchange(st["players"][seat]["hand"], give, st["players"][partner]["hand"], get)
     close_offer(st)
-    return [ev(st, f"{cap(seat)} traded {bundle_text(give)} to {cap(partner)} for "
-               f"{bundle_text(get)}.", "trade",
-               {"seat": seat, "partner": partner, "give": res_dict(give), "get": res_dict(get)})]
+    st["events"].append(ev(st, f"{cap(seat)} traded {bundle_text(give)} to {cap(partner)} for "
+                           f"{bundle_text(get)}.", "trade",
+                           {"seat": seat, "partner": partner, "give": res_dict(give),
+                            "get": res_dict(get)}))
 
 
-def check_withdraw(st, seat):
+def check_withdraw(st, seat, mv):
     _open_offer(st, seat, "withdraw")
 
 
-def apply_withdraw(st, seat):
+def apply_withdraw(st, seat, mv, plan, rng):
     close_offer(st)
-    return [ev(st, f"{cap(seat)} withdrew the offer.", "offer_withdrawn",
-               {"seat": seat, "reason": "withdrawn"})]
+    st["events"].append(ev(st, f"{cap(seat)} withdrew the offer.", "offer_withdrawn",
+                           {"seat": seat, "reason": "withdrawn"}))

@@ -5,6 +5,8 @@ Every ``check_*`` raises IllegalMove and never mutates; every ``apply_*``
 assumes its check passed, mutates the state and returns the move's events.
 """
 
+from operator import le
+
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, rules_version_of
 from ..events import make_event
@@ -179,17 +181,19 @@ def apply_start(st, seat, c):
 
 
 # --- rolling and production --------------------------------------------------
+# (roll and end, every turn's first and last moves, are the rules' table entries themselves, like
+# the trades: checks ``(st, seat, mv)``, applies ``(st, seat, mv, plan, rng)`` adding their events)
 
-def check_roll(st, seat):
+def check_roll(st, seat, mv):
     guard_turn(st, seat, "roll")
     if st["rolled"]:
         raise IllegalMove("you have already rolled this turn", code="already_rolled")
 
 
-def apply_roll(st, seat, rng):
+def apply_roll(st, seat, mv, plan, rng):
     d1, d2 = rng.die(6), rng.die(6)
     st["dice"] = [d1, d2]
-    return resolve_roll(st, seat, d1 + d2, f"{cap(seat)} rolled {d1 + d2} ({d1}+{d2})")
+    st["events"] += resolve_roll(st, seat, d1 + d2, f"{cap(seat)} rolled {d1 + d2} ({d1}+{d2})")
 
 
 def production(st, total):
@@ -220,6 +224,38 @@ def _blocked(st, total):
         if s is not None:
             owed.setdefault(s, [0] * 5)[r] += st["level"][c]
     return {"hex": HEX_NAMES[h], "owed": {s: res_dict(b) for s, b in owed.items()}}
+
+
+def _short_paid(st, owed, short, short_facts):
+    """{seat: [5 counts]} the bank pays of ``owed`` when it is short of a resource.
+
+    Resource by resource: what everyone is owed when the bank has enough; all it has to a
+    single taker; nothing to several (RULES.md).  The shortages' texts go to ``short``, their
+    facts to ``short_facts`` (None: no facts).
+    """
+    bank = st["bank"]
+    gains = {}
+    for r in range(5):
+        takers = [s for s in st["order"] if s in owed and owed[s][r]]
+        need = sum(owed[s][r] for s in takers)
+        if not need:
+            continue
+        if need <= bank[r]:
+            for s in takers:
+                gains.setdefault(s, [0] * 5)[r] += owed[s][r]
+            continue
+        paid = {}
+        if len(takers) == 1:
+            if bank[r]:
+                gains.setdefault(takers[0], [0] * 5)[r] += bank[r]
+                paid[takers[0]] = bank[r]
+            short.append(f"the bank had only {bank[r]} {RESOURCES[r]}")
+        else:
+            short.append(f"the bank is short of {RESOURCES[r]}: no one gets any")
+        if short_facts is not None:
+            short_facts.append({"resource": RESOURCES[r], "bank": bank[r],
+                                "owed": {s: owed[s][r] for s in takers}, "paid": paid})
+    return gains
 
 
 def resolve_roll(st, seat, total, head, liahona=False):
@@ -254,29 +290,12 @@ def resolve_roll(st, seat, total, head, liahona=False):
         return [ev(st, text, "roll", data)]
     owed = production(st, total)
     bank = st["bank"]
-    gains = {}
     short = []
     short_facts = []
-    for r in range(5):
-        takers = [s for s in st["order"] if s in owed and owed[s][r]]
-        need = sum(owed[s][r] for s in takers)
-        if not need:
-            continue
-        if need <= bank[r]:
-            for s in takers:
-                gains.setdefault(s, [0] * 5)[r] += owed[s][r]
-            continue
-        paid = {}
-        if len(takers) == 1:
-            if bank[r]:
-                gains.setdefault(takers[0], [0] * 5)[r] += bank[r]
-                paid[takers[0]] = bank[r]
-            short.append(f"the bank had only {bank[r]} {RESOURCES[r]}")
-        else:
-            short.append(f"the bank is short of {RESOURCES[r]}: no one gets any")
-        if facts:
-            short_facts.append({"resource": RESOURCES[r], "bank": bank[r],
-                                "owed": {s: owed[s][r] for s in takers}, "paid": paid})
+    if all(map(le, map(sum, zip(*owed.values())), bank)):
+        gains = owed        # the usual case: the bank pays everything owed
+    else:
+        gains = _short_paid(st, owed, short, short_facts if facts else None)
     for s, g in gains.items():
         hand = st["players"][s]["hand"]
         for r in range(5):
@@ -375,13 +394,13 @@ def apply_robber(st, seat, h, victim, rng):
 
 # --- end of turn and winning ------------------------------------------------------
 
-def check_end(st, seat):
+def check_end(st, seat, mv):
     guard_turn(st, seat, "end")
     guard_rolled(st)
 
 
-def apply_end(st, seat):
-    out = []
+def apply_end(st, seat, mv, plan, rng):
+    out = st["events"]
     if open_offer(st) is not None:
         out.append(ev(st, f"{cap(seat)}'s offer is withdrawn.", "offer_withdrawn",
                       {"seat": seat, "reason": "end_turn"}))
@@ -396,7 +415,6 @@ def apply_end(st, seat):
     st["dice"] = None
     out.append(ev(st, f"{cap(seat)} ended the turn; {cap(nxt)} to roll.", "end_turn",
                   {"seat": seat, "next": nxt}))
-    return out
 
 
 def check_win(st):
