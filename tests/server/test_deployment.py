@@ -84,6 +84,11 @@ def test_the_procfile_names_both_process_types_with_their_settings_files():
                  if line.strip())
     assert lines["web"].split() == ["gunicorn", "-c", "gunicorn_conf.py", "wsgi:app"]
     assert lines["push"].split() == ["gunicorn", "-c", "gunicorn_push.py", "wsgi:app"]
+    # the two processes without HTTP: notices and deadlines, and the bots' seats (#16)
+    assert lines["notify"].split() == ["pbem-server", "notify"]
+    assert lines["bots"].split() == ["pbem-server", "bots"]
+    from server.cli import main as server_cli
+    assert {"notify", "bots"} <= set(server_cli.commands)
     import runpy
     web = runpy.run_path(str(ROOT / "gunicorn_conf.py"))
     push = runpy.run_path(str(ROOT / "gunicorn_push.py"))
