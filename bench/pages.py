@@ -5,7 +5,8 @@ process, Flask's test client, SQLite), then its page is fetched as a first visit
 it: the HTML and the files it links (CSS, scripts; no images: the board is inline), asked
 with the ``Accept-Encoding`` Chromium sends over plain HTTP (gzip, deflate; over HTTPS it also
 offers br and zstd, which compress better).  Targets (issue #17): at most 100 KB transferred
-(as the app itself sends it, compressed by server/web/__init__.py; the rendered size is
+(as the app itself sends it: public pages and every page's CSS and scripts compressed by
+server/web/__init__.py, a signed-in reader's page not, against BREACH; the rendered size is
 shown beside it) and at most
 50 ms of server time (median of repeated requests, each a full render; the first, cold request
 is shown beside it).  The 304 answer of the live part, which every open page asks for every

@@ -7,11 +7,13 @@ archive stepper, ``/rules/TYPE`` a game's rules, ``/login/TOKEN`` a one-time sig
 Content-Security-Policy (no inline script or style, no framing).  Errors on pages are HTML
 pages with the right status; the API's errors stay JSON.
 
-Pages, their CSS and scripts travel compressed (Flask-Compress, gzip or what the browser
-prefers) when the browser accepts it: a game page with its play panel is about 110 KB as
-rendered and a fifth of that on the wire (issue #17: at most 100 KB transferred on a first
-load).  JSON (the API, the hot path of moves) and event streams (Server-Sent Events must not
-be held back) are sent as they are; a proxy in front may compress them.
+Public pages, and the CSS and scripts of every page, travel compressed (Flask-Compress, gzip
+or what the browser prefers) when the browser accepts it (issue #17: at most 100 KB
+transferred on a first load).  A page asked with a session cookie is never compressed: it may
+carry its reader's hand beside text other players chose (table talk, names), and the size of
+a compressed answer would then tell an eavesdropper on the wire how much of that text
+matches the hand (the BREACH attack).  JSON (the API, the hot path of moves) and event streams
+(Server-Sent Events must not be held back) are sent as they are.
 """
 
 from flask import Blueprint, render_template, request
@@ -31,12 +33,24 @@ COMPRESSED = ["text/html", "text/css", "text/javascript", "application/javascrip
 def init_app(app):
     """Register the pages on ``app`` (after the API, whose JSON error handler it keeps for /api)."""
     from flask_compress import Compress
+    from .signin import COOKIE, SECURE_COOKIE
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
     # static files are streamed (send_file): compressed as they stream; an event stream is
     # text/event-stream, not in COMPRESSED, so it is never held back
     app.config.setdefault("COMPRESS_STREAMS", True)
     app.config.setdefault("COMPRESS_MIN_SIZE", 1024)
-    Compress(app)
+    app.config["COMPRESS_REGISTER"] = False
+    compress = Compress(app)
+
+    def compress_public(response):
+        if response.mimetype not in COMPRESSED:  # the API's JSON: nothing to do, at once
+            return response
+        if request.endpoint != "web.static" and (request.cookies.get(COOKIE)
+                                                 or request.cookies.get(SECURE_COOKIE)):
+            return response  # a signed-in reader's page: never compressed (BREACH)
+        return compress.after_request(response)
+
+    app.after_request(compress_public)
     from . import views  # noqa: F401 - registers the routes on bp
     from . import devices  # noqa: F401 - the browser key's link page (#18)
     app.register_blueprint(bp)

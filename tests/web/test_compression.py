@@ -1,6 +1,6 @@
-"""Pages travel compressed (issue #17: a first load transfers at most 100 KB): the HTML, CSS
-and scripts are gzip- or deflate-encoded when the browser accepts it and decode to exactly
-what an uncompressed request gets; JSON (the API) and the event stream are never encoded; the
+"""Pages travel compressed (issue #17: a first load transfers at most 100 KB): public pages,
+CSS and scripts are gzip- or deflate-encoded when the browser accepts it and decode to exactly
+what an uncompressed request gets; a signed-in reader's page never is (BREACH); JSON (the API) and the event stream are never encoded; the
 live part's 304 still works with the ETag the page carries."""
 
 import re
@@ -43,11 +43,29 @@ def test_the_game_page_and_its_assets_are_compressed_and_decode_to_the_same_byte
         assert enc.status_code == 200
         assert enc.headers.get("Content-Encoding") in ("gzip", "deflate"), ref
         assert _decoded(enc) == raw
-    # a signed-in player's page (the play panel and its scripts) too
+
+
+def test_a_signed_in_readers_page_is_never_compressed_but_its_scripts_are(app, make_player):
+    """BREACH: a signed-in page carries its reader's hand beside text other players chose
+    (table talk); compressed, its size would tell an eavesdropper how much of that text
+    matches the hand.  So pages asked with a session cookie go uncompressed, live part
+    included, even with a forged or stale cookie; the public CSS and scripts stay compressed."""
+    game_id, (ann, bob) = start_pig(make_player)
+    ann.play(game_id, "north", "peek")  # a secret only north sees is on north's page now
     browser = sign_in(app, ann, game_id)
-    mine = browser.get(f"/g/{game_id}", headers=GZIP)
-    assert mine.headers["Content-Encoding"] == "gzip"
-    assert b"<svg" in _decoded(mine) or b"<pre" in _decoded(mine)
+    for path in (f"/g/{game_id}", f"/g/{game_id}/live", "/"):
+        mine = browser.get(path, headers=GZIP)
+        assert mine.status_code == 200, path
+        assert "Content-Encoding" not in mine.headers, path
+    page = browser.get(f"/g/{game_id}", headers=GZIP).get_data()
+    assets = set(re.findall(rb'(?:href|src)="(/assets/[^"]+)"', page))
+    assert assets
+    for ref in assets:
+        assert browser.get(ref.decode(), headers=GZIP).headers.get("Content-Encoding") in (
+            "gzip", "deflate"), ref
+    stranger = app.test_client()
+    stranger.set_cookie("pbem_session", "forged")
+    assert "Content-Encoding" not in stranger.get(f"/g/{game_id}", headers=GZIP).headers
 
 
 def test_the_api_and_the_event_stream_are_never_encoded(client, make_player):
