@@ -173,7 +173,8 @@ def rotate_key(c, recovery_code):
     new = secrets.token_bytes(32)
     new_pub = public_key_hex(new)
     body = {"public_key": new_pub, "by": "recovery" if recovery else "main",
-            "proof": sign(recovery or old, key_rotation_message(name, new_pub))}
+            "proof": sign(recovery or old, key_rotation_message(
+                name, profile["public_key"], new_pub, profile.get("key_rotations", 0)))}
     if rpub:
         body["recovery_cert"] = sign(new, recovery_message(name, rpub))
     try:

@@ -52,6 +52,10 @@ class Player(db.Model):
     # {main public key: that key's signature of recovery_message(name, recovery_key)}
     recovery_key: Mapped[str | None] = mapped_column(String(64))
     recovery_certs: Mapped[dict | None] = mapped_column(JSON)
+    # how many times the main key was rotated: every rotation proof names it, so a proof
+    # verifies once (shared.table.key_rotation_message)
+    key_rotations: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
+                                               server_default="0")
 
 
 class Game(db.Model):

@@ -55,6 +55,7 @@ class PlayerSchema(Strict):
     created_at = fields.DateTime(dump_only=True)
     recovery_key = fields.String(dump_only=True, allow_none=True)
     recovery_certs = fields.Dict(dump_only=True, allow_none=True)
+    key_rotations = fields.Integer(dump_only=True)
 
 
 class KeyRotationSchema(Strict):

@@ -87,7 +87,7 @@ MARK = "@"
 #: the most takeback requests one seat may make in one game
 MAX_REQUESTS = 10
 RECOVERY_DOMAIN = b"pbem-recovery-v1\n"
-KEY_ROTATION_DOMAIN = b"pbem-key-rotation-v1\n"
+KEY_ROTATION_DOMAIN = b"pbem-key-rotation-v2\n"
 ANSWERS = ("@accept takeback", "@refuse takeback")
 #: the header option (in ``options``) that says what a missed deadline does: ``move`` (the
 #: game's timeout move, the default, never written in the options) or ``bot:LEVEL``
@@ -237,9 +237,21 @@ def recovery_message(player, recovery_key):
     return RECOVERY_DOMAIN + canonical_json({"player": player, "recovery_key": recovery_key})
 
 
-def key_rotation_message(player, new_key):
-    """What the old main key (or the recovery key) signs to tell the server of a new key."""
-    return KEY_ROTATION_DOMAIN + canonical_json({"player": player, "public_key": new_key})
+def key_rotation_message(player, old_key, new_key, rotation):
+    """What the current main key (or the recovery key) signs to tell the server of a new key.
+
+    The proof is bound to the key it replaces (``old_key``, the account's main key now) and to
+    the account's count of rotations so far (``rotation``, 0 before the first; the server's
+    profile shows it as ``key_rotations``), so it is good exactly once: after the rotation the
+    account has another key and a higher count, and the same proof no longer verifies.
+    (Version 1 signed only the player and the new key, and a proof could be posted again to
+    bring back a key the player had rotated away from.)
+
+    >>> key_rotation_message("ann", "a" * 64, "b" * 64, 0)[:21]
+    b'pbem-key-rotation-v2\\n'
+    """
+    return KEY_ROTATION_DOMAIN + canonical_json({"player": player, "old_key": old_key,
+                                                 "public_key": new_key, "rotation": rotation})
 
 
 # --- the table state ------------------------------------------------------------------------

@@ -28,7 +28,8 @@ blp = Blueprint("players", __name__, url_prefix="/api/players",
 def _public(player, me=False):
     out = {"name": player.name, "public_key": player.public_key, "tz": player.tz,
            "created_at": player.created_at, "recovery_key": player.recovery_key,
-           "recovery_certs": player.recovery_certs}
+           "recovery_certs": player.recovery_certs,
+           "key_rotations": player.key_rotations or 0}
     if me:
         out["email"] = player.email
     return out
@@ -206,7 +207,8 @@ class PlayerKey(MethodView):
         entries; see docs/CLI.md, pbem key rotate).
 
         No signed request: ``proof`` is the signature of
-        ``shared.table.key_rotation_message(name, public_key)`` by the current main key
+        ``shared.table.key_rotation_message(name, old_key, public_key, rotation)`` (the key
+        being replaced and the profile's ``key_rotations``) by the current main key
         (``by`` main) or by the recovery key registered with the player (``by`` recovery, for a
         lost main key).  A player with a recovery key gives ``recovery_cert``: the new key's
         signature binding the same recovery key, so that a later rotation by recovery verifies
@@ -221,9 +223,13 @@ class PlayerKey(MethodView):
         signer = player.public_key if data["by"] == "main" else player.recovery_key
         if signer is None:
             fail(403, "no_recovery_key", f"{name} registered no recovery key")
-        if not verify(signer, key_rotation_message(name, data["public_key"]), data["proof"]):
+        rotation = player.key_rotations or 0
+        if not verify(signer, key_rotation_message(name, player.public_key, data["public_key"],
+                                                   rotation), data["proof"]):
             fail(403, "bad_proof", f"the proof is not signed by {name}'s "
-                 f"{'main' if data['by'] == 'main' else 'recovery'} key")
+                 f"{'main' if data['by'] == 'main' else 'recovery'} key for replacing the key "
+                 f"{name} has now (rotation {rotation}); a proof is good once, for the key it "
+                 "replaces")
         certs = dict(player.recovery_certs or {})
         if player.recovery_key is not None:
             cert = data["recovery_cert"]
@@ -239,6 +245,7 @@ class PlayerKey(MethodView):
                 fail(409, "key_taken", "that key is already registered")
         player.public_key = data["public_key"]
         player.recovery_certs = certs
+        player.key_rotations = rotation + 1
         try:
             db.session.commit()
         except IntegrityError:

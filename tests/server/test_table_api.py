@@ -182,9 +182,13 @@ def _register_recovery(player, recovery):
 
 
 def _rotation_body(player, new_key, signer, recovery):
+    """A rotation of ``player``'s main key to ``new_key``, proven by ``signer``: bound to the
+    key the server has now and to its rotation count (read from the public profile)."""
     new_pub = public_key_hex(new_key)
+    profile = player.client.get(f"/api/players/{player.name}").get_json()
     return {"public_key": new_pub,
-            "proof": sign(signer, key_rotation_message(player.name, new_pub)),
+            "proof": sign(signer, key_rotation_message(
+                player.name, profile["public_key"], new_pub, profile["key_rotations"])),
             "recovery_cert": sign(new_key, recovery_message(player.name,
                                                             public_key_hex(recovery)))}
 
@@ -278,3 +282,35 @@ def test_forged_rotation_entries_are_refused(make_player, client, clock):
     bad = {"recovery_key": rpub, "recovery_cert": sign(bob.key, recovery_message("carl", rpub))}
     r = carl.register(**bad)
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "bad_recovery_cert"
+
+
+def test_a_rotation_proof_is_good_once_and_cannot_bring_back_an_old_key(client, clock):
+    """The attack: rotate by recovery to K2, then K2 -> K3, then post the first body again.
+    Version 1 proofs signed only the player and the new key, so the replay made K2 (the key
+    the player rotated away from, perhaps because it leaked) the account's key again."""
+    from tests.conftest import Player
+    ann = Player(client, clock, "ann")
+    recovery = bytes([9]) * 32
+    assert ann.register(**_register_recovery(ann, recovery)).status_code == 201
+    k2, k3 = bytes([20]) * 32, bytes([21]) * 32
+    first = dict(_rotation_body(ann, k2, recovery, recovery), by="recovery")
+    r = client.post("/api/players/ann/key", json=first)
+    assert r.status_code == 200, r.get_json()
+    assert client.get("/api/players/ann").get_json()["key_rotations"] == 1
+    ann.key, ann.public_key = k2, public_key_hex(k2)
+    second = _rotation_body(ann, k3, k2, recovery)
+    r = client.post("/api/players/ann/key", json=second)
+    assert r.status_code == 200, r.get_json()
+    for replay in (first, second):
+        r = client.post("/api/players/ann/key", json=replay)
+        assert r.status_code == 403, r.get_json()
+        assert r.get_json()["error"]["code"] == "bad_proof"
+    profile = client.get("/api/players/ann").get_json()
+    assert profile["public_key"] == public_key_hex(k3) and profile["key_rotations"] == 2
+    # a version 1 proof (player and new key only) is refused too
+    from shared.envelope import canonical_json
+    v1 = b"pbem-key-rotation-v1\n" + canonical_json({"player": "ann",
+                                                      "public_key": public_key_hex(k2)})
+    old_style = dict(first, proof=sign(recovery, v1))
+    assert client.post("/api/players/ann/key", json=old_style).status_code == 403
+    assert client.get("/api/players/ann").get_json()["public_key"] == public_key_hex(k3)
