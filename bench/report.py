@@ -1,19 +1,51 @@
-"""The printed table and docs/PERFORMANCE.md."""
+"""The printed table, docs/PERFORMANCE.md (the summary) and bench/LAST-RUN.md (everything).
+
+docs/PERFORMANCE.md is what a reader takes in: the run's facts, one row per target with its
+figure and verdict, and one line of reason per miss (``MISS_REASONS``, written by hand from the
+profiles in bench/ANALYSIS.md).  bench/LAST-RUN.md keeps every row the run measured and the
+profiles it took.
+"""
 
 from pathlib import Path
 
-ANALYSIS = Path(__file__).with_name("ANALYSIS.md")
+HERE = Path(__file__).parent
+ANALYSIS = HERE / "ANALYSIS.md"
+LAST_RUN = HERE / "LAST-RUN.md"
+
+#: one line of reason for a missed target: (words of its measurement's name, words of its
+#: section or "" for any, the reason); each is the summary of a section of bench/ANALYSIS.md,
+#: where the profile it was read from is
+MISS_REASONS = [
+    ("move rate / hello rate", "sqlite", "threads wait for SQLite's write lock (py-spy: ~80% of "
+                                         "request time in the busy handler)"),
+    ("move rate / hello rate", "postgres", "the commit's fsync per move and pg_notify's "
+                                           "commit-time lock (psycopg wait ~60%)"),
+    ("worker RSS", "", "the import footprint (SQLAlchemy 19.6 MB the largest step; create_app's "
+                       "blueprints and pages 6.5 MB)"),
+    ("in-process move POST, ms of CPU", "", "Flask's request handling ~32%, the session's "
+                                            "connection and commit ~20-25% (cProfile)"),
+    ("1000 games / 8 games", "", "one snapshot SELECT per game out of the worker's state cache; "
+                                 "no consistent direction over runs"),
+    ("pbem play /", "", "importing requests is ~45% of the play process (cProfile)"),
+]
+
+
+def _reason(row):
+    for words, section, reason in MISS_REASONS:
+        if words in row.name and section in row.section:
+            return reason
+    return "not yet profiled: see bench/ANALYSIS.md"
 
 
 def table(rows):
     heads = ("section", "measurement", "value", "target", "verdict")
     data = [(r.section, r.name, r.value, r.target, r.verdict) for r in rows]
     widths = [min(max([len(h)] + [len(d[i]) for d in data]), cap)
-              for i, (h, cap) in enumerate(zip(heads, (16, 58, 90, 14, 11)))]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(heads, widths)),
+              for i, (h, cap) in enumerate(zip(heads, (16, 58, 90, 14, 11), strict=True))]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)),
              "  ".join("-" * w for w in widths)]
     for d in data:
-        lines.append("  ".join(str(c).ljust(w) for c, w in zip(d, widths)))
+        lines.append("  ".join(str(c).ljust(w) for c, w in zip(d, widths, strict=True)))
     return "\n".join(lines)
 
 
@@ -21,52 +53,73 @@ def _md(text):
     return str(text).replace("|", "\\|")
 
 
-def write_markdown(run, path):
+_VERDICT = {"met": "met", "MISSED": "**missed**", "info": "", "unavailable": "unavailable"}
+
+
+def _facts(run):
     f = run.facts
-    met = sum(r.verdict == "met" for r in run.rows)
-    missed = [r for r in run.rows if r.verdict == "MISSED"]
-    na = [r for r in run.rows if r.verdict == "unavailable"]
+    return [f"- Date: {f.get('date')}; commit {f.get('commit', '?')}; command "
+            f"`{f.get('command')}` ({f.get('duration', '?')})",
+            f"- Machine: {f.get('cores')} cores ({f.get('cpu')}), Python {f.get('python')}",
+            "- Load average (1/5/15 min), shared machine: " + "; ".join(
+                f"{label} {' / '.join(f'{x:.2f}' for x in avg)}" for label, avg in run.loads),
+            f"- HTTP load generator: {f.get('load generator')}; servers on loopback, "
+            f"PBEM_RATELIMIT=off, {f.get('deployment', 'gunicorn 2 workers x 4 threads')}"]
+
+
+HOW_TO_RUN = [
+    "## How to run", "", "```",
+    "pip install -e .[postgres] -r bench/requirements.txt",
+    "apt-get install wrk            # optional, strongly advised: a C load generator",
+    "python -m bench                # full run, ~10 minutes, writes this file",
+    "python -m bench --quick        # CI smoke run, under ~3 minutes",
+    "python -m bench --only engines,cli --no-write",
+    "```", "",
+    "PostgreSQL: `PBEM_BENCH_PG` (default `postgresql://postgres@127.0.0.1:5432/test`) names a "
+    "server where throw-away databases are created and dropped.  A part that cannot run (an "
+    "engine mid-edit, no PostgreSQL, no wrk) is reported as `unavailable: <reason>`; the suite "
+    "always exits 0.", ""]
+
+
+def summary(run):
+    """docs/PERFORMANCE.md: the targets, their figures and verdicts, a reason per miss."""
+    targeted = [r for r in run.rows if r.target]
+    met = sum(r.verdict == "met" for r in targeted)
+    missed = [r for r in targeted if r.verdict == "MISSED"]
+    na = [r for r in targeted if r.verdict == "unavailable"]
     out = ["# Performance", "",
-           "Written by `python -m bench` (the benchmark suite in `bench/`; requirements in "
-           "`bench/requirements.txt`).  Do not edit the figures by hand: run the suite.  "
-           "Benchmarks never fail: they print ratios measured in the same run.", "",
-           f"- Date: {f.get('date')}; commit {f.get('commit', '?')}; command `{f.get('command')}`"
-           f" ({f.get('duration', '?')})",
-           f"- Machine: {f.get('cores')} cores ({f.get('cpu')}), Python {f.get('python')}",
-           "- Load average (1/5/15 min), shared machine: " + "; ".join(
-               f"{label} {' / '.join(f'{x:.2f}' for x in avg)}" for label, avg in run.loads),
-           f"- HTTP load generator: {f.get('load generator')}; servers on loopback, "
-           f"PBEM_RATELIMIT=off, {f.get('deployment', 'gunicorn 2 workers x 4 threads')} "
-           "(the comparison rows say theirs)",
+           "Written by `python -m bench` (the benchmark suite in `bench/`).  Do not edit the "
+           "figures by hand: run the suite.  Benchmarks never fail: ratios are measured in the "
+           "same run.  Every row the run measured, and its profiles, are in "
+           "[bench/LAST-RUN.md](../bench/LAST-RUN.md); the analysis of each miss is in "
+           "[bench/ANALYSIS.md](../bench/ANALYSIS.md).", "", *_facts(run),
            f"- Targets met: {met}; missed: {len(missed)}; unavailable: {len(na)}", "",
-           "| section | measurement | value | target | verdict |",
-           "|---|---|---|---|---|"]
-    for r in run.rows:
-        verdict = {"met": "met", "MISSED": "**missed**", "info": "",
-                   "unavailable": "unavailable"}[r.verdict]
-        out.append(f"| {_md(r.section)} | {_md(r.name)} | {_md(r.value)} | {_md(r.target)} | "
-                   f"{verdict} |")
+           "| section | target | figure | verdict |", "|---|---|---|---|"]
+    for r in targeted:
+        out.append(f"| {_md(r.section)} | {_md(r.name)} {_md(r.target)} | {_md(r.value)} | "
+                   f"{_VERDICT[r.verdict]} |")
     if missed:
-        out += ["", "## Missed targets", ""]
-        out += [f"- {_md(r.section)}: {_md(r.name)} = {_md(r.value)} (target {_md(r.target)})"
-                for r in missed]
+        out += ["", "## Why each miss", ""]
+        out += [f"- {_md(r.section)}, {_md(r.name)}: {_reason(r)}." for r in missed]
+    return "\n".join(out + [""] + HOW_TO_RUN)
+
+
+def full(run):
+    """bench/LAST-RUN.md: every row and every profile of the run."""
+    out = ["# The last full run of `python -m bench`", "",
+           "Written by the run; the summary is docs/PERFORMANCE.md.", "", *_facts(run), "",
+           "| section | measurement | value | target | verdict |", "|---|---|---|---|---|"]
+    for r in run.rows:
+        out.append(f"| {_md(r.section)} | {_md(r.name)} | {_md(r.value)} | {_md(r.target)} | "
+                   f"{_VERDICT[r.verdict]} |")
     if run.notes:
         out += ["", "## Profiles and notes from this run", ""]
         for section, text in run.notes:
             out += [f"**{section}**", "", "```", text, "```", ""]
-    if ANALYSIS.exists():
-        out += ["", ANALYSIS.read_text().strip()]
-    out += ["", "## How to run", "",
-            "```",
-            "pip install -e .[postgres] -r bench/requirements.txt",
-            "apt-get install wrk            # optional, strongly advised: a C load generator",
-            "python -m bench                # full run, ~10 minutes, writes this file",
-            "python -m bench --quick        # CI smoke run, under ~3 minutes",
-            "python -m bench --only engines,cli --no-write",
-            "```", "",
-            "PostgreSQL: `PBEM_BENCH_PG` (default `postgresql://postgres@127.0.0.1:5432/test`) "
-            "names a server where throw-away databases are created and dropped.  A part that "
-            "cannot run (an engine mid-edit, no PostgreSQL, no wrk) is reported as "
-            "`unavailable: <reason>`; the suite always exits 0.", ""]
+    return "\n".join(out + [""])
+
+
+def write_markdown(run, path, last_run=LAST_RUN):
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(out))
+    path.write_text(summary(run))
+    last_run.write_text(full(run))
