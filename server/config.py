@@ -94,6 +94,9 @@ def from_env(instance_path):
         # where the push process answers when the front does not route /wait and /events
         # to it by path (docs/DEPLOYMENT.md): a web worker's 503 for a long poll names it
         "PBEM_PUSH_URL": (os.environ.get("PBEM_PUSH_URL") or "").rstrip("/") or None,
+        # Web Push (server/webpush.py): the VAPID private key (raw P-256, base64url); unset:
+        # made once and kept in the database
+        "PBEM_VAPID_PRIVATE_KEY": os.environ.get("PBEM_VAPID_PRIVATE_KEY") or None,
         # games of bots only (every seat a bot) one player may have being played at once
         "PBEM_MAX_BOT_GAMES": os.environ.get("PBEM_MAX_BOT_GAMES") or None,
     }

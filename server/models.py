@@ -56,6 +56,9 @@ class Player(db.Model):
     # verifies once (shared.table.key_rotation_message)
     key_rotations: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
                                                server_default="0")
+    # the player's ids in chat services ({"discord": "1234...", "slack": "U...", "matrix":
+    # "@ann:example.org"}), so that a game's channel can mention whoever owes a move
+    chat_ids: Mapped[dict | None] = mapped_column(JSON)
 
 
 class Game(db.Model):
@@ -208,6 +211,10 @@ class Notice(db.Model):
                                         index=True)  # pending, digest, sent, failed
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_error: Mapped[str | None] = mapped_column(String(500))
+    # channel "channel": the notice channel (NoticeChannel) it goes to; "webpush": every
+    # push subscription of the player
+    channel_id: Mapped[int | None] = mapped_column(ForeignKey("notice_channels.id"),
+                                                   index=True)
 
 
 class Rating(db.Model):
@@ -236,3 +243,42 @@ class TeamRecord(db.Model):
     team_size: Mapped[int] = mapped_column(Integer, nullable=False)
     games: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     wins: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+
+
+class ServerSecret(db.Model):
+    """A secret the server makes once and keeps (the VAPID key of Web Push)."""
+
+    __tablename__ = "server_secrets"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class PushSubscription(db.Model):
+    """A browser's Web Push subscription (RFC 8030): where to push, and its keys (RFC 8291)."""
+
+    __tablename__ = "push_subscriptions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    endpoint: Mapped[str] = mapped_column(String(1000), unique=True, nullable=False)
+    p256dh: Mapped[str] = mapped_column(String(128), nullable=False)
+    auth: Mapped[str] = mapped_column(String(64), nullable=False)
+    label: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class NoticeChannel(db.Model):
+    """A chat channel notices go to (server/channels.py): a player's own (``player_id``), or
+    a game's, set by one of its players (``game_id``).  ``target`` holds its secrets (webhook
+    URL, token) and is never shown back whole; ``failures`` counts failed sends in a row, and
+    too many stop the channel (``status`` "stopped", ``stopped_reason``)."""
+
+    __tablename__ = "notice_channels"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    game_id: Mapped[str | None] = mapped_column(String(16), index=True)
+    kind: Mapped[str] = mapped_column(String(16), nullable=False)
+    target: Mapped[dict] = mapped_column(JSON, nullable=False)
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default="active")
+    failures: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    stopped_reason: Mapped[str | None] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
