@@ -96,6 +96,8 @@ def create_app(config=None):
     api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/push.py)
     from .api import bots as bot_accounts  # the bot accounts' keys (#16: hand-over)
     api.register_blueprint(bot_accounts.blp)
+    from .api import channels  # notice channels, chat ids, Web Push subscriptions
+    api.register_blueprint(channels.blp)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)
 

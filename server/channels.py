@@ -106,11 +106,11 @@ class PublicNotice:
 
 # --- targets ------------------------------------------------------------------------------
 
-def _https_url(url, hosts, what, allow_private):
+def _https_url(url, hosts, what, allow_private, plain=False):
     if not isinstance(url, str) or len(url) > 500 or any(c.isspace() for c in url):
         raise ChannelError(f"a {what} URL is one address of at most 500 characters")
     u = urlparse(url)
-    if allow_private and u.scheme in ("http", "https") and u.hostname:
+    if (allow_private or plain) and u.scheme in ("http", "https") and u.hostname:
         return url
     if u.scheme != "https" or not u.hostname:
         raise ChannelError(f"a {what} URL begins with https://")
@@ -172,7 +172,9 @@ def check_target(kind, target, allow_private=False):
     secret = t.get("secret") or new_secret()
     if not isinstance(secret, str) or not secret.startswith("whsec_"):
         raise ChannelError("a webhook secret begins with whsec_")
-    return {"url": _https_url(t.get("url"), (), "webhook", allow_private), "secret": secret}
+    # pbem's own body is public and signed: a receiver on plain http can still check it
+    return {"url": _https_url(t.get("url"), (), "webhook", allow_private, plain=True),
+            "secret": secret}
 
 
 def public_target(kind, target):

@@ -282,3 +282,5 @@ class NoticeChannel(db.Model):
     failures: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     stopped_reason: Mapped[str | None] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # a game's channel: the last entry of the log it was told of
+    last_seq: Mapped[int | None] = mapped_column(Integer)

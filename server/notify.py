@@ -25,7 +25,9 @@ from sqlalchemy import or_, update
 from shared.envelope import make_envelope, sign_envelope
 from shared.games import get_game
 
+from . import channel_outbox
 from .append import append_move
+from .channels import ChannelError
 from .clock import now, now_ts
 from .domain import DomainError
 from . import push, ratings, workers
@@ -91,8 +93,10 @@ def _turn_text(game, seat, player, kind):
     return subject[:200], body, payload
 
 
-def enqueue(player, game_id, kind, subject, body, payload=None, to=None):
-    """Outbox rows for one message to ``player`` (or a bare address ``to``)."""
+def enqueue(player, game_id, kind, subject, body, payload=None, to=None, notice=None):
+    """Outbox rows for one message to ``player`` (or a bare address ``to``): mail, and, with
+    ``notice`` (its public form, server/channel_outbox.py), each of the player's chat
+    channels and Web Push subscriptions."""
     current = now()
     if player is None:
         db.session.add(Notice(to_address=to, game_id=game_id, kind=kind, channel="email",
@@ -104,14 +108,14 @@ def enqueue(player, game_id, kind, subject, body, payload=None, to=None):
         db.session.add(Notice(player_id=player.id, to_address=player.email, game_id=game_id,
                               kind=kind, channel="email", subject=subject, body=body,
                               payload=payload, next_attempt_at=current, created_at=current, status=status))
-    elif not player.email and not player.webhook_url and player.notify != "none":
+    if player.notify == "none":
+        return
+    rows = channel_outbox.enqueue_channels(
+        player, game_id, kind, notice, "digest" if player.notify == "digest"
+        and kind in ("turn", "reminder", "talk") else "pending") if notice is not None else []
+    if not player.email and not rows:
         # a player with nowhere to be told (a bot account asks for none: its turns are many)
-        log.info("notice for %s (no email, no webhook): %s\n%s", player.name, subject, body)
-    if player.webhook_url:
-        db.session.add(Notice(player_id=player.id, game_id=game_id, kind=kind,
-                              channel="webhook", subject=subject, body=body,
-                              payload=payload or {"event": kind, "game": game_id},
-                              next_attempt_at=current, created_at=current))
+        log.info("notice for %s (no email, no channel): %s\n%s", player.name, subject, body)
 
 
 def compose_turn_notices():
@@ -148,7 +152,8 @@ def _announce(game, duty, kind):
     """Queue the duty's turn notice (``kind`` "turn" or "reminder") and commit."""
     player = db.session.get(Player, duty.player_id)
     subject, body, payload = _turn_text(game, duty.seat, player, kind)
-    enqueue(player, game.id, kind, subject, body, payload)
+    enqueue(player, game.id, kind, subject, body, payload,
+            notice=channel_outbox.public_notice(game, duty.seat, kind, duty.due_at))
     db.session.commit()
 
 
@@ -236,14 +241,20 @@ def _force(game, duty):
                 f"bot: {bot} plays {duty.seat} from now on.\nYou hold no seat in it any more; "
                 f"you can still follow it: pbem show {game.id}\n\nThe hand-over is marked "
                 f"as forced in the log and the archive.\n",
-                {"event": "handover", "game": game.id, "seat": duty.seat, "bot": bot})
+                {"event": "handover", "game": game.id, "seat": duty.seat, "bot": bot},
+                notice=channel_outbox.simple_notice(
+                    "forced", f"Your deadline passed in {game_def.title} {game.id}: {bot} "
+                    f"plays {duty.seat} from now on", game.id))
     else:
         enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your "
                 f"deadline passed",
                 f"Your deadline in game {game.id} passed, so the server played for "
                 f"{duty.seat}:\n  {move}\n\nThis entry is marked as forced in the log and "
                 f"the archive.\n",
-                {"event": "forced", "game": game.id, "seat": duty.seat, "move": move})
+                {"event": "forced", "game": game.id, "seat": duty.seat, "move": move},
+                notice=channel_outbox.simple_notice(
+                    "forced", f"Your deadline passed in {game_def.title} {game.id}: the "
+                    f"server played for {duty.seat}", game.id))
     db.session.commit()
     return 1
 
@@ -301,7 +312,10 @@ def build_digests():
         items = db.session.execute(db.select(Notice).filter(
             Notice.player_id == player.id, Notice.status == "digest",
             Notice.created_at <= boundary).order_by(Notice.id)).scalars().all()
+        _channel_digests(player, [n for n in items if n.channel != "email"], current)
+        items = [n for n in items if n.channel == "email"]
         if not items:
+            db.session.commit()
             continue
         parts = [f"Your pbem digest for {t.strftime('%a %d %b %Y')}: "
                  f"{len(items)} notice{'s' if len(items) != 1 else ''}.", ""]
@@ -316,6 +330,24 @@ def build_digests():
         db.session.commit()
         made += 1
     return made
+
+
+def _channel_digests(player, items, current):
+    """One digest notice per chat channel (and one push) of the day's held notices."""
+    groups = {}
+    for n in items:
+        groups.setdefault((n.channel, n.channel_id), []).append(n)
+        n.status = "digested"
+    for (channel, channel_id), group in groups.items():
+        games = list(dict.fromkeys(n.game_id for n in group if n.game_id))
+        headline = (f"pbem digest: {len(group)} notice{'s' if len(group) != 1 else ''}"
+                    + (f" in {', '.join(games[:8])}" if games else ""))
+        lines = tuple(dict.fromkeys(n.subject for n in group))[:10]
+        notice = channel_outbox.simple_notice("digest", headline, None, lines)
+        db.session.add(Notice(player_id=player.id, kind="digest", channel=channel,
+                              channel_id=channel_id, subject=headline[:200], body="",
+                              payload=notice.data(), next_attempt_at=current,
+                              created_at=current))
 
 
 def send_due(limit=50):
@@ -338,7 +370,7 @@ def send_due(limit=50):
             continue
         notice = db.session.get(Notice, notice_id)
         player = db.session.get(Player, notice.player_id) if notice.player_id else None
-        if notice.channel == "email":
+        if notice.channel in ("email", "channel", "webpush") and notice.kind != "move":
             resume = _in_quiet_hours(player, current)
             if resume is not None and notice.kind not in ("mail-reply",):
                 notice.next_attempt_at = resume
@@ -346,12 +378,23 @@ def send_due(limit=50):
                 db.session.commit()
                 continue
         try:
-            if notice.channel == "webhook":
+            if notice.channel in ("channel", "webpush"):
+                stopped = channel_outbox.deliver(notice, player)
+                if stopped is not None:
+                    owner, subject, body, public = channel_outbox.stopped_notice(stopped)
+                    if owner is not None:
+                        enqueue(owner, stopped.game_id, "stopped", subject, body,
+                                notice=public)
+                    notice.status, notice.claimed_until = "failed", None
+                    notice.last_error = (stopped.stopped_reason or "")[:500]
+                    db.session.commit()
+                    continue
+            elif notice.channel == "webhook":  # an outbox row from before notice channels
                 post_webhook(player.webhook_url, notice.payload or {},
                              current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE", False))
             else:
                 send_email(current_app.config, notice.to_address, notice.subject, notice.body)
-        except SendError as exc:
+        except (SendError, ChannelError) as exc:
             notice.attempts += 1
             notice.last_error = str(exc)[:500]
             notice.claimed_until = None
@@ -378,11 +421,12 @@ def tick():
     composed = compose_turn_notices()
     from .orders import sweep  # standing orders (#19): what no move set off yet
     ordered = sweep()
+    channels = channel_outbox.tell_game_channels()
     digests = build_digests()
     sent = send_due()
     rated = ratings.rate_finished_games()
     return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed, "digests": digests,
-            "sent": sent, "rated": rated, "orders": ordered}
+            "sent": sent, "rated": rated, "orders": ordered, "game_channels": channels}
 
 
 def run_forever(app, interval=5.0, stop=None):

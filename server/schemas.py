@@ -316,6 +316,8 @@ class MeSchema(PlayerSchema):
     quiet_start = fields.Integer(dump_only=True, allow_none=True)
     quiet_end = fields.Integer(dump_only=True, allow_none=True)
     webhook_url = fields.String(dump_only=True, allow_none=True)
+    # the settings' webhook's signing secret (Standard Webhooks), in the answer that set it
+    webhook_secret = fields.String(dump_only=True, allow_none=True)
     vacation_until = fields.DateTime(dump_only=True, allow_none=True)
     vacation_days_left = fields.Integer(dump_only=True)
 

@@ -106,10 +106,34 @@ class Me(MethodView):
         if data.get("webhook_url") and not current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE"):
             _refuse_private_webhook(data["webhook_url"])
         changes = {field: data[field] for field in SETTINGS_FIELDS if field in data}
+        secret = _settings_webhook(player, data["webhook_url"]) if "webhook_url" in data \
+            else None
         if changes:
             db.session.execute(update(Player).where(Player.id == player.id).values(**changes))
         db.session.commit()  # expires ``player``: _me reads the stored settings back
-        return _me(player)
+        return dict(_me(player), webhook_secret=secret)
+
+
+def _settings_webhook(player, url):
+    """The settings' webhook is a ``json`` notice channel (server/channels.py), signed as
+    Standard Webhooks says: setting it makes the channel and a new secret, shown this once;
+    null removes it."""
+    from ..channels import ChannelError, check_target
+    from ..models import NoticeChannel
+    old = [c for c in db.session.execute(db.select(NoticeChannel).filter_by(
+        player_id=player.id, game_id=None, kind="json")).scalars() if c.target.get("settings")]
+    for channel in old:
+        db.session.delete(channel)
+    if not url:
+        return None
+    try:
+        target = check_target("json", {"url": url},
+                              current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE", False))
+    except ChannelError as exc:
+        fail(422, "webhook_refused", exc.message)
+    db.session.add(NoticeChannel(player_id=player.id, kind="json", status="active",
+                                 failures=0, target=dict(target, settings=True)))
+    return target["secret"]
 
 
 def _refuse_private_webhook(url):

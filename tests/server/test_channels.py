@@ -180,8 +180,10 @@ def test_json_webhook_verifies_with_the_standard_webhooks_library(receiver):
 
 def test_a_private_address_is_refused_unless_the_operator_allows_it(receiver):
     for kind, target in _targets(receiver.url).items():
-        if kind != "telegram":  # its address is the Bot API's, not the player's
-            with pytest.raises(ChannelError):  # plain http, a loopback host: refused at once
+        # plain http to a chat service: refused at once (the Bot API's address is not the
+        # player's; pbem's own signed body may go over plain http, and is refused on connect)
+        if kind not in ("telegram", "json"):
+            with pytest.raises(ChannelError):
                 check_target(kind, target)
         checked = check_target(kind, target, allow_private=True)
         req = build_request(kind, checked, NOTICE, msg_id="n", timestamp=1_800_000_000,

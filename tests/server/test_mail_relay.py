@@ -141,7 +141,7 @@ def test_the_notice_worker_never_posts_to_loopback(app, make_player, clock):
         tick(app)
         assert hook.got == []
         with app.app_context():
-            failed = db.session.execute(db.select(Notice).filter_by(channel="webhook")) \
+            failed = db.session.execute(db.select(Notice).filter_by(channel="channel")) \
                 .scalars().all()
             assert failed and all("refused destination 127.0.0.1" in (n.last_error or "")
                                   for n in failed)

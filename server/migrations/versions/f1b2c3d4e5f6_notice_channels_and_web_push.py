@@ -41,7 +41,8 @@ def upgrade():
         sa.Column('status', sa.String(length=10), nullable=False),
         sa.Column('failures', sa.Integer(), nullable=False),
         sa.Column('stopped_reason', sa.String(length=300), nullable=True),
-        sa.Column('created_at', sa.DateTime(timezone=True), nullable=True))
+        sa.Column('created_at', sa.DateTime(timezone=True), nullable=True),
+        sa.Column('last_seq', sa.Integer(), nullable=True))
     op.create_index('ix_notice_channels_player_id', 'notice_channels', ['player_id'])
     op.create_index('ix_notice_channels_game_id', 'notice_channels', ['game_id'])
     with op.batch_alter_table('notices') as batch:
