@@ -97,6 +97,8 @@ def from_env(instance_path):
         # Web Push (server/webpush.py): the VAPID private key (raw P-256, base64url); unset:
         # made once and kept in the database
         "PBEM_VAPID_PRIVATE_KEY": os.environ.get("PBEM_VAPID_PRIVATE_KEY") or None,
+        # the Telegram Bot API's address (server/channels.py): a local receiver in tests
+        "PBEM_TELEGRAM_API": os.environ.get("PBEM_TELEGRAM_API") or None,
         # games of bots only (every seat a bot) one player may have being played at once
         "PBEM_MAX_BOT_GAMES": os.environ.get("PBEM_MAX_BOT_GAMES") or None,
     }

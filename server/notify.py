@@ -402,8 +402,10 @@ def send_due(limit=50):
                 notice.status = "failed"
                 log.error("notice %s failed for good: %s", notice.id, exc)
             else:
-                notice.next_attempt_at = current + timedelta(
-                    seconds=min(3600, 30 * 2 ** (notice.attempts - 1)))
+                wait = min(3600, 30 * 2 ** (notice.attempts - 1))
+                # a chat service that asked us to wait (429 Retry-After) is given that long
+                wait = max(wait, getattr(exc, "retry_after", None) or 0)
+                notice.next_attempt_at = current + timedelta(seconds=wait)
             db.session.commit()
             continue
         notice.status = "sent"
