@@ -229,7 +229,7 @@ class Rating(db.Model):
     sigma: Mapped[float] = mapped_column(Float, nullable=False)
     games: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     wins: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class TeamRecord(db.Model):

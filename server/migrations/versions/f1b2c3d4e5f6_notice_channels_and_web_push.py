@@ -29,7 +29,7 @@ def upgrade():
         sa.Column('p256dh', sa.String(length=128), nullable=False),
         sa.Column('auth', sa.String(length=64), nullable=False),
         sa.Column('label', sa.String(length=64), nullable=True),
-        sa.Column('created_at', sa.DateTime(timezone=True), nullable=True))
+        sa.Column('created_at', sa.DateTime(timezone=True), nullable=False))
     op.create_index('ix_push_subscriptions_player_id', 'push_subscriptions', ['player_id'])
     op.create_table(
         'notice_channels',
@@ -41,7 +41,7 @@ def upgrade():
         sa.Column('status', sa.String(length=10), nullable=False),
         sa.Column('failures', sa.Integer(), nullable=False),
         sa.Column('stopped_reason', sa.String(length=300), nullable=True),
-        sa.Column('created_at', sa.DateTime(timezone=True), nullable=True),
+        sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
         sa.Column('last_seq', sa.Integer(), nullable=True))
     op.create_index('ix_notice_channels_player_id', 'notice_channels', ['player_id'])
     op.create_index('ix_notice_channels_game_id', 'notice_channels', ['game_id'])
