@@ -197,10 +197,13 @@ class View(MethodView):
         return view_answer(player, game, seat)
 
 
-def view_answer(player, game, seat):
-    """What GET /view answers: ``seat``'s view (None: a spectator's) and the signed head."""
+def view_answer(player, game, seat, board=True):
+    """What GET /view answers: ``seat``'s view (None: a spectator's) and the signed head.
+
+    ``board``: also the text board (the game's ``render``); the answer to a move leaves it
+    out (``board`` None): a client that shows a board renders it from the view itself."""
     view = view_for(game, seat)
-    board = get_game(game.type).render(view) if view is not None else None
+    board = get_game(game.type).render(view) if view is not None and board else None
     return {"game": game_json(game, player), "seat": seat, "next_seq": game.head_seq + 1,
             "prev": game.head_hash, "view": view, "board": board,
             "head": signed_head(game) if game.genesis else None}
@@ -299,7 +302,7 @@ def _viewed_after(player, game_id, moved_seat):
     game = get_or_404(game_id)
     mine = [s.seat for s in game.seats if player is not None and s.player_id == player.id]
     seat = moved_seat if moved_seat in mine else seat_of(game, player)
-    return ViewResponseSchema().dump(view_answer(player, game, seat)), game, seat
+    return ViewResponseSchema().dump(view_answer(player, game, seat, board=False)), game, seat
 
 
 def _stale_details(exc, player, game_id, envelope):

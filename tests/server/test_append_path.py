@@ -173,6 +173,9 @@ def test_answer_view_carries_the_view_and_a_signed_head(app, make_player, client
     assert view["head"] == {**view["head"], "length": 1, "hash": entry["hash"]}
     assert verify(key, head_message(gid, 1, entry["hash"]), view["head"]["signature"])
     assert "peeked at" in entry["events"][0]          # the mover's own eyes
+    # no text board is rendered for a move's answer (GET /view has it)
+    assert view["board"] is None and view["view"]["you"] == "north"
+    assert ann.get(f"/api/games/{gid}/view").get_json()["board"]
     # unsigned, the same kind of answer is a spectator's
     body = ann.move_body(gid, "north", "peek", seq=1, prev=entry["hash"])
     r = client.post(f"/api/games/{gid}/moves?answer=view", json=body)
