@@ -467,9 +467,9 @@ def _views_in_process(run, section, server, short_g, long_g, long_n):
     code = f"""
 import json, time, os
 from server import create_app
-from server.state_cache import load_state, rebuild_state
-from server.extensions import db
-from server.models import Game
+from server.db.state_cache import load_state, rebuild_state
+from server.db import db
+from server.db.models import Game
 app = create_app({{"SQLALCHEMY_DATABASE_URI": os.environ["PBEM_DATABASE_URL"]}})
 out = {{}}
 with app.app_context():

@@ -24,7 +24,7 @@ def main(url, n):
     os.environ["PBEM_RATELIMIT"] = "off"
     from client.signing import request_headers
     from server import create_app
-    from server.extensions import db
+    from server.db import db
     from shared.envelope import public_key_hex
     from shared.games import register_path
     register_path("tests.fixtures.pig:GAME")
@@ -44,7 +44,7 @@ def main(url, n):
             if capture and capture[0] is None:
                 capture.append((" ".join(statement.split())[:80], _caller()))
         event.listen(db.engine, "before_cursor_execute", on_sql)
-        from server import prepared  # the append path's statements on the driver's cursor
+        from server.db import prepared  # the append path's statements on the driver's cursor
         prepared.TRACE.append(lambda sql: on_sql(None, None, sql))
         event.listen(db.engine, "commit",
                      lambda *a, **k: counts.__setitem__("commit", counts["commit"] + 1))

@@ -51,14 +51,14 @@ def create_app(config=None):
     for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
         register_path(path)
 
-    from .errors import JSONProvider, install_domain_errors, install_input_guards
+    from .http.errors import JSONProvider, install_domain_errors, install_input_guards
     app.json = JSONProvider(app)
     if app.config.get("PBEM_PROXY_HOPS"):
         from werkzeug.middleware.proxy_fix import ProxyFix
         hops = int(app.config["PBEM_PROXY_HOPS"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from .extensions import api, db
+    from .db import api, db
     db.init_app(app)
     if app.config.get("PBEM_WITH_MIGRATIONS", True):
         # Alembic (and Mako, Pygments behind it) costs a web worker ~10 MB it never uses:
@@ -80,7 +80,7 @@ def create_app(config=None):
                            "X-Pbem-Timestamp and X-Pbem-Nonce; see server/auth.py"})
     install_input_guards(app)
     install_domain_errors(app)
-    from .limits import configure_storage, limiter
+    from .http.limits import configure_storage, limiter
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     configure_storage(app)
     limiter.init_app(app)
@@ -107,7 +107,7 @@ def create_app(config=None):
     def server_info():
         """The server's public key (it signs log heads and forced moves) and its clock."""
         from .clock import now_ts
-        from .keys import server_key
+        from .db.keys import server_key
         return {"public_key": server_key()[1], "time": now_ts(), "version": "1"}
 
     if not app.debug and not app.testing:

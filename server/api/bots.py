@@ -9,10 +9,10 @@ from flask.views import MethodView
 from shared.bots import LEVELS, levels
 from shared.games import game_types, get_game
 
-from .. import bots
-from ..domain import NotFound
-from ..errors import Blueprint
-from ..schemas import BotListQuerySchema, BotListSchema
+from ..game import bots
+from ..game.domain import NotFound
+from ..http.errors import Blueprint
+from ..http.schemas import BotListQuerySchema, BotListSchema
 
 blp = Blueprint("bots", __name__, url_prefix="/api",
                 description="The server's bot accounts (one per level) and their keys")

@@ -54,7 +54,7 @@ def init_app(app):
     from . import views  # noqa: F401 - registers the routes on bp
     from . import devices  # noqa: F401 - the browser key's link page (#18)
     app.register_blueprint(bp)
-    from ..extensions import api
+    from ..db import api
 
     def handle(error):
         if request.path == "/api" or request.path.startswith("/api/"):

@@ -10,8 +10,8 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
-from ..models import UTCDateTime, utcnow
+from ..db import db
+from ..db.models import UTCDateTime, utcnow
 
 
 class WebLink(db.Model):

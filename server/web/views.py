@@ -12,13 +12,13 @@ from markupsafe import Markup
 
 from shared.games import game_types, get_game
 
-from .. import duties
-from ..archives import archive_for
-from ..views import log_entries, seat_of, view_for
-from ..errors import fail
-from ..extensions import db
-from ..models import Game, Seat
-from ..state_cache import load_state
+from ..game import duties
+from ..game.archives import archive_for
+from ..game.views import log_entries, seat_of, view_for
+from ..http.errors import fail
+from ..db import db
+from ..db.models import Game, Seat
+from ..db.state_cache import load_state
 from . import archive as archive_view
 from . import bp, error_page
 from .signin import LinkRefused, clear_session, redeem_link, session_player, set_session
@@ -85,7 +85,7 @@ def _as_text(value):
 def _etag(game, seat, player):
     """Changes whenever what this viewer's page shows can change: a move, a join, the end, a
     message this viewer may read (server/talk.py ``last_readable``)."""
-    from ..talk import last_readable
+    from ..game.talk import last_readable
     taken = sum(1 for s in game.seats if s.player_id is not None)
     raw = f"{game.id}.{game.head_seq}.{game.head_hash}.{game.status}.{taken}.{seat}." \
           f"{player.id if player else '-'}.{last_readable(game, player)}"

@@ -32,7 +32,7 @@ def first_call(replacement):
 
 @pytest.fixture(autouse=True)
 def fresh_worker_memory():
-    from server import bots
+    from server.game import bots
     bots._given_up.clear()
     bots._warned.clear()
     yield
@@ -47,7 +47,7 @@ def create(player, type_="pig", seats=3, bots=2, level="random", options=None, *
 
 
 def play_due(app):
-    from server import bots
+    from server.game import bots
     with app.app_context():
         return bots.play_due()
 
@@ -167,7 +167,7 @@ def test_games_of_bots_only_are_capped_per_player(make_player, app):
     assert r.get_json()["error"]["code"] == "too_many_bot_games"
     assert create(bob, seats=2, bots=2).status_code == 201   # another player's own count
     with app.app_context():
-        from server import bots
+        from server.game import bots
         bots.play_game(ids[0], max_moves=10000)
     assert game_of(ann, ids[0])["status"] == "over"
     assert create(ann, seats=2, bots=2).status_code == 201
@@ -213,8 +213,8 @@ def test_bots_move_by_themselves_and_the_archive_verifies(make_player, app):
     assert players == {"north": "ann", "east": "bot-random", "south": "bot-random"}
     # the bots' moves are signed with the bot account's key, the one in the header
     with app.app_context():
-        from server.bots import BotAccount
-        from server.extensions import db
+        from server.game.bots import BotAccount
+        from server.db import db
         row = db.session.execute(db.select(BotAccount).filter_by(level="random")).scalar_one()
         bot_public = public_key_hex(bytes.fromhex(row.private_key))
     assert {s["public_key"] for s in archive["header"]["seats"] if s["seat"] != "north"} == \
@@ -233,8 +233,8 @@ def test_the_worker_plays_nothing_while_a_human_owes_the_move(make_player, app):
 
 def test_a_game_of_bots_only_plays_to_the_end_and_stops(app):
     """No human at all (made through the service: the API seats its caller)."""
-    from server import bots
-    from server.extensions import db
+    from server.game import bots
+    from server.db import db
     with app.app_context():
         creator = bots.bot_player("random")
         game = bots.create_game(creator, "pig", 4, {"target": 15}, bots=3, level="random")
@@ -247,7 +247,7 @@ def test_a_game_of_bots_only_plays_to_the_end_and_stops(app):
         if play_due(app) == 0:
             break
     with app.app_context():
-        from server.models import Game, Move
+        from server.db.models import Game, Move
         game = db.session.get(Game, game_id)
         assert game.status == "over" and game.result["winners"]
         count = db.session.execute(db.select(db.func.count()).select_from(Move)
@@ -292,7 +292,7 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
                                                               caplog):
     """Both workers choose a move for the same position (a barrier holds them until both
     have), then both append: the log's seq check lets one through, the other gets a 409."""
-    from server import bots
+    from server.game import bots
     ann = make_player("ann")
     with app.app_context():
         creator = bots.bot_player("random")
@@ -339,8 +339,8 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
 
 def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, monkeypatch,
                                                              caplog):
-    from server import bots
-    from server.domain import Refused
+    from server.game import bots
+    from server.game.domain import Refused
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")  # 0 points banked: east (the bot) owes the move
@@ -365,8 +365,8 @@ def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, m
 
 def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_player, app,
                                                                          monkeypatch, caplog):
-    from server import bots
-    from server.domain import Refused
+    from server.game import bots
+    from server.game.domain import Refused
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -387,7 +387,7 @@ def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_play
 
 
 def test_a_bot_that_raises_plays_a_random_legal_move(make_player, app, monkeypatch):
-    from server import bots
+    from server.game import bots
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -401,7 +401,7 @@ def test_a_bot_that_raises_plays_a_random_legal_move(make_player, app, monkeypat
 
 
 def test_a_bot_answer_outside_the_legal_list_is_not_sent(make_player, app, monkeypatch):
-    from server import bots
+    from server.game import bots
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -411,8 +411,8 @@ def test_a_bot_answer_outside_the_legal_list_is_not_sent(make_player, app, monke
 
 
 def test_a_deleted_bot_key_silences_the_bot_and_refuses_new_bot_games(make_player, app):
-    from server import bots
-    from server.extensions import db
+    from server.game import bots
+    from server.db import db
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -433,8 +433,8 @@ def test_a_deleted_bot_key_silences_the_bot_and_refuses_new_bot_games(make_playe
 def test_a_human_who_holds_a_bot_name_is_never_played(make_player, app):
     """An account named bot-random from before the names were reserved: its key is the
     human's, so the server refuses to seat it as a bot rather than take it over."""
-    from server.extensions import db
-    from server.models import Player
+    from server.db import db
+    from server.db.models import Player
     with app.app_context():
         db.session.add(Player(name="bot-random", public_key="ab" * 32, tz="UTC"))
         db.session.commit()
@@ -443,8 +443,8 @@ def test_a_human_who_holds_a_bot_name_is_never_played(make_player, app):
 
 
 def test_a_tampered_bot_key_is_not_used(make_player, app):
-    from server import bots
-    from server.extensions import db
+    from server.game import bots
+    from server.db import db
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -458,7 +458,7 @@ def test_a_tampered_bot_key_is_not_used(make_player, app):
 
 
 def test_a_bot_seat_in_a_game_that_is_over_is_left_alone(make_player, app):
-    from server import bots
+    from server.game import bots
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1, options={"target": 1}).get_json()["id"]
     rng = random.Random(2)
@@ -476,9 +476,9 @@ def test_a_bot_seat_in_a_game_that_is_over_is_left_alone(make_player, app):
 
 def test_bot_creation_races_make_one_account(app):
     """Two workers creating the same bot account at once: one wins, the other reads it."""
-    from server import bots
-    from server.extensions import db
-    from server.models import Player
+    from server.game import bots
+    from server.db import db
+    from server.db.models import Player
     ids, errors = [], []
 
     def make():
@@ -500,7 +500,7 @@ def test_bot_creation_races_make_one_account(app):
 
 
 def test_bot_levels_match_the_rules_library():
-    from server.bots import level_for
+    from server.game.bots import level_for
     from shared.bots import LEVELS
     assert LEVELS == ("random", "greedy", "strong")
     pig = get_game("pig")
@@ -513,10 +513,10 @@ def test_bot_levels_match_the_rules_library():
 def test_real_games_of_bots_only_play_to_the_end_and_verify(app, type_, seats):
     """Every seat a bot (the strongest level each game has): the worker plays a whole game
     of each real game, the game ends, the worker stops, and the archive verifies."""
-    from server import bots
-    from server.archives import archive_for
-    from server.extensions import db
-    from server.models import Game
+    from server.game import bots
+    from server.game.archives import archive_for
+    from server.db import db
+    from server.db.models import Game
     with app.app_context():
         level = bots.level_for(get_game(type_), "strong")
         creator = bots.bot_player(level)

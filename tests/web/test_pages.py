@@ -40,9 +40,9 @@ def peek_both(players, game_id):
 
 
 def state_of(app, game_id):
-    from server.state_cache import load_state
-    from server.extensions import db
-    from server.models import Game
+    from server.db.state_cache import load_state
+    from server.db import db
+    from server.db.models import Game
     with app.app_context():
         game = db.session.get(Game, game_id)
         return load_state(game), game.seed

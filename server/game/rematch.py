@@ -18,12 +18,12 @@ from sqlalchemy import delete, update
 from shared.envelope import seed_commitment
 from shared.games import get_game
 
-from .clock import now
+from ..clock import now
 from .domain import Conflict, Forbidden, NotFound
-from .extensions import db
+from ..db import db
 from .lifecycle import maybe_start, new_game_id
-from .models import Game, Player, Seat
-from .writelock import write_lock
+from ..db.models import Game, Player, Seat
+from ..db.writelock import write_lock
 
 
 def _seat_of(game, player):
@@ -86,7 +86,7 @@ def offer(game, player):
 
 def _tell_invited(game, new, offerer, invited):
     """A notice to each invited player: who offers, and how to accept or decline."""
-    from .notify import enqueue
+    from ..workers.notify import enqueue
     title = get_game(game.type).title
     for pid in dict.fromkeys(invited):
         enqueue(db.session.get(Player, pid), new.id, "rematch",

@@ -14,10 +14,10 @@ from datetime import timedelta
 
 from sqlalchemy import bindparam, delete, insert, update
 
-from .clock import now
-from .extensions import db
-from .models import Duty, Player
-from .prepared import Prepared
+from ..clock import now
+from ..db import db
+from ..db.models import Duty, Player
+from ..db.prepared import Prepared
 
 DUTIES = Duty.__table__
 # the statements of every move, built once (building one costs more than running it)

@@ -14,10 +14,10 @@ from email.utils import parseaddr
 
 from shared.armor import extract_blocks
 
-from .append import append_move
-from .domain import DomainError
-from .extensions import db
-from .models import Game, Player
+from ..game.append import append_move
+from ..game.domain import DomainError
+from ..db import db
+from ..db.models import Game, Player
 from .notify import enqueue
 
 log = logging.getLogger("pbem.mailin")

@@ -22,10 +22,10 @@ from sqlalchemy.exc import IntegrityError
 
 from shared.envelope import request_message, verify
 
-from .clock import now_ts
-from .domain import Unauthenticated
-from .extensions import db
-from .models import Player, RequestNonce
+from ..clock import now_ts
+from ..game.domain import Unauthenticated
+from ..db import db
+from ..db.models import Player, RequestNonce
 
 HEADERS = ("X-Pbem-Player", "X-Pbem-Timestamp", "X-Pbem-Nonce", "X-Pbem-Signature")
 #: optional: the request is signed by this device key (hex), one the player delegated and
@@ -108,7 +108,7 @@ def current_player(required=True):
         raise Unauthenticated("unknown_player", f"no player is registered as {name!r}")
     key = player.public_key
     if DEVICE_HEADER in request.headers:  # signed by a device key the player delegated
-        from .devicekeys import request_key
+        from ..game.devicekeys import request_key
         device = request_key(player, request.headers[DEVICE_HEADER])
         if device is None:
             raise Unauthenticated("unknown_device", f"{DEVICE_HEADER} names no live device of "

@@ -18,7 +18,7 @@ from shared.archive import replay_log
 from shared.games import get_game
 from shared.table import LogReplay, new_table
 
-from .extensions import db
+from . import db
 from .models import Move, Snapshot
 
 _SNAPSHOTS = Snapshot.__table__

@@ -13,7 +13,7 @@ try:
 except ImportError:  # Windows has no flock: threads still queue on the thread lock
     fcntl = None
 
-from .extensions import db
+from . import db
 
 _SQLITE_WRITES = threading.Lock()
 _lock_files = {}

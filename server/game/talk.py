@@ -21,8 +21,8 @@ from shared.envelope import EnvelopeError, canonical_json
 from shared.messages import DocumentError, document_hash, printable, read_message
 
 from .domain import Conflict, Forbidden, Malformed, NotFound, Refused
-from .extensions import db
-from .models import Player, UTCDateTime, utcnow
+from ..db import db
+from ..db.models import Player, UTCDateTime, utcnow
 
 #: messages one seat may write in one game (the archive carries them all)
 MAX_PER_SEAT = 1000
@@ -152,7 +152,7 @@ def table_keys(game):
     the head (seat keys after ``@rotate`` entries, device keys revoked by ``@revoke``), as a
     ``shared.messages.KeyHistory``."""
     from shared.messages import KeyHistory
-    from .state_cache import load_log
+    from ..db.state_cache import load_log
     return KeyHistory.of_table(load_log(game).table)
 
 
@@ -271,7 +271,7 @@ def message_line(m, sender=None):
 def _notify(game, sender, message):
     """A "talk" notice to every player who may read ``message`` and has not muted its
     sender (a digest player reads it in the digest)."""
-    from .notify import enqueue
+    from ..workers.notify import enqueue
     from shared.games import get_game
     readers = _readers(game, message)
     if not readers:

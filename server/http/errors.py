@@ -9,7 +9,7 @@ from flask_smorest import Api, Blueprint as _Blueprint
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from . import domain
+from ..game import domain
 
 log = logging.getLogger("pbem.server")
 
@@ -197,7 +197,7 @@ def install_input_guards(app):
 
     @app.errorhandler(DataError)
     def _data_error(exc):
-        from .extensions import db
+        from ..db import db
         db.session.rollback()
         log.warning("the database refused a value: %s", str(exc.orig).splitlines()[0]
                     if exc.orig else exc)

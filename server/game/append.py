@@ -23,16 +23,17 @@ from shared.envelope import EntryError, EnvelopeError, entry_hash, read_envelope
 from shared.games import get_game
 from shared.table import TableError, is_table_move, verify_logged
 
-from . import duties, push
-from .clock import now
+from . import duties
+from ..workers import push
+from ..clock import now
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
-from .extensions import db
-from .keys import server_key
-from .models import Duty, Game, Move, Player, Seat, Snapshot
-from .prepared import Prepared, Writer
-from .state_cache import load_log, remember, state_text, store_snapshot
+from ..db import db
+from ..db.keys import server_key
+from ..db.models import Duty, Game, Move, Player, Seat, Snapshot
+from ..db.prepared import Prepared, Writer
+from ..db.state_cache import load_log, remember, state_text, store_snapshot
 from .views import entry_json
-from .writelock import write_lock
+from ..db.writelock import write_lock
 
 MOVER = object()  # ``reader`` of append_move: render the entry for the seat that moved
 

@@ -1,7 +1,7 @@
 """Rate limits (Flask-Limiter): per address and per key, visible in response headers.
 
 Storage: ``PBEM_RATELIMIT_STORAGE`` when set (``redis://127.0.0.1:6379``, ``memory://``
-...); otherwise the service's own database (``server.ratelimit_storage``), so the limits
+...); otherwise the service's own database (``server.http.ratelimit_storage``), so the limits
 hold across gunicorn workers and machines with nothing more to run.
 
 A request counts against the player or seat it names only once its signature verified (the

@@ -47,13 +47,13 @@ from shared.games import get_game
 
 from .append import append_move
 from .lifecycle import create_game as create_plain_game, join_game
-from .state_cache import load_log
+from ..db.state_cache import load_log
 from .views import view_for
-from .clock import now_ts
+from ..clock import now_ts
 from .domain import Conflict, DomainError, Refused
-from . import workers
-from .extensions import db
-from .models import Game, Player, Seat, UTCDateTime, utcnow
+from ..workers import loop as workers
+from ..db import db
+from ..db.models import Game, Player, Seat, UTCDateTime, utcnow
 
 log = logging.getLogger("pbem.bots")
 

@@ -5,10 +5,10 @@ from shared.envelope import head_message, sign
 from shared.games import get_game
 
 from .domain import Forbidden, Unauthenticated
-from .extensions import db
-from .keys import server_key
-from .models import Move
-from .state_cache import load_log
+from ..db import db
+from ..db.keys import server_key
+from ..db.models import Move
+from ..db.state_cache import load_log
 
 
 def seat_of(game, player, wanted=None):

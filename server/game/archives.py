@@ -10,9 +10,9 @@ from shared.archive import V3_FORMAT
 from shared.envelope import final_head_message, running_head_message, sign, start_message
 
 from .domain import Conflict
-from .extensions import db
-from .keys import server_key
-from .models import Move
+from ..db import db
+from ..db.keys import server_key
+from ..db.models import Move
 
 
 def _archive_key(game):

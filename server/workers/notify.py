@@ -25,15 +25,16 @@ from sqlalchemy import or_, update
 from shared.envelope import make_envelope, sign_envelope
 from shared.games import get_game
 
-from .append import append_move
-from .clock import now, now_ts
-from .domain import DomainError
-from . import push, ratings, workers
-from .extensions import db
-from .keys import server_key
+from ..game.append import append_move
+from ..clock import now, now_ts
+from ..game.domain import DomainError
+from . import push, loop as workers
+from ..game import ratings
+from ..db import db
+from ..db.keys import server_key
 from .mailer import SendError, post_webhook, send_email
-from .models import Duty, Game, Notice, Player
-from .state_cache import load_log
+from ..db.models import Duty, Game, Notice, Player
+from ..db.state_cache import load_log
 
 log = logging.getLogger("pbem.notices")
 MAX_ATTEMPTS = 10
@@ -70,7 +71,7 @@ def _turn_text(game, seat, player, kind):
     more = f"\n  ... and {len(moves) - len(shown)} more (pbem moves {game.id})" \
         if len(moves) > len(shown) else ""
     head = "Reminder: you still owe" if kind == "reminder" else "You owe"
-    from .talk import notice_lines  # table talk (#19): the last messages this player may read
+    from ..game.talk import notice_lines  # table talk (#19): the last messages this player may read
     talk = notice_lines(game, player)
     talk = ["Table talk (the last messages):", *(f"  {line}" for line in talk), ""] \
         if talk else []
@@ -253,7 +254,7 @@ def _timeout_handover(game, game_def, replayed, seat):
     option, or None (the option says ``move``, or a bot holds the seat already: then the
     timeout move)."""
     from shared.table import bot_level, timeout_bot
-    from .bots import bot_player, level_for
+    from ..game.bots import bot_player, level_for
     wanted = timeout_bot((game.header or {}).get("options"))
     if wanted is None or bot_level(replayed.table["players"][seat]) is not None:
         return None
@@ -376,7 +377,7 @@ def tick():
     ended = sweep_time_limits()
     forced, reminded = sweep_deadlines()
     composed = compose_turn_notices()
-    from .orders import sweep  # standing orders (#19): what no move set off yet
+    from ..game.orders import sweep  # standing orders (#19): what no move set off yet
     ordered = sweep()
     digests = build_digests()
     sent = send_due()

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from shared.envelope import public_key_hex
 
-from .extensions import db
+from . import db
 from .models import ServerKey
 
 

@@ -20,7 +20,7 @@ def _valid_tz(value):
 
 
 def _not_a_bot_name(value):
-    from .bots import is_reserved_name
+    from ..game.bots import is_reserved_name
     if is_reserved_name(value):
         raise ma.ValidationError(f"the name {value!r} is reserved: names bot and bot-... "
                                  "belong to the server's bots")

@@ -8,7 +8,7 @@ stop)``, when given, may return early, e.g. on a move: server/push.py ``any_move
 import logging
 import threading
 
-from .extensions import db
+from ..db import db
 
 
 def run_forever(app, work, interval, name, stop=None, pause=None):

@@ -3,7 +3,7 @@
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
 
-from .errors import PbemApi
+from ..http.errors import PbemApi
 
 
 class Base(DeclarativeBase):

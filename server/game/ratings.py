@@ -18,9 +18,9 @@ from sqlalchemy import update
 
 from shared.games import get_game
 
-from .clock import now
-from .extensions import db
-from .models import Game, Player, Rating, Seat, TeamRecord
+from ..clock import now
+from ..db import db
+from ..db.models import Game, Player, Rating, Seat, TeamRecord
 
 log = logging.getLogger("pbem.ratings")
 

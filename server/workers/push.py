@@ -46,9 +46,9 @@ from flask import current_app
 from sqlalchemy import bindparam, event, func, select, text
 from sqlalchemy.orm import Session
 
-from .domain import DomainError, NotFound
-from .extensions import db
-from .models import Game, Move, Seat
+from ..game.domain import DomainError, NotFound
+from ..db import db
+from ..db.models import Game, Move, Seat
 
 log = logging.getLogger("pbem.push")
 

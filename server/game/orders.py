@@ -36,12 +36,12 @@ from shared.messages import DocumentError, document_hash
 from shared.orders import (OrderError, conditional, describe, format_order, parse_order,
                            read_order_document, reply, revocable)
 
-from .clock import now_ts
+from ..clock import now_ts
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
-from .extensions import db
-from .keys import server_key
-from .models import Game, Move, UTCDateTime, utcnow
-from .writelock import write_lock
+from ..db import db
+from ..db.keys import server_key
+from ..db.models import Game, Move, UTCDateTime, utcnow
+from ..db.writelock import write_lock
 
 log = logging.getLogger("pbem.orders")
 
@@ -285,7 +285,7 @@ def play_due(game_id, limit=MAX_CHAIN):
     """Carry out every order of ``game_id`` whose situation holds, one entry at a time
     (an entry may make another order's situation).  Returns the number of entries played."""
     from .append import append_move
-    from .state_cache import load_log
+    from ..db.state_cache import load_log
     played = 0
     for _ in range(limit):
         db.session.expire_all()

@@ -13,14 +13,15 @@ from shared import IllegalMove
 from shared.envelope import genesis_hash, seed_commitment
 from shared.games import game_types, get_game
 
-from . import duties, push
-from .clock import now
+from . import duties
+from ..workers import push
+from ..clock import now
 from .domain import Conflict, NotFound, Refused
-from .extensions import db
-from .keys import server_key
-from .models import Game, Player, Seat
-from .state_cache import state_text, store_snapshot
-from .writelock import write_lock
+from ..db import db
+from ..db.keys import server_key
+from ..db.models import Game, Player, Seat
+from ..db.state_cache import state_text, store_snapshot
+from ..db.writelock import write_lock
 
 _ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 

@@ -14,9 +14,9 @@ from flask import Response, request
 from sqlalchemy.exc import IntegrityError
 
 from .auth import current_player
-from .domain import Conflict, Malformed, Refused
-from .extensions import db
-from .models import IdempotencyKey
+from ..game.domain import Conflict, Malformed, Refused
+from ..db import db
+from ..db.models import IdempotencyKey
 
 
 def _scope():

@@ -28,10 +28,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from shared.delegation import DelegationError, fingerprint, verify_delegation
 
-from .clock import now, now_ts
+from ..clock import now, now_ts
 from .domain import Conflict, Forbidden, Malformed, NotFound
-from .extensions import db
-from .models import UTCDateTime, utcnow
+from ..db import db
+from ..db.models import UTCDateTime, utcnow
 
 TOKEN_BYTES = 32
 
