@@ -232,3 +232,124 @@ class TeamRecord(db.Model):
     team_size: Mapped[int] = mapped_column(Integer, nullable=False)
     games: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     wins: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+
+
+# --- standing orders (server/game/orders.py) -----------------------------------------------------
+
+class StandingOrder(db.Model):
+    """One signed order and, once cancelled, its signed cancellation."""
+
+    __tablename__ = "standing_orders"
+    __table_args__ = (UniqueConstraint("hash"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), nullable=False, index=True)
+    seat: Mapped[str] = mapped_column(String(32), nullable=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    at: Mapped[int] = mapped_column(Integer, nullable=False)
+    text: Mapped[str] = mapped_column(Text, nullable=False)     # the canonical order text
+    body: Mapped[str] = mapped_column(Text, nullable=False)     # canonical JSON, as signed
+    signature: Mapped[str] = mapped_column(String(128), nullable=False)
+    hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    cancel_body: Mapped[str | None] = mapped_column(Text)
+    cancel_signature: Mapped[str | None] = mapped_column(String(128))
+    cancelled_at: Mapped[int | None] = mapped_column(Integer)
+    # no longer carried out: a one-shot order that was used or whose moment passed, or a
+    # cancelled one (its record stays)
+    done: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, index=True)
+    played: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+# --- table talk (server/game/talk.py) ------------------------------------------------------------
+
+class Message(db.Model):
+    """One signed message (append-only, like the log)."""
+
+    __tablename__ = "messages"
+    __table_args__ = (UniqueConstraint("hash"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), nullable=False, index=True)
+    seat: Mapped[str] = mapped_column(String(32), nullable=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    to_seat: Mapped[str | None] = mapped_column(String(32))
+    at: Mapped[int] = mapped_column(Integer, nullable=False)
+    text: Mapped[str] = mapped_column(Text, nullable=False)
+    body: Mapped[str] = mapped_column(Text, nullable=False)   # canonical JSON, as signed
+    signature: Mapped[str] = mapped_column(String(128), nullable=False)
+    hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Mute(db.Model):
+    """``player_id`` does not want to read ``muted_id``'s messages."""
+
+    __tablename__ = "mutes"
+    __table_args__ = (UniqueConstraint("player_id", "muted_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    muted_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+# --- bot accounts (server/game/bots.py) ----------------------------------------------------------
+
+class BotAccount(db.Model):
+    """The private key of a bot account (one per level).  Without its row, a bot is silent."""
+
+    __tablename__ = "bot_accounts"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    level: Mapped[str] = mapped_column(String(16), unique=True, nullable=False)
+    private_key: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+# --- device keys and their links (server/game/devicekeys.py) -------------------------------------
+
+class DeviceKey(db.Model):
+    """A delegation a player registered (``device_key`` is unique across players)."""
+
+    __tablename__ = "device_keys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    device_key: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    label: Mapped[str] = mapped_column(String(40), nullable=False)
+    not_after: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    signature: Mapped[str] = mapped_column(String(128), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    def delegation(self, player_name):
+        return {"player": player_name, "device_key": self.device_key, "label": self.label,
+                "not_after": self.not_after, "signature": self.signature}
+
+
+class DeviceLink(db.Model):
+    """A one-time link that delegates a browser's key: waiting -> key posted -> delegated ->
+    done (the page fetched its delegation).  Every step is one conditional update."""
+
+    __tablename__ = "device_links"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    label: Mapped[str] = mapped_column(String(40), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, index=True)
+    public_key: Mapped[str | None] = mapped_column(String(64))
+    delegation: Mapped[dict | None] = mapped_column(JSON(none_as_null=True))
+    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+# --- one-time sign-in links of the pages (server/web/signin.py) ------------------------------
+# Only a hash of each link's token is stored, so a copy of the database does not hold
+# live links.  A row is spent by one conditional update (``used_at`` from NULL), so two
+# browsers racing on the same link cannot both sign in.
+
+class WebLink(db.Model):
+    __tablename__ = "web_links"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    game_id: Mapped[str] = mapped_column(String(16), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, index=True)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -29,7 +29,7 @@ from ..clock import now
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from ..db import db
 from ..db.keys import server_key
-from ..db.models import Duty, Game, Move, Player, Seat, Snapshot
+from ..db.models import Duty, Game, Move, Player, Seat, Snapshot, StandingOrder
 from ..db.prepared import Prepared, Writer
 from ..db.state_cache import load_log, remember, state_text, store_snapshot
 from .views import entry_json
@@ -409,7 +409,7 @@ def _hand_over(game_id, seat, bot_id):
                                           Duty.seat == seat)
                        .values(player_id=bot_id))
     db.session.execute(update(Game).where(Game.id == game_id).values(rated=False))
-    from .orders import StandingOrder  # the leaving player's standing orders end here
+    # the leaving player's standing orders end here
     db.session.execute(update(StandingOrder).where(
         StandingOrder.game_id == game_id, StandingOrder.seat == seat,
         StandingOrder.done.is_(False)).values(done=True))
@@ -423,7 +423,6 @@ def _orders_in_force():
     run in the append's transaction: the orders are looked at after the move only when there
     is one (a second transaction for every move cost ~40% of the append)."""
     if not _ORDERS_IN_FORCE:
-        from .orders import StandingOrder
         t = StandingOrder.__table__
         _ORDERS_IN_FORCE.append(Prepared(db.select(t.c.id).where(
             t.c.game_id == bindparam("gid"), t.c.done.is_(False)).limit(1)))

@@ -35,11 +35,8 @@ import random
 import secrets
 import threading
 import time
-from datetime import datetime
 
-from sqlalchemy import ForeignKey, String
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
 from shared.bots import LEVELS, choose_move, legal_or_again, levels, may_play
 from shared.envelope import EnvelopeError, make_envelope, public_key_hex, sign_envelope
@@ -53,7 +50,7 @@ from ..clock import now_ts
 from .domain import Conflict, DomainError, Refused
 from ..workers import loop as workers
 from ..db import db
-from ..db.models import Game, Player, Seat, UTCDateTime, utcnow
+from ..db.models import BotAccount, Game, Player, Seat
 
 log = logging.getLogger("pbem.bots")
 
@@ -61,16 +58,6 @@ PREFIX = "bot-"
 DEFAULT_LEVEL = "greedy"
 #: moves one worker plays in one game per pass before it looks at the other games
 MOVES_PER_GAME = 50
-
-
-class BotAccount(db.Model):
-    """The private key of a bot account (one per level).  Without its row, a bot is silent."""
-
-    __tablename__ = "bot_accounts"
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    level: Mapped[str] = mapped_column(String(16), unique=True, nullable=False)
-    private_key: Mapped[str] = mapped_column(String(64), nullable=False)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 # --- names ------------------------------------------------------------------------------------

@@ -20,54 +20,19 @@ No private key ever reaches the server.
 
 import hashlib
 import secrets
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from flask import current_app
-from sqlalchemy import BigInteger, ForeignKey, Integer, JSON, String, update
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import update
 
 from shared.delegation import DelegationError, fingerprint, verify_delegation
 
 from ..clock import now, now_ts
 from .domain import Conflict, Forbidden, Malformed, NotFound
 from ..db import db
-from ..db.models import UTCDateTime, utcnow
+from ..db.models import DeviceKey, DeviceLink
 
 TOKEN_BYTES = 32
-
-
-class DeviceKey(db.Model):
-    """A delegation a player registered (``device_key`` is unique across players)."""
-
-    __tablename__ = "device_keys"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
-    device_key: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
-    label: Mapped[str] = mapped_column(String(40), nullable=False)
-    not_after: Mapped[int] = mapped_column(BigInteger, nullable=False)
-    signature: Mapped[str] = mapped_column(String(128), nullable=False)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-
-    def delegation(self, player_name):
-        return {"player": player_name, "device_key": self.device_key, "label": self.label,
-                "not_after": self.not_after, "signature": self.signature}
-
-
-class DeviceLink(db.Model):
-    """A one-time link that delegates a browser's key: waiting -> key posted -> delegated ->
-    done (the page fetched its delegation).  Every step is one conditional update."""
-
-    __tablename__ = "device_links"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
-    label: Mapped[str] = mapped_column(String(40), nullable=False)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, index=True)
-    public_key: Mapped[str | None] = mapped_column(String(64))
-    delegation: Mapped[dict | None] = mapped_column(JSON(none_as_null=True))
-    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 def link_minutes():

@@ -23,11 +23,9 @@ the cancellation too.
 
 import logging
 import secrets
-from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, UniqueConstraint, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
 from shared import IllegalMove
 from shared.envelope import EnvelopeError, canonical_json, make_envelope, sign_envelope
@@ -40,7 +38,7 @@ from ..clock import now_ts
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from ..db import db
 from ..db.keys import server_key
-from ..db.models import Game, Move, UTCDateTime, utcnow
+from ..db.models import Game, Move, StandingOrder
 from ..db.writelock import write_lock
 
 log = logging.getLogger("pbem.orders")
@@ -51,30 +49,6 @@ MAX_ACTIVE = 20
 MAX_CHAIN = 50
 #: entries of the log before the newest that a reply looks at (``roll`` needs the last one)
 _RECENT = 20
-
-
-class StandingOrder(db.Model):
-    """One signed order and, once cancelled, its signed cancellation."""
-
-    __tablename__ = "standing_orders"
-    __table_args__ = (UniqueConstraint("hash"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), nullable=False, index=True)
-    seat: Mapped[str] = mapped_column(String(32), nullable=False)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
-    at: Mapped[int] = mapped_column(Integer, nullable=False)
-    text: Mapped[str] = mapped_column(Text, nullable=False)     # the canonical order text
-    body: Mapped[str] = mapped_column(Text, nullable=False)     # canonical JSON, as signed
-    signature: Mapped[str] = mapped_column(String(128), nullable=False)
-    hash: Mapped[str] = mapped_column(String(64), nullable=False)
-    cancel_body: Mapped[str | None] = mapped_column(Text)
-    cancel_signature: Mapped[str | None] = mapped_column(String(128))
-    cancelled_at: Mapped[int | None] = mapped_column(Integer)
-    # no longer carried out: a one-shot order that was used or whose moment passed, or a
-    # cancelled one (its record stays)
-    done: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, index=True)
-    played: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 # --- writing ---------------------------------------------------------------------------------

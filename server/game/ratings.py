@@ -20,7 +20,7 @@ from shared.games import get_game
 
 from ..clock import now
 from ..db import db
-from ..db.models import Game, Player, Rating, Seat, TeamRecord
+from ..db.models import BotAccount, Game, Player, Rating, Seat, TeamRecord
 
 log = logging.getLogger("pbem.ratings")
 
@@ -39,7 +39,6 @@ def model():
 
 def has_bot(game_id):
     """True when a seat of the game is played by one of the server's bot accounts."""
-    from .bots import BotAccount
     return db.session.execute(db.select(db.func.count()).select_from(Seat).join(
         BotAccount, BotAccount.player_id == Seat.player_id).where(
         Seat.game_id == game_id)).scalar_one() > 0

@@ -22,7 +22,7 @@ from ..clock import now
 from .domain import Conflict, Forbidden, NotFound
 from ..db import db
 from .lifecycle import maybe_start, new_game_id
-from ..db.models import Game, Player, Seat
+from ..db.models import BotAccount, Game, Player, Seat
 from ..db.writelock import write_lock
 
 
@@ -46,7 +46,6 @@ def offer(game, player):
         standing = db.session.get(Game, game.rematch_id)
         if standing is not None:
             return standing, False
-    from .bots import BotAccount
     bot_ids = set(db.session.execute(db.select(BotAccount.player_id)).scalars())
     players = rotated([s.player_id for s in game.seats])
     game_def = get_game(game.type)

@@ -11,52 +11,21 @@ A player may mute another player (:func:`set_mute`): the muted player's messages
 out of what the muting player reads (the list, the page, notices), never out of the record.
 """
 
-from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint, or_
+from sqlalchemy import or_
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
 from shared.envelope import EnvelopeError, canonical_json
 from shared.messages import DocumentError, document_hash, printable, read_message
 
 from .domain import Conflict, Forbidden, Malformed, NotFound, Refused
 from ..db import db
-from ..db.models import Player, UTCDateTime, utcnow
+from ..db.models import Message, Mute, Player
 
 #: messages one seat may write in one game (the archive carries them all)
 MAX_PER_SEAT = 1000
 #: messages a turn notice repeats (the newest the reader has not seen in a notice)
 IN_NOTICE = 5
-
-
-class Message(db.Model):
-    """One signed message (append-only, like the log)."""
-
-    __tablename__ = "messages"
-    __table_args__ = (UniqueConstraint("hash"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), nullable=False, index=True)
-    seat: Mapped[str] = mapped_column(String(32), nullable=False)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
-    to_seat: Mapped[str | None] = mapped_column(String(32))
-    at: Mapped[int] = mapped_column(Integer, nullable=False)
-    text: Mapped[str] = mapped_column(Text, nullable=False)
-    body: Mapped[str] = mapped_column(Text, nullable=False)   # canonical JSON, as signed
-    signature: Mapped[str] = mapped_column(String(128), nullable=False)
-    hash: Mapped[str] = mapped_column(String(64), nullable=False)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-
-
-class Mute(db.Model):
-    """``player_id`` does not want to read ``muted_id``'s messages."""
-
-    __tablename__ = "mutes"
-    __table_args__ = (UniqueConstraint("player_id", "muted_id"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
-    muted_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 # --- reading -----------------------------------------------------------------------------------

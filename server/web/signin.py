@@ -25,7 +25,7 @@ from sqlalchemy import update
 from ..clock import now, now_ts
 from ..db import db
 from ..db.models import Player
-from .models import WebLink
+from ..db.models import WebLink
 
 COOKIE = "pbem_session"
 SECURE_COOKIE = "__Host-pbem_session"

@@ -213,7 +213,7 @@ def test_bots_move_by_themselves_and_the_archive_verifies(make_player, app):
     assert players == {"north": "ann", "east": "bot-random", "south": "bot-random"}
     # the bots' moves are signed with the bot account's key, the one in the header
     with app.app_context():
-        from server.game.bots import BotAccount
+        from server.db.models import BotAccount
         from server.db import db
         row = db.session.execute(db.select(BotAccount).filter_by(level="random")).scalar_one()
         bot_public = public_key_hex(bytes.fromhex(row.private_key))
@@ -411,13 +411,13 @@ def test_a_bot_answer_outside_the_legal_list_is_not_sent(make_player, app, monke
 
 
 def test_a_deleted_bot_key_silences_the_bot_and_refuses_new_bot_games(make_player, app):
-    from server.game import bots
     from server.db import db
+    from server.db.models import BotAccount
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
     with app.app_context():
-        db.session.execute(db.delete(bots.BotAccount))
+        db.session.execute(db.delete(BotAccount))
         db.session.commit()
     assert play_due(app) == 0  # no key: nothing signed, nothing raised
     assert len(log_of(ann, game_id)) == 1
@@ -443,13 +443,13 @@ def test_a_human_who_holds_a_bot_name_is_never_played(make_player, app):
 
 
 def test_a_tampered_bot_key_is_not_used(make_player, app):
-    from server.game import bots
     from server.db import db
+    from server.db.models import BotAccount
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
     with app.app_context():
-        row = db.session.execute(db.select(bots.BotAccount)).scalar_one()
+        row = db.session.execute(db.select(BotAccount)).scalar_one()
         row.private_key = "11" * 32
         db.session.commit()
     assert play_due(app) == 0

@@ -266,7 +266,7 @@ def test_a_handover_ends_the_seats_standing_orders(make_player, app):
     assert log_of(ann, game_id)[2]["seat"] == "east"
     with app.app_context():
         from server.db import db
-        from server.game.orders import StandingOrder
+        from server.db.models import StandingOrder
         assert [o.done for o in db.session.execute(db.select(StandingOrder)).scalars()] == \
             [True]
     for _ in range(400):

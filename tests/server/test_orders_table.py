@@ -71,7 +71,7 @@ def test_accept_takeback_answers_the_next_request_once(make_player, app):
     assert _status(bob, game_id) == [("accept takeback", "done", 1)]
     # a process that played it and died before marking it: the log says it is spent
     from server.db import db
-    from server.game.orders import StandingOrder
+    from server.db.models import StandingOrder
     with app.app_context():
         db.session.execute(db.update(StandingOrder).values(done=False, played=0))
         db.session.commit()
