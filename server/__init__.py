@@ -96,6 +96,12 @@ def create_app(config=None):
     api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/push.py)
     from .api import bots as bot_accounts  # the bot accounts' keys (#16: hand-over)
     api.register_blueprint(bot_accounts.blp)
+    # the after-append hooks (server/game/hooks.py), in the order they run in the append's
+    # transaction: a @handover's seat rows, then the standing orders, then push
+    from .game import bots as game_bots, orders
+    from .workers import push as push_waiters
+    for hooked in (game_bots, orders, push_waiters):
+        hooked.init_app(app)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)
 

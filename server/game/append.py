@@ -24,12 +24,12 @@ from shared.games import get_game
 from shared.table import TableError, is_table_move, verify_logged
 
 from . import duties
-from ..workers import push
+from .hooks import COMMITTED, IN_TRANSACTION, Appended, run_after_append
 from ..clock import now
 from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from ..db import db
 from ..db.keys import server_key
-from ..db.models import Duty, Game, Move, Player, Seat, Snapshot, StandingOrder
+from ..db.models import Game, Move, Player, Seat, Snapshot
 from ..db.prepared import Prepared, Writer
 from ..db.state_cache import load_log, remember, state_text, store_snapshot
 from .views import entry_json
@@ -265,12 +265,11 @@ def append_move(game_id, envelope_text, signature, forced=False, reader=MOVER):
     except DomainError as exc:
         exc.seat = env["seat"]
         raise
-    answer, created, *orders_due = answer
-    # --- standing orders (server/orders.py): the new entry may be what an order waits for
-    # (``orders_due``: the append's own transaction saw an order in force in this game)
-    if created and "order" not in env and orders_due and orders_due[0]:
-        from .orders import after_append
-        after_append(game.id)
+    answer, created, appended = answer
+    # the after-append hooks of the committed entry (server/game/hooks.py): e.g. the
+    # standing orders the new entry may be what they wait for
+    if created:
+        run_after_append(COMMITTED, appended)
     return answer, created
 
 
@@ -326,14 +325,15 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                      owed_anew=asked != (log.pending() or {}).get("asked"),
                      handed_to=handed)
     with write_lock():
-        return _write_move(entry, before, optimistic)  # (entry, True, orders in force)
+        return _write_move(entry, before, optimistic)  # (entry, True, Appended)
 
 
 def _write_move(new, before, optimistic=False):
     """Write ``new`` in one transaction: the head moves only from the seq before it (a rival
     append makes this one a stale_seq, or a _StaleHead when ``optimistic``: the game row was
-    not read), then the entry, the snapshot and the duties (``before``: the seats that owed
-    a move before it)."""
+    not read), then the entry, the snapshot, the in-transaction after-append hooks
+    (server/game/hooks.py: a @handover's seat rows, the standing orders, push) and the duties
+    (``before``: the seats that owed a move before it)."""
     game, env = new.game, new.env
     text = state_text(new.state, new.table)
     head = {"head_seq": env["seq"], "head_hash": new.digest, "to_act": new.to_act}
@@ -357,14 +357,13 @@ def _write_move(new, before, optimistic=False):
     writer.run(_RUN_INSERT_MOVE, row)
     if not writer.run(_RUN_SNAPSHOT, {"gid": game.id, "new_seq": env["seq"], "new_state": text}):
         store_snapshot(game.id, env["seq"], text)  # the game's first snapshot row
-    if new.handed_to is not None:
-        _hand_over(game.id, env["seat"], new.handed_to)
+    appended = Appended(game_id=game.id, seq=env["seq"], seat=env["seat"], env=env, over=over,
+                        handed_to=new.handed_to, writer=writer)
+    run_after_append(IN_TRANSACTION, appended)
     duties.after_move(writer, game, seat_owners(game.id, new.table["players"]), before,
                       new.to_act, env["seat"],
                       env["seq"], over=over, reset=new.owed_anew)
-    orders_due = not over and writer.first(_orders_in_force(), {"gid": game.id}) is not None
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
-    push.announce(game.id, env["seq"])  # waiters wake when this commits (server/push.py)
     try:
         db.session.commit()
     except IntegrityError:
@@ -373,7 +372,7 @@ def _write_move(new, before, optimistic=False):
                        "retry") from None
     remember(game.id, env["seq"], text)
     _remember_head(game, env, new.digest, over)
-    return answer, True, orders_due
+    return answer, True, appended
 
 
 def _handover_bot(game, env):
@@ -397,33 +396,3 @@ def _handover_bot(game, env):
         raise Refused("not_the_bot_key", f"{tm.key[:16]}... is not the key of {tm.player}: "
                       "ask GET /api/bots for the bot accounts' keys")
     return bot.id
-
-
-def _hand_over(game_id, seat, bot_id):
-    """A ``@handover``'s rows, in the append's transaction: the seat and its duty now belong
-    to the bot, the game is unrated (a game with a bot is never rated), and the seat's
-    standing orders (its old player's) are no longer carried out."""
-    db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
-                       .values(player_id=bot_id))
-    db.session.execute(update(Duty).where(Duty.game_id == game_id,
-                                          Duty.seat == seat)
-                       .values(player_id=bot_id))
-    db.session.execute(update(Game).where(Game.id == game_id).values(rated=False))
-    # the leaving player's standing orders end here
-    db.session.execute(update(StandingOrder).where(
-        StandingOrder.game_id == game_id, StandingOrder.seat == seat,
-        StandingOrder.done.is_(False)).values(done=True))
-
-
-_ORDERS_IN_FORCE = []
-
-
-def _orders_in_force():
-    """A prepared ``SELECT`` of one standing order in force in game ``gid`` (server/orders.py),
-    run in the append's transaction: the orders are looked at after the move only when there
-    is one (a second transaction for every move cost ~40% of the append)."""
-    if not _ORDERS_IN_FORCE:
-        t = StandingOrder.__table__
-        _ORDERS_IN_FORCE.append(Prepared(db.select(t.c.id).where(
-            t.c.game_id == bindparam("gid"), t.c.done.is_(False)).limit(1)))
-    return _ORDERS_IN_FORCE[0]

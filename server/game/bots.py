@@ -36,6 +36,7 @@ import secrets
 import threading
 import time
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
 from shared.bots import LEVELS, choose_move, legal_or_again, levels, may_play
@@ -47,10 +48,11 @@ from .lifecycle import create_game as create_plain_game, join_game
 from ..db.state_cache import load_log
 from .views import view_for
 from ..clock import now_ts
+from . import hooks
 from .domain import Conflict, DomainError, Refused
 from ..workers import loop as workers
 from ..db import db
-from ..db.models import BotAccount, Game, Player, Seat
+from ..db.models import BotAccount, Duty, Game, Player, Seat
 
 log = logging.getLogger("pbem.bots")
 
@@ -390,3 +392,25 @@ def run_forever(app, interval=1.0, stop=None):
 
 def start_background(app, interval=1.0):
     return workers.start_background(app, play_due, interval, "bots")
+
+
+# --- a seat handed over (the after-append hook, server/game/hooks.py) ---------------------------
+
+def init_app(app):
+    """Register the bots' after-append hook: a ``@handover``'s rows."""
+    hooks.after_append(_hand_over, hooks.IN_TRANSACTION)
+
+
+def _hand_over(appended):
+    """A ``@handover``'s rows, in the append's transaction: the seat and its duty now belong
+    to the bot, and the game is unrated (a game with a bot is never rated).  The seat's
+    standing orders end in the orders' hook (server/game/orders.py)."""
+    if appended.handed_to is None:
+        return
+    game_id, seat, bot_id = appended.game_id, appended.seat, appended.handed_to
+    db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
+                       .values(player_id=bot_id))
+    db.session.execute(update(Duty).where(Duty.game_id == game_id,
+                                          Duty.seat == seat)
+                       .values(player_id=bot_id))
+    db.session.execute(update(Game).where(Game.id == game_id).values(rated=False))

@@ -46,6 +46,7 @@ from flask import current_app
 from sqlalchemy import bindparam, event, func, select, text
 from sqlalchemy.orm import Session
 
+from ..game import hooks
 from ..game.domain import DomainError, NotFound
 from ..db import db
 from ..db.models import Game, Move, Seat
@@ -511,3 +512,14 @@ def any_move_waiter(app, min_gap=0.25):
             if left <= 0 or w.wait(min(left, 0.5)):
                 return
     return pause
+
+
+# --- the after-append hook (server/game/hooks.py) ----------------------------------------------
+
+def init_app(app):
+    """Register push's after-append hook: waiters of a game wake when its move commits."""
+    hooks.after_append(_announce_appended, hooks.IN_TRANSACTION)
+
+
+def _announce_appended(appended):
+    announce(appended.game_id, appended.seq)
