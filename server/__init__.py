@@ -51,14 +51,16 @@ def create_app(config=None):
     for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
         register_path(path)
 
-    from .http.errors import JSONProvider, install_domain_errors, install_input_guards
+    from .http.errors import install_domain_errors, install_input_guards
+    from .http.jsonbody import JSONProvider
     app.json = JSONProvider(app)
     if app.config.get("PBEM_PROXY_HOPS"):
         from werkzeug.middleware.proxy_fix import ProxyFix
         hops = int(app.config["PBEM_PROXY_HOPS"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from .db import api, db
+    from .db import db
+    from .http.errors import api
     db.init_app(app)
     if app.config.get("PBEM_WITH_MIGRATIONS", True):
         # Alembic (and Mako, Pygments behind it) costs a web worker ~10 MB it never uses:
@@ -85,6 +87,7 @@ def create_app(config=None):
     configure_storage(app)
     limiter.init_app(app)
     from .api import devices, games, links, mail, players, push, ratings
+    from .api import check  # noqa: F401  (adds POST /games/<id>/check to games.blp)
     api.register_blueprint(devices.blp)  # device keys (#18)
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)

@@ -54,7 +54,7 @@ def run(host, port):
         raise click.UsageError("PBEM_BOT_INTERVAL is seconds between passes of the bot "
                                "worker (0: off), like 1 or 0.5") from None
     if bot_interval > 0:
-        from .game.bots import start_background as start_bots
+        from .workers.bots import start_background as start_bots
         start_bots(app, bot_interval)
     click.echo(f"pbem server on http://{host}:{port}/ "
                f"(database {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]})", err=True)
@@ -111,7 +111,7 @@ def bots_command(once, interval):
     seq check lets one of them append each move).  Example: pbem-server bots --once
     """
     from flask import current_app
-    from .game.bots import play_due, run_forever
+    from .workers.bots import play_due, run_forever
     if once:
         click.echo(f"bot moves: {play_due()}")
         return

@@ -15,7 +15,8 @@ from ..game.append import append_move
 from ..game.domain import Conflict
 from ..game.archives import archive_for
 from ..http.auth import current_player
-from ..http.errors import Blueprint, fail, loads_request_json
+from ..http.errors import Blueprint, fail
+from ..http.jsonbody import loads_request_json
 from ..db import db
 from ..http.idempotency import idempotent
 from ..game.lifecycle import join_game
@@ -384,7 +385,3 @@ class Archive(MethodView):
         are the caller's own while the game runs, and every seat's once it is over.
         """
         return archive_for(get_or_404(game_id), current_player(required=False))
-
-
-# --- the move check (issue #18, moving from the page): its routes live in check.py ---------
-from . import check  # noqa: E402,F401  (registers POST /games/<id>/check on this blueprint)

@@ -1,9 +1,8 @@
-"""Extension objects, initialised in the app factory."""
+"""The ``db`` object (Flask-SQLAlchemy), initialised in the app factory; the models are in
+``server.db.models``."""
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
-
-from ..http.errors import PbemApi
 
 
 class Base(DeclarativeBase):
@@ -11,4 +10,3 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
-api = PbemApi()

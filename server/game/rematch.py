@@ -85,7 +85,7 @@ def offer(game, player):
 
 def _tell_invited(game, new, offerer, invited):
     """A notice to each invited player: who offers, and how to accept or decline."""
-    from ..workers.notify import enqueue
+    from ..workers.outbox import enqueue
     title = get_game(game.type).title
     for pid in dict.fromkeys(invited):
         enqueue(db.session.get(Player, pid), new.id, "rematch",

@@ -240,7 +240,7 @@ def message_line(m, sender=None):
 def _notify(game, sender, message):
     """A "talk" notice to every player who may read ``message`` and has not muted its
     sender (a digest player reads it in the digest)."""
-    from ..workers.notify import enqueue
+    from ..workers.outbox import enqueue
     from shared.games import get_game
     readers = _readers(game, message)
     if not readers:

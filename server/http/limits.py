@@ -20,6 +20,8 @@ import json
 from flask import current_app, g, request
 from flask_limiter import ApplicationLimit, Limit, Limiter
 
+from .jsonbody import loads_request_json
+
 #: setting -> (default, what it counts)
 SETTINGS = {
     "PBEM_LIMIT_ADDRESS": ("1200/minute", "requests from one address to one endpoint"),
@@ -45,14 +47,12 @@ def _claimed_key():
         return "player:" + name[:64]
     if request.path.endswith("/messages") and request.method == "POST":
         # an unsigned message (the game page): the seat its document names, as for a move
-        from .errors import loads_request_json
         try:
             body = loads_request_json(request.get_data(cache=True) or b"{}").get("body") or {}
             return f"seat:{str(body.get('game'))[:16]}:{str(body.get('seat'))[:32]}"
         except (ValueError, AttributeError, TypeError, RecursionError):
             return None
     if request.path.endswith("/moves") and request.method == "POST":
-        from .errors import loads_request_json
         try:
             body = loads_request_json(request.get_data(cache=True) or b"{}")
             env = json.loads(body.get("envelope", "{}"))

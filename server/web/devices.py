@@ -9,7 +9,7 @@ from flask import make_response, render_template
 from ..game.devicekeys import LinkGone, link_by_token
 from ..db import db
 from ..db.models import Player
-from . import bp, error_page
+from .blueprint import bp, error_page
 
 
 class _Refused(Exception):

@@ -20,7 +20,7 @@ from ..db import db
 from ..db.models import Game, Seat
 from ..db.state_cache import load_state
 from . import archive as archive_view
-from . import bp, error_page
+from .blueprint import bp, error_page
 from .signin import LinkRefused, clear_session, redeem_link, session_player, set_session
 
 log = logging.getLogger("pbem.web")

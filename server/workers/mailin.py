@@ -18,7 +18,7 @@ from ..game.append import append_move
 from ..game.domain import DomainError
 from ..db import db
 from ..db.models import Game, Player
-from .notify import enqueue
+from .outbox import enqueue
 
 log = logging.getLogger("pbem.mailin")
 MAX_MESSAGE = 2 * 1024 * 1024

@@ -33,6 +33,7 @@ from ..game import ratings
 from ..db import db
 from ..db.keys import server_key
 from .mailer import SendError, post_webhook, send_email
+from .outbox import enqueue
 from ..db.models import Duty, Game, Notice, Player
 from ..db.state_cache import load_log
 
@@ -90,29 +91,6 @@ def _turn_text(game, seat, player, kind):
                "deadline": duty.due_at.isoformat() if duty and duty.due_at else None,
                "legal_moves": shown, "seq": game.head_seq}
     return subject[:200], body, payload
-
-
-def enqueue(player, game_id, kind, subject, body, payload=None, to=None):
-    """Outbox rows for one message to ``player`` (or a bare address ``to``)."""
-    current = now()
-    if player is None:
-        db.session.add(Notice(to_address=to, game_id=game_id, kind=kind, channel="email",
-                              subject=subject, body=body, next_attempt_at=current, created_at=current))
-        return
-    if player.email and player.notify != "none":
-        status = "digest" if player.notify == "digest" and kind in ("turn", "reminder", "talk") \
-            else "pending"
-        db.session.add(Notice(player_id=player.id, to_address=player.email, game_id=game_id,
-                              kind=kind, channel="email", subject=subject, body=body,
-                              payload=payload, next_attempt_at=current, created_at=current, status=status))
-    elif not player.email and not player.webhook_url and player.notify != "none":
-        # a player with nowhere to be told (a bot account asks for none: its turns are many)
-        log.info("notice for %s (no email, no webhook): %s\n%s", player.name, subject, body)
-    if player.webhook_url:
-        db.session.add(Notice(player_id=player.id, game_id=game_id, kind=kind,
-                              channel="webhook", subject=subject, body=body,
-                              payload=payload or {"event": kind, "game": game_id},
-                              next_attempt_at=current, created_at=current))
 
 
 def compose_turn_notices():

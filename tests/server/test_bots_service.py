@@ -33,10 +33,11 @@ def first_call(replacement):
 @pytest.fixture(autouse=True)
 def fresh_worker_memory():
     from server.game import bots
-    bots._given_up.clear()
+    from server.workers import bots as bot_worker
+    bot_worker._given_up.clear()
     bots._warned.clear()
     yield
-    bots._given_up.clear()
+    bot_worker._given_up.clear()
     bots._warned.clear()
 
 
@@ -47,9 +48,9 @@ def create(player, type_="pig", seats=3, bots=2, level="random", options=None, *
 
 
 def play_due(app):
-    from server.game import bots
+    from server.workers import bots as bot_worker
     with app.app_context():
-        return bots.play_due()
+        return bot_worker.play_due()
 
 
 def log_of(player, game_id):
@@ -167,8 +168,8 @@ def test_games_of_bots_only_are_capped_per_player(make_player, app):
     assert r.get_json()["error"]["code"] == "too_many_bot_games"
     assert create(bob, seats=2, bots=2).status_code == 201   # another player's own count
     with app.app_context():
-        from server.game import bots
-        bots.play_game(ids[0], max_moves=10000)
+        from server.workers import bots as bot_worker
+        bot_worker.play_game(ids[0], max_moves=10000)
     assert game_of(ann, ids[0])["status"] == "over"
     assert create(ann, seats=2, bots=2).status_code == 201
     assert create(ann, seats=2, bots=2).status_code == 409
@@ -293,12 +294,13 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
     """Both workers choose a move for the same position (a barrier holds them until both
     have), then both append: the log's seq check lets one through, the other gets a 409."""
     from server.game import bots
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     with app.app_context():
         creator = bots.bot_player("random")
         game_id = bots.create_game(creator, "pig", 2, {"target": 30}, bots=1).id
     barrier = threading.Barrier(2, timeout=2)
-    real = bots.choose_move
+    real = bot_worker.choose_move
     met = []
 
     def choose_together(*args, **kw):
@@ -309,13 +311,13 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
             pass
         return real(*args, **kw)
 
-    monkeypatch.setattr(bots, "choose_move", choose_together)
+    monkeypatch.setattr(bot_worker, "choose_move", choose_together)
     played, errors = [], []
 
     def worker():
         try:
             with app.app_context():
-                n = bots.play_game(game_id, max_moves=20)
+                n = bot_worker.play_game(game_id, max_moves=20)
                 played.append(n)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
@@ -339,13 +341,13 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
 
 def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, monkeypatch,
                                                              caplog):
-    from server.game import bots
+    from server.workers import bots as bot_worker
     from server.game.domain import Refused
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")  # 0 points banked: east (the bot) owes the move
-    monkeypatch.setattr(bots, "choose_move", first_call(lambda: "peek"))
-    real_append = bots.append_move
+    monkeypatch.setattr(bot_worker, "choose_move", first_call(lambda: "peek"))
+    real_append = bot_worker.append_move
     calls = []
 
     def refuse_peek(game, text, sig, **kw):
@@ -354,9 +356,9 @@ def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, m
             raise Refused("illegal_move", "no peeking today")
         return real_append(game, text, sig, **kw)
 
-    monkeypatch.setattr(bots, "append_move", refuse_peek)
+    monkeypatch.setattr(bot_worker, "append_move", refuse_peek)
     with app.app_context(), caplog.at_level(logging.ERROR, "pbem.bots"):
-        outcome = bots.play_game(game_id, max_moves=1)
+        outcome = bot_worker.play_game(game_id, max_moves=1)
     assert outcome == 1
     assert calls[0] == "peek" and calls[1] in ("roll", "hold")
     assert "refused" in caplog.text
@@ -365,7 +367,7 @@ def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, m
 
 def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_player, app,
                                                                          monkeypatch, caplog):
-    from server.game import bots
+    from server.workers import bots as bot_worker
     from server.game.domain import Refused
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
@@ -376,7 +378,7 @@ def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_play
         calls.append(1)
         raise Refused("illegal_move", "never")
 
-    monkeypatch.setattr(bots, "append_move", refuse_all)
+    monkeypatch.setattr(bot_worker, "append_move", refuse_all)
     with caplog.at_level(logging.ERROR, "pbem.bots"):
         assert play_due(app) == 0
         assert len(calls) == 2  # the bot's move, then one random fallback
@@ -387,7 +389,7 @@ def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_play
 
 
 def test_a_bot_that_raises_plays_a_random_legal_move(make_player, app, monkeypatch):
-    from server.game import bots
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -395,17 +397,17 @@ def test_a_bot_that_raises_plays_a_random_legal_move(make_player, app, monkeypat
     def broken():
         raise RuntimeError("a bug in a bot")
 
-    monkeypatch.setattr(bots, "choose_move", first_call(broken))
+    monkeypatch.setattr(bot_worker, "choose_move", first_call(broken))
     assert play_due(app) >= 1
     assert log_of(ann, game_id)[1]["seat"] == "east"
 
 
 def test_a_bot_answer_outside_the_legal_list_is_not_sent(make_player, app, monkeypatch):
-    from server.game import bots
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
-    monkeypatch.setattr(bots, "choose_move", first_call(lambda: "resign\x00"))
+    monkeypatch.setattr(bot_worker, "choose_move", first_call(lambda: "resign\x00"))
     assert play_due(app) >= 1
     assert log_of(ann, game_id)[1]["move"] in ("roll", "hold", "peek")
 
@@ -458,7 +460,7 @@ def test_a_tampered_bot_key_is_not_used(make_player, app):
 
 
 def test_a_bot_seat_in_a_game_that_is_over_is_left_alone(make_player, app):
-    from server.game import bots
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1, options={"target": 1}).get_json()["id"]
     rng = random.Random(2)
@@ -469,8 +471,8 @@ def test_a_bot_seat_in_a_game_that_is_over_is_left_alone(make_player, app):
             play_due(app)
     n = len(log_of(ann, game_id))
     with app.app_context():
-        assert bots.play_game(game_id) == 0
-        assert bots.due_games() == []
+        assert bot_worker.play_game(game_id) == 0
+        assert bot_worker.due_games() == []
     assert len(log_of(ann, game_id)) == n
 
 

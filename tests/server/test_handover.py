@@ -11,10 +11,10 @@ from tests.server.test_bots_service import game_of, log_of, play_due
 
 @pytest.fixture(autouse=True)
 def fresh_worker_memory():
-    from server.game import bots
-    bots._given_up.clear()
+    from server.workers import bots as bot_worker
+    bot_worker._given_up.clear()
     yield
-    bots._given_up.clear()
+    bot_worker._given_up.clear()
 
 
 def two_seat_game(ann, bob, options=None, **extra):
