@@ -51,7 +51,7 @@ def init_app(app):
         return compress.after_request(response)
 
     app.after_request(compress_public)
-    from . import views  # noqa: F401 - registers the routes on bp
+    from . import pages  # noqa: F401 - registers the routes on bp
     from . import devices  # noqa: F401 - the browser key's link page (#18)
     app.register_blueprint(bp)
     from ..http.errors import api
