@@ -79,7 +79,7 @@ def create_app(config=None):
         api.spec.components.security_scheme("pbemSignature", {
             "type": "apiKey", "in": "header", "name": "X-Pbem-Signature",
             "description": "Ed25519 signature (hex) of the request, with X-Pbem-Player, "
-                           "X-Pbem-Timestamp and X-Pbem-Nonce; see server/auth.py"})
+                           "X-Pbem-Timestamp and X-Pbem-Nonce; see server/http/auth.py"})
     install_input_guards(app)
     install_domain_errors(app)
     from .http.limits import configure_storage, limiter
@@ -96,7 +96,7 @@ def create_app(config=None):
     api.register_blueprint(links.blp)
     from .api import talk  # table talk and standing orders (#19)
     api.register_blueprint(talk.blp)
-    api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/push.py)
+    api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/workers/push.py)
     from .api import bots as bot_accounts  # the bot accounts' keys (#16: hand-over)
     api.register_blueprint(bot_accounts.blp)
     # the after-append hooks (server/game/hooks.py), in the order they run in the append's

@@ -2,7 +2,7 @@
 
     pbem-server run [--host 127.0.0.1] [--port 5000]   # creates/upgrades the database first
     pbem-server db upgrade                              # Flask-Migrate (Alembic) migrations
-    pbem-server bots [--once] [--interval 1]            # the bot worker (server/bots.py)
+    pbem-server bots [--once] [--interval 1]            # the bot worker (server/game/bots.py)
 """
 
 import ipaddress
@@ -105,7 +105,7 @@ def notify_command(once, interval):
 @click.option("--interval", default=1.0, show_default=True, type=click.FloatRange(0.05),
               help="seconds between passes")
 def bots_command(once, interval):
-    """Play the bot seats: every bot seat that owes a move plays it (server/bots.py).
+    """Play the bot seats: every bot seat that owes a move plays it (server/game/bots.py).
 
     Run it beside the web workers and pbem-server notify (several may run: the log's
     seq check lets one of them append each move).  Example: pbem-server bots --once

@@ -1,4 +1,4 @@
-"""The server's bot accounts: their names and public keys (server/bots.py).
+"""The server's bot accounts: their names and public keys (server/game/bots.py).
 
 A player who hands a seat to a bot (``pbem leave GAME --to-bot``) signs ``@handover NAME KEY``
 (shared/table.py) with the bot account's public key, read here.

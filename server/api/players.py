@@ -115,7 +115,7 @@ def _refuse_private_webhook(url):
     """An early, clear refusal for a webhook URL naming a local address outright.
 
     Names are checked where it counts, on the address connected to when sending
-    (server/mailer.py): a name may resolve elsewhere by then.
+    (server/workers/mailer.py): a name may resolve elsewhere by then.
     """
     from urllib.parse import urlsplit
     from ..workers.mailer import destination_refused

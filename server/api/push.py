@@ -1,6 +1,6 @@
 """Push: wait for a game's next move (long poll) or follow its head (Server-Sent Events).
 
-Both answer the game's public head (server/push.py ``public_head``): what anyone may read in
+Both answer the game's public head (server/workers/push.py ``public_head``): what anyone may read in
 its summary, never a hand, so neither needs a signature.
 """
 

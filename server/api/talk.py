@@ -1,4 +1,5 @@
-"""Table talk and standing orders: messages, mutes, orders (server/talk.py, server/orders.py)."""
+"""Table talk and standing orders: messages, mutes, orders (server/game/talk.py,
+server/game/orders.py)."""
 
 import marshmallow as ma
 from flask import g

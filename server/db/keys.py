@@ -1,7 +1,7 @@
 """The server's signing key: from the configuration, or made once and kept in the database.
 
-It signs the live heads of views and logs (``server/views.py``), forced moves (the notice
-worker) and archives (``server/archives.py``).
+It signs the live heads of views and logs (``server/game/views.py``), forced moves (the notice
+worker) and archives (``server/game/archives.py``).
 """
 
 import secrets

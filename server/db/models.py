@@ -78,10 +78,10 @@ class Game(db.Model):
     move_hours: Mapped[int | None] = mapped_column(Integer)
     # the game's own wall-clock limit (Game.wall_clock_limit), when it has one
     ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
-    # rated: the finished game changes its players' ratings (server/ratings.py), once: rated_at
+    # rated: the finished game changes its players' ratings (server/game/ratings.py), once: rated_at
     rated: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     rated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # a rematch (server/rematch.py): the game this one replays, and the rematch offered of it
+    # a rematch (server/game/rematch.py): the game this one replays, and the rematch offered of it
     rematch_of: Mapped[str | None] = mapped_column(String(16), index=True)
     rematch_id: Mapped[str | None] = mapped_column(String(16))
 

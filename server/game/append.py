@@ -7,7 +7,7 @@ whose turn it is (the answers owed while a takeback request waits), and the rule
 
 The hot path of the service: Core statements built once, one read of the game row, then the
 conditional head update, the entry, the snapshot and the duties in one transaction (under
-the SQLite write lock, ``server/writelock.py``).
+the SQLite write lock, ``server/db/writelock.py``).
 """
 
 from dataclasses import dataclass
@@ -48,7 +48,7 @@ _MOVE_HEAD = update(_GAMES).where(_GAMES.c.id == bindparam("gid"),
                                   _GAMES.c.status == "playing")
 _INSERT_MOVE = db.insert(_MOVES)
 _SNAPSHOTS = Snapshot.__table__
-# ... and the statements of every move, run on the driver's cursor (server/prepared.py)
+# ... and the statements of every move, run on the driver's cursor (server/db/prepared.py)
 _RUN_MOVE_HEAD = Prepared(_MOVE_HEAD, keys=("head_seq", "head_hash", "to_act"))
 _RUN_INSERT_MOVE = Prepared(_INSERT_MOVE.inline(), keys=(
     "game_id", "seq", "seat", "move", "envelope", "signature", "prev_hash", "hash", "forced",
@@ -294,7 +294,7 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                        f"{game.head_seq + 1}", {"seq": game.head_seq + 1, "prev": game.head_hash})
     game_def = log.game
     table_entry = is_table_move(env["move"])
-    before = log.to_act()  # the seats whose duty rows stand now (server/duties.py)
+    before = log.to_act()  # the seats whose duty rows stand now (server/game/duties.py)
     if not table_entry and env["seat"] not in before:
         pending = log.pending()
         if pending:

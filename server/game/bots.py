@@ -10,14 +10,14 @@ always (the bot's key is its seat's key in the header).
 
 Which move a bot plays is the rules library's business (``shared.bots.choose_move``); when it
 plays is the bot worker's (server/workers/bots.py).  Games with bots are unrated
-(server/ratings.py).
+(server/game/ratings.py).
 
 A seat may also pass to a bot during a game: its player signs ``@handover bot-LEVEL KEY``
 (``pbem leave GAME --to-bot``; the keys are listed by ``GET /api/bots``), or, in a game whose
 option ``on_timeout`` is ``bot:LEVEL``, the server signs one for a seat whose deadline passed
-(server/notify.py).  The append path (server/append.py) then runs :func:`_hand_over`, its
-after-append hook: the seat row goes to the bot account, and the bot worker plays it like any
-bot seat.
+(server/workers/notify.py).  The append path (server/game/append.py) then runs
+:func:`_hand_over`, its after-append hook: the seat row goes to the bot account, and the bot
+worker plays it like any bot seat.
 """
 
 import logging

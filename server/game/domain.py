@@ -1,10 +1,10 @@
 """The services' errors: what went wrong, in the service's own terms (no HTTP here).
 
-Every refusal the services (``server/lifecycle.py``, ``server/append.py``, ``server/views.py``,
-``server/archives.py``) raise is a :class:`DomainError`: a short ``code`` a program can test,
-a one-sentence ``message`` for a person, and ``details``.  ``server/errors.py`` maps each kind
-to its HTTP status for the API and the pages; the notice worker and mail-in catch them as
-they are.
+Every refusal the services (``server/game/lifecycle.py``, ``server/game/append.py``,
+``server/game/views.py``, ``server/game/archives.py``) raise is a :class:`DomainError`: a short
+``code`` a program can test, a one-sentence ``message`` for a person, and ``details``.
+``server/http/errors.py`` maps each kind to its HTTP status for the API and the pages; the
+notice worker and mail-in catch them as they are.
 """
 
 

@@ -89,7 +89,7 @@ def after_move(writer, game, owners, before, to_act, mover, seq, over=False, res
     rows before it are ``before``'s, see the module's docstring).  Every row but those of
     the seats that still owe goes (all of them when the game is over, and a stray row
     with them), the seats that newly owe get one, and the mover who still owes gets a
-    fresh deadline.  ``writer`` (server/prepared.py) runs in the append's transaction.
+    fresh deadline.  ``writer`` (server/db/prepared.py) runs in the append's transaction.
     ``reset``: what is owed changed in kind (a takeback request asked or settled,
     shared/table.py): every owing seat gets a fresh duty, a fresh deadline and a new notice.
     """

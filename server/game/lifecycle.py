@@ -34,9 +34,9 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rat
                 take_seat=True):
     """A new open game of ``type_``, with ``player`` in ``seat`` (the first by default).
 
-    ``rated``: whether the finished game changes its players' ratings (server/ratings.py);
+    ``rated``: whether the finished game changes its players' ratings (server/game/ratings.py);
     None: rated when the game is competitive.  A cooperative game is never rated.
-    ``take_seat=False``: the creator takes no seat (a game of bots only, server/bots.py,
+    ``take_seat=False``: the creator takes no seat (a game of bots only, server/game/bots.py,
     whose creator watches); the game starts when the seats are filled.
     """
     try:

@@ -8,10 +8,11 @@ until the game is over (then every order, so that anyone can verify the entries 
 The server carries an order out by appending its reply as a server-signed forced entry whose
 envelope names the order (``"order": <hash>``), through the one append path.  That happens
 
-* right after any entry is appended (``server/append.py`` calls :func:`after_append`): the
+* right after any entry is appended (``server/game/append.py`` calls :func:`after_append`): the
   move that makes the situation is answered at once;
 * when the order is written (the situation may already hold);
-* in the notice worker's pass (``server/notify.py`` ``tick``, a ``server/workers.py`` loop):
+* in the notice worker's pass (``server/workers/notify.py`` ``tick``, a
+  ``server/workers/loop.py`` loop):
   :func:`sweep`, the fallback for anything the two above missed (a lost race, a crash).
 
 Several processes may try at once: each builds its entry on the head it read, and the log's

@@ -46,7 +46,7 @@ def muted_ids(player):
 
 def last_readable(game, player):
     """The id of the newest message ``player`` (None: a spectator) reads on the game's page
-    (0 when none): part of the page's ETag, so that its talk follows (server/web/views.py)."""
+    (0 when none): part of the page's ETag, so that its talk follows (server/web/pages.py)."""
     if game.status == "open":
         return 0
     return db.session.execute(_readable_query(game, player, db.func.max(Message.id)))\

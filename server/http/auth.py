@@ -11,7 +11,7 @@ A signed request carries four headers::
 An exact replay (same nonce), a stale timestamp, a signature moved to
 another path or body, or an unknown player each get 401.  A device home adds
 ``X-Pbem-Device: <device public key>`` and signs with that key, which must be a
-live device the player registered (``server/devicekeys.py``).
+live device the player registered (``server/game/devicekeys.py``).
 """
 
 import random
@@ -29,7 +29,7 @@ from ..db.models import Player, RequestNonce
 
 HEADERS = ("X-Pbem-Player", "X-Pbem-Timestamp", "X-Pbem-Nonce", "X-Pbem-Signature")
 #: optional: the request is signed by this device key (hex), one the player delegated and
-#: registered (server/devicekeys.py), instead of the player's main key
+#: registered (server/game/devicekeys.py), instead of the player's main key
 DEVICE_HEADER = "X-Pbem-Device"
 # ASCII digits only: str.isdigit() also accepts "²", which int() then refuses (a 500 before)
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")

@@ -34,7 +34,7 @@ def fail(status, code, message, details=None, headers=None):
     raise ApiError(status, code, message, details, headers)
 
 
-#: the HTTP status of each kind of refusal the services raise (server/domain.py)
+#: the HTTP status of each kind of refusal the services raise (server/game/domain.py)
 STATUS = {domain.Malformed: 400, domain.Unauthenticated: 401, domain.Forbidden: 403,
           domain.NotFound: 404, domain.Conflict: 409, domain.Refused: 422}
 

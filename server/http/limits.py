@@ -30,7 +30,7 @@ SETTINGS = {
     "PBEM_LIMIT_MOVES": ("120/minute", "moves by one player or seat"),
     "PBEM_LIMIT_UNVERIFIED": ("120/minute", "requests from one address whose signature "
                               "did not verify"),
-    # table talk and standing orders (server/talk.py, server/orders.py)
+    # table talk and standing orders (server/game/talk.py, server/game/orders.py)
     "PBEM_LIMIT_TALK": ("10/minute;100/hour", "messages and standing orders written by one "
                         "player"),
 }

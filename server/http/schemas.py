@@ -114,12 +114,12 @@ class GameCreateSchema(Strict):
     seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
     move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(min=1, max=24 * 60))
-    # seats filled with the server's bots at creation (server/bots.py), and their level
+    # seats filled with the server's bots at creation (server/game/bots.py), and their level
     bots = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=8))
     bot_level = fields.String(load_default="greedy", validate=validate.OneOf(
         ["random", "greedy", "strong"], error="the bot levels are random, greedy and strong"))
     # rated: the finished game changes its players' ratings; default: rated when the game is
-    # competitive and has no bots (server/ratings.py)
+    # competitive and has no bots (server/game/ratings.py)
     rated = fields.Boolean(load_default=None, allow_none=True)
 
     @ma.validates("options")

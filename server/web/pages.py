@@ -1,5 +1,5 @@
-"""The pages' handlers: a few lines each over the services (``server/views.py``,
-``server/archives.py``: the same calls as the API)."""
+"""The pages' handlers: a few lines each over the services (``server/game/views.py``,
+``server/game/archives.py``: the same calls as the API)."""
 
 import hashlib
 import inspect
@@ -84,7 +84,7 @@ def _as_text(value):
 
 def _etag(game, seat, player):
     """Changes whenever what this viewer's page shows can change: a move, a join, the end, a
-    message this viewer may read (server/talk.py ``last_readable``)."""
+    message this viewer may read (server/game/talk.py ``last_readable``)."""
     from ..game.talk import last_readable
     taken = sum(1 for s in game.seats if s.player_id is not None)
     raw = f"{game.id}.{game.head_seq}.{game.head_hash}.{game.status}.{taken}.{seat}." \

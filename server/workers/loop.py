@@ -2,7 +2,7 @@
 
 A pass runs ``work()`` inside an app context; a failing pass is rolled back and logged, and the
 loop goes on after ``interval`` seconds until ``stop`` is set (or sooner: ``pause(interval,
-stop)``, when given, may return early, e.g. on a move: server/push.py ``any_move_waiter``).
+stop)``, when given, may return early, e.g. on a move: server/workers/push.py ``any_move_waiter``).
 """
 
 import logging

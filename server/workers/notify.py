@@ -1,6 +1,6 @@
 """Notices out, deadlines, reminders, digests: the worker's tick.
 
-The append transaction only records duties (server/duties.py).  This worker,
+The append transaction only records duties (server/game/duties.py).  This worker,
 run as a background thread in ``pbem-server run`` or as ``pbem-server
 notify``, turns them into notices in the outbox table and drains it:
 
@@ -192,7 +192,7 @@ def sweep_time_limits():
 def _force(game, duty):
     """Append the game's timeout move for the late seat, signed by the server; or, in a game
     whose option ``on_timeout`` is ``bot:LEVEL`` (shared/table.py), a forced ``@handover``
-    of the seat to that bot, which then plays the owed move (server/bots.py)."""
+    of the seat to that bot, which then plays the owed move (server/game/bots.py)."""
     game_def = get_game(game.type)
     replayed = load_log(game)
     if duty.seat not in replayed.to_act():

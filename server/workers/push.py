@@ -494,7 +494,7 @@ class HeadStream:
 
 
 def any_move_waiter(app, min_gap=0.25):
-    """For a worker loop (server/workers.py): a ``pause(seconds, stop)`` that returns early,
+    """For a worker loop (server/workers/loop.py): a ``pause(seconds, stop)`` that returns early,
     at most every ``min_gap`` seconds, when any game moves, starts or ends."""
     the_hub = hub(app)
     state = {"sub": None, "w": None}

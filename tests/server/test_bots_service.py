@@ -1,4 +1,4 @@
-"""Bots in the service (server/bots.py): bot accounts, games created with bots, the worker.
+"""Bots in the service (server/game/bots.py): bot accounts, games created with bots, the worker.
 
 The worker function is called directly here (with the fake clock of the fixtures); the real
 ``pbem-server bots`` process is driven in tests/client/test_bots_cli.py.
