@@ -9,7 +9,7 @@ process types"):
   call hold only that thread, never a whole worker (as they hold a gevent worker's loop).
   This process holds **no waiting client**: a long poll that lands here is answered at once
   when the game already moved, else with 503 + Retry-After and a pointer to the push process
-  (server/push.py ``waiter_limit``: role ``web`` holds 0 waiters).
+  (server/workers/push.py ``waiter_limit``: role ``web`` holds 0 waiters).
 * ``push`` (gunicorn_push.py): the long polls and the streams (``/api/games/<id>/wait`` and
   ``/events``) on gevent workers, where an idle waiter is a greenlet of a few kB.  The front
   proxy routes those two paths there, so users keep one URL.
@@ -31,7 +31,7 @@ keepalive = 5
 
 
 def post_fork(server, worker):
-    """Tell the app (server/push.py) that this is a web worker: it holds no waiters."""
+    """Tell the app (server/workers/push.py) that this is a web worker: it holds no waiters."""
     os.environ["PBEM_GUNICORN_ROLE"] = "web"
     os.environ["PBEM_GUNICORN_WORKER"] = worker.cfg.worker_class_str
     os.environ["PBEM_GUNICORN_THREADS"] = str(worker.cfg.threads)

@@ -8,7 +8,7 @@ is served too (a health check, a game's JSON), only more slowly than on ``web``.
 
 gevent workers: a waiting client is a greenlet asleep on an event (a few kB, no CPU, no
 database connection), up to ``worker_connections`` less a reserve of 100 per worker
-(server/push.py ``waiter_limit``).  With PostgreSQL each worker holds one more connection,
+(server/workers/push.py ``waiter_limit``).  With PostgreSQL each worker holds one more connection,
 its ``LISTEN pbem_heads``; on SQLite one watcher thread per worker reads the heads waited on.
 
 Nothing of the app may be imported in this file: gunicorn's gevent worker patches the
@@ -42,7 +42,7 @@ keepalive = 5
 
 
 def post_fork(server, worker):
-    """Tell the app (server/push.py) how many waiters this worker can hold."""
+    """Tell the app (server/workers/push.py) how many waiters this worker can hold."""
     os.environ["PBEM_GUNICORN_ROLE"] = "push"
     os.environ["PBEM_GUNICORN_WORKER"] = worker.cfg.worker_class_str
     os.environ["PBEM_GUNICORN_THREADS"] = str(worker.cfg.threads)

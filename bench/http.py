@@ -372,11 +372,11 @@ def _profile_moves(run, section, server, games, keys, move_cap, seconds, label):
 
 
 _INTEREST = [
-    ("append_move (append.py)", ("append_move (server/append.py",)),
+    ("append_move (append.py)", ("append_move (server/game/append.py",)),
     ("  envelope parse + Ed25519 verify", ("verify (shared/envelope.py", "parse_canonical (")),
-    ("  load_state (cache / snapshot)", ("load_state (server/state_cache.py",)),
+    ("  load_state (cache / snapshot)", ("load_state (server/db/state_cache.py",)),
     ("  rules engine play()", ("play (tests/fixtures/pig.py", "play (shared/")),
-    ("  duties.refresh", ("refresh (server/duties.py",)),
+    ("  duties.refresh", ("refresh (server/game/duties.py",)),
     ("  session.commit (incl. SQLite/PG write + lock waits)", ("commit (sqlalchemy/orm/session.py",)),
     ("  UPDATE game head (execute)", ("execute (sqlalchemy/orm/session.py",)),
     ("get_or_404 (game row SELECT)", ("get_or_404 (server/api/games.py",)),
@@ -467,9 +467,9 @@ def _views_in_process(run, section, server, short_g, long_g, long_n):
     code = f"""
 import json, time, os
 from server import create_app
-from server.state_cache import load_state, rebuild_state
-from server.extensions import db
-from server.models import Game
+from server.db.state_cache import load_state, rebuild_state
+from server.db import db
+from server.db.models import Game
 app = create_app({{"SQLALCHEMY_DATABASE_URI": os.environ["PBEM_DATABASE_URL"]}})
 out = {{}}
 with app.app_context():

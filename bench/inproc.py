@@ -24,7 +24,7 @@ def main(url, n):
     os.environ["PBEM_RATELIMIT"] = "off"
     from client.signing import request_headers
     from server import create_app
-    from server.extensions import db
+    from server.db import db
     from shared.envelope import public_key_hex
     from shared.games import register_path
     register_path("tests.fixtures.pig:GAME")
@@ -44,7 +44,7 @@ def main(url, n):
             if capture and capture[0] is None:
                 capture.append((" ".join(statement.split())[:80], _caller()))
         event.listen(db.engine, "before_cursor_execute", on_sql)
-        from server import prepared  # the append path's statements on the driver's cursor
+        from server.db import prepared  # the append path's statements on the driver's cursor
         prepared.TRACE.append(lambda sql: on_sql(None, None, sql))
         event.listen(db.engine, "commit",
                      lambda *a, **k: counts.__setitem__("commit", counts["commit"] + 1))
@@ -146,17 +146,17 @@ STAGES = {
     "whole request (werkzeug test client)": ("flask/app.py", "wsgi_app"),
     "view function Moves.post": ("server/api/games.py", "post"),
     "get_or_404 (SELECT game)": ("server/api/games.py", "get_or_404"),
-    "append_move": ("server/append.py", "append_move"),
+    "append_move": ("server/game/append.py", "append_move"),
     "parse_canonical + validate_envelope": ("shared/envelope.py", "parse_canonical"),
     "Ed25519 verify": ("shared/envelope.py", "verify"),
-    "load_state": ("server/state_cache.py", "load_state"),
+    "load_state": ("server/db/state_cache.py", "load_state"),
     "engine play": ("tests/fixtures/pig.py", "play"),
-    "duties.after_move": ("server/duties.py", "after_move"),
-    "prepared statements (driver cursor)": ("server/prepared.py", "execute"),
+    "duties.after_move": ("server/game/duties.py", "after_move"),
+    "prepared statements (driver cursor)": ("server/db/prepared.py", "execute"),
     "session.connection (begin)": ("sqlalchemy/orm/scoping.py", "connection"),
-    "store_snapshot": ("server/state_cache.py", "store_snapshot"),
+    "store_snapshot": ("server/db/state_cache.py", "store_snapshot"),
     "session.commit": ("sqlalchemy/orm/session.py", "commit"),
-    "entry_json": ("server/views.py", "entry_json"),
+    "entry_json": ("server/game/views.py", "entry_json"),
     "game.seats lazy load": ("sqlalchemy/orm/strategies.py", "_load_for_state"),
     "webargs parse (request body)": ("webargs/core.py", "parse"),
     "response schema dump": ("marshmallow/schema.py", "dump"),

@@ -36,7 +36,7 @@ def main(url):
     if url.startswith(("postgres", "postgresql")):
         step("psycopg", "import psycopg")
     step("server package (models, schemas, api)", "import server.api.games, server.api.players, "
-         "server.api.mail, server.notify, server.append")
+         "server.api.mail, server.workers.notify, server.game.append")
     step("wsgi (create_app, as gunicorn loads it)", "import wsgi")
     step("first requests (health, types)", "import wsgi; c = wsgi.app.test_client(); "
          "c.get('/api/health'); c.get('/api/types')")

@@ -399,12 +399,12 @@ def _own_time(stacks, top=10):
 
 _INCLUSIVE = [
     ("Flask request handling", ("full_dispatch_request (flask",)),
-    ("  append_move", ("append_move (server/append.py",)),
-    ("  wait_for_move (the long polls)", ("wait_for_move (server/push.py",)),
-    ("    public_head (the head read)", ("public_head (server/push.py",)),
+    ("  append_move", ("append_move (server/game/append.py",)),
+    ("  wait_for_move (the long polls)", ("wait_for_move (server/workers/push.py",)),
+    ("    public_head (the head read)", ("public_head (server/workers/push.py",)),
     ("database connections opened (psycopg connect)", ("connect (psycopg/connection.py",)),
     ("database connections closed", ("close (psycopg/connection.py",)),
-    ("the LISTEN thread (notifications)", ("_listen (server/push.py",)),
+    ("the LISTEN thread (notifications)", ("_listen (server/workers/push.py",)),
     ("gevent's hub (the event loop itself)", ("run (gevent/hub.py",)),
 ]
 

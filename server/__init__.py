@@ -51,14 +51,16 @@ def create_app(config=None):
     for path in filter(None, (p.strip() for p in app.config["PBEM_EXTRA_GAMES"].split(","))):
         register_path(path)
 
-    from .errors import JSONProvider, install_domain_errors, install_input_guards
+    from .http.errors import install_domain_errors, install_input_guards
+    from .http.jsonbody import JSONProvider
     app.json = JSONProvider(app)
     if app.config.get("PBEM_PROXY_HOPS"):
         from werkzeug.middleware.proxy_fix import ProxyFix
         hops = int(app.config["PBEM_PROXY_HOPS"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from .extensions import api, db
+    from .db import db
+    from .http.errors import api
     db.init_app(app)
     if app.config.get("PBEM_WITH_MIGRATIONS", True):
         # Alembic (and Mako, Pygments behind it) costs a web worker ~10 MB it never uses:
@@ -77,14 +79,15 @@ def create_app(config=None):
         api.spec.components.security_scheme("pbemSignature", {
             "type": "apiKey", "in": "header", "name": "X-Pbem-Signature",
             "description": "Ed25519 signature (hex) of the request, with X-Pbem-Player, "
-                           "X-Pbem-Timestamp and X-Pbem-Nonce; see server/auth.py"})
+                           "X-Pbem-Timestamp and X-Pbem-Nonce; see server/http/auth.py"})
     install_input_guards(app)
     install_domain_errors(app)
-    from .limits import configure_storage, limiter
+    from .http.limits import configure_storage, limiter
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     configure_storage(app)
     limiter.init_app(app)
     from .api import devices, games, links, mail, players, push, ratings
+    from .api import check  # noqa: F401  (adds POST /games/<id>/check to games.blp)
     api.register_blueprint(devices.blp)  # device keys (#18)
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
@@ -93,11 +96,17 @@ def create_app(config=None):
     api.register_blueprint(links.blp)
     from .api import talk  # table talk and standing orders (#19)
     api.register_blueprint(talk.blp)
-    api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/push.py)
+    api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/workers/push.py)
     from .api import bots as bot_accounts  # the bot accounts' keys (#16: hand-over)
     api.register_blueprint(bot_accounts.blp)
     from .api import channels  # notice channels, chat ids, Web Push subscriptions
     api.register_blueprint(channels.blp)
+    # the after-append hooks (server/game/hooks.py), in the order they run in the append's
+    # transaction: a @handover's seat rows, then the standing orders, then push
+    from .game import bots as game_bots, orders
+    from .workers import push as push_waiters
+    for hooked in (game_bots, orders, push_waiters):
+        hooked.init_app(app)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)
 
@@ -109,7 +118,7 @@ def create_app(config=None):
     def server_info():
         """The server's public key (it signs log heads and forced moves) and its clock."""
         from .clock import now_ts
-        from .keys import server_key
+        from .db.keys import server_key
         return {"public_key": server_key()[1], "time": now_ts(), "version": "1"}
 
     if not app.debug and not app.testing:

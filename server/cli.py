@@ -2,7 +2,7 @@
 
     pbem-server run [--host 127.0.0.1] [--port 5000]   # creates/upgrades the database first
     pbem-server db upgrade                              # Flask-Migrate (Alembic) migrations
-    pbem-server bots [--once] [--interval 1]            # the bot worker (server/bots.py)
+    pbem-server bots [--once] [--interval 1]            # the bot worker (server/game/bots.py)
 """
 
 import ipaddress
@@ -44,7 +44,7 @@ def run(host, port):
                    "PBEM_LIMIT_LOOPBACK=limit keeps them)", err=True)
     upgrade()
     if app.config["PBEM_NOTIFY_INTERVAL"] > 0:
-        from .notify import start_background
+        from .workers.notify import start_background
         start_background(app, app.config["PBEM_NOTIFY_INTERVAL"])
     try:
         setting = app.config.get("PBEM_BOT_INTERVAL")
@@ -54,7 +54,7 @@ def run(host, port):
         raise click.UsageError("PBEM_BOT_INTERVAL is seconds between passes of the bot "
                                "worker (0: off), like 1 or 0.5") from None
     if bot_interval > 0:
-        from .bots import start_background as start_bots
+        from .workers.bots import start_background as start_bots
         start_bots(app, bot_interval)
     click.echo(f"pbem server on http://{host}:{port}/ "
                f"(database {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]})", err=True)
@@ -92,7 +92,7 @@ def notify_command(once, interval):
     notice is sent once).  Example: pbem-server notify --once
     """
     from flask import current_app
-    from .notify import run_forever, tick
+    from .workers.notify import run_forever, tick
     if once:
         counts = tick()
         click.echo(", ".join(f"{k}: {v}" for k, v in counts.items()))
@@ -105,13 +105,13 @@ def notify_command(once, interval):
 @click.option("--interval", default=1.0, show_default=True, type=click.FloatRange(0.05),
               help="seconds between passes")
 def bots_command(once, interval):
-    """Play the bot seats: every bot seat that owes a move plays it (server/bots.py).
+    """Play the bot seats: every bot seat that owes a move plays it (server/game/bots.py).
 
     Run it beside the web workers and pbem-server notify (several may run: the log's
     seq check lets one of them append each move).  Example: pbem-server bots --once
     """
     from flask import current_app
-    from .bots import play_due, run_forever
+    from .workers.bots import play_due, run_forever
     if once:
         click.echo(f"bot moves: {play_due()}")
         return
@@ -124,7 +124,7 @@ def mail_in():
 
     Example (from a mail server's pipe): pbem-server mail-in < message.eml
     """
-    from .mailin import process
+    from .workers.mailin import process
     raw = sys.stdin.buffer.read()
     if not raw.strip():
         raise click.UsageError("no message on standard input")

@@ -25,10 +25,10 @@ def _flag(name):
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-#: the rate limits' settings (server/limits.py holds their defaults)
+#: the rate limits' settings (server/http/limits.py holds their defaults)
 LIMIT_SETTINGS = ("PBEM_LIMIT_ADDRESS", "PBEM_LIMIT_KEY", "PBEM_LIMIT_REGISTER",
                   "PBEM_LIMIT_MOVES", "PBEM_LIMIT_UNVERIFIED", "PBEM_LIMIT_TALK")
-#: outgoing mail (server/mailer.py); unset: notices are logged
+#: outgoing mail (server/workers/mailer.py); unset: notices are logged
 MAIL_SETTINGS = ("PBEM_SMTP_URL", "PBEM_SMTP_HOST", "PBEM_SMTP_PORT", "PBEM_SMTP_TLS",
                  "PBEM_SMTP_USER", "PBEM_SMTP_PASSWORD", "PBEM_MAIL_FROM")
 
@@ -54,7 +54,7 @@ def from_env(instance_path):
         "PBEM_SERVER_KEY": os.environ.get("PBEM_SERVER_KEY"),
         "PBEM_EXTRA_GAMES": os.environ.get("PBEM_EXTRA_GAMES", ""),
         "PBEM_BASE_URL": os.environ.get("PBEM_BASE_URL", ""),
-        # unset: the service's database (server/ratelimit_storage.py), shared by all workers
+        # unset: the service's database (server/http/ratelimit_storage.py), shared by all workers
         "RATELIMIT_STORAGE_URI": os.environ.get("PBEM_RATELIMIT_STORAGE") or None,
         "PBEM_INBOUND_TOKEN": os.environ.get("PBEM_INBOUND_TOKEN"),
         # without a token, inbound mail is refused unless the operator opens it explicitly
@@ -71,14 +71,15 @@ def from_env(instance_path):
         # the pages' sign-in links and sessions (server/web/signin.py)
         "PBEM_LINK_MINUTES": int(os.environ.get("PBEM_LINK_MINUTES") or 10),
         "PBEM_SESSION_HOURS": int(os.environ.get("PBEM_SESSION_HOURS") or 12),
-        # the bot worker (server/bots.py): kept as text, read (and refused when not a number)
+        # the bot worker (server/game/bots.py): kept as text, read (and refused when not a number)
         # where they are used: seconds between passes in pbem-server run (0: off), thinking
         # time per move, and a fixed seed for the bots' generators (tests only)
         "PBEM_BOT_INTERVAL": os.environ.get("PBEM_BOT_INTERVAL") or None,
         "PBEM_BOT_SECONDS": os.environ.get("PBEM_BOT_SECONDS") or None,
         "PBEM_BOT_SEED": os.environ.get("PBEM_BOT_SEED") or None,
-        # push (server/push.py): waiters one process holds (unset: from the worker model, which
-        # gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's period
+        # push (server/workers/push.py): waiters one process holds (unset: from the worker
+        # model, which gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's
+        # period
         "PBEM_PUSH_WAITERS": os.environ.get("PBEM_PUSH_WAITERS") or None,
         "PBEM_PUSH_POLL": float(os.environ.get("PBEM_PUSH_POLL") or 0.25),
         "PBEM_PUSH_PROBE": float(os.environ.get("PBEM_PUSH_PROBE") or 0.02),
@@ -94,15 +95,16 @@ def from_env(instance_path):
         # where the push process answers when the front does not route /wait and /events
         # to it by path (docs/DEPLOYMENT.md): a web worker's 503 for a long poll names it
         "PBEM_PUSH_URL": (os.environ.get("PBEM_PUSH_URL") or "").rstrip("/") or None,
-        # Web Push (server/webpush.py): the VAPID private key (raw P-256, base64url); unset:
+        # Web Push (server/workers/webpush.py): the VAPID private key (raw P-256, base64url); unset:
         # made once and kept in the database
         "PBEM_VAPID_PRIVATE_KEY": os.environ.get("PBEM_VAPID_PRIVATE_KEY") or None,
-        # the Telegram Bot API's address (server/channels.py): a local receiver in tests
+        # the Telegram Bot API's address (server/workers/channels.py): a local receiver in tests
         "PBEM_TELEGRAM_API": os.environ.get("PBEM_TELEGRAM_API") or None,
         # games of bots only (every seat a bot) one player may have being played at once
         "PBEM_MAX_BOT_GAMES": os.environ.get("PBEM_MAX_BOT_GAMES") or None,
     }
-    # unset ones are None: server/limits.py and server/mailer.py fall back to their defaults
+    # unset ones are None: server/http/limits.py and server/workers/mailer.py fall back to
+    # their defaults
     config.update({name: os.environ.get(name) or None for name in LIMIT_SETTINGS})
     config.update({name: os.environ.get(name) or None for name in MAIL_SETTINGS})
     return config

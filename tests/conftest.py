@@ -63,7 +63,7 @@ def clock():
 @pytest.fixture
 def app(tmp_path, clock):
     from server import create_app
-    from server.extensions import db
+    from server.db import db
     url, cleanup = database_url(tmp_path)
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PBEM_CLOCK": clock,
                       "RATELIMIT_ENABLED": False,

@@ -1,4 +1,4 @@
-"""The server's bot accounts: their names and public keys (server/bots.py).
+"""The server's bot accounts: their names and public keys (server/game/bots.py).
 
 A player who hands a seat to a bot (``pbem leave GAME --to-bot``) signs ``@handover NAME KEY``
 (shared/table.py) with the bot account's public key, read here.
@@ -9,10 +9,10 @@ from flask.views import MethodView
 from shared.bots import LEVELS, levels
 from shared.games import game_types, get_game
 
-from .. import bots
-from ..domain import NotFound
-from ..errors import Blueprint
-from ..schemas import BotListQuerySchema, BotListSchema
+from ..game import bots
+from ..game.domain import NotFound
+from ..http.errors import Blueprint
+from ..http.schemas import BotListQuerySchema, BotListSchema
 
 blp = Blueprint("bots", __name__, url_prefix="/api",
                 description="The server's bot accounts (one per level) and their keys")

@@ -1,13 +1,18 @@
-"""Notice channels, chat ids and Web Push subscriptions (server/channels.py,
-server/channel_outbox.py, server/webpush.py)."""
+"""Notice channels, chat ids and Web Push subscriptions (server/workers/channels.py,
+server/workers/channel_outbox.py, server/workers/webpush.py)."""
 
 from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from .. import channel_outbox, webpush
-from ..auth import current_player
-from ..channels import (
+from ..clock import now_ts
+from ..db import db
+from ..db.models import NoticeChannel
+from ..http.auth import current_player
+from ..http.errors import Blueprint, fail
+from ..http.schemas import Strict
+from ..workers import channel_outbox, webpush
+from ..workers.channels import (
     KINDS,
     ChannelError,
     build_request,
@@ -16,11 +21,6 @@ from ..channels import (
     public_target,
     send,
 )
-from ..clock import now_ts
-from ..errors import Blueprint, fail
-from ..extensions import db
-from ..models import NoticeChannel
-from ..schemas import Strict
 from .games import SIGNED, get_or_404
 
 blp = Blueprint("channels", __name__, url_prefix="/api",

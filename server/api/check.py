@@ -19,10 +19,10 @@ from shared.envelope import MAX_MOVE_LENGTH
 from shared.games import get_game
 from shared.preview import check_move
 
-from ..auth import current_player
-from ..domain import Conflict, Forbidden, Unauthenticated
-from ..state_cache import load_state
-from ..views import seat_of
+from ..http.auth import current_player
+from ..game.domain import Conflict, Forbidden, Unauthenticated
+from ..db.state_cache import load_state
+from ..game.views import seat_of
 from .games import OPTIONAL, blp, get_or_404
 
 

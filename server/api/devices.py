@@ -12,10 +12,10 @@ from flask.views import MethodView
 
 from shared.delegation import MAX_LABEL, fingerprint, valid_label
 
-from .. import devicekeys
-from ..auth import current_player
+from ..game import devicekeys
+from ..http.auth import current_player
 from ..clock import now_ts
-from ..errors import Blueprint, fail
+from ..http.errors import Blueprint, fail
 from .games import SIGNED
 
 blp = Blueprint("devices", __name__, url_prefix="/api",

@@ -10,23 +10,24 @@ from webargs.flaskparser import is_json_request
 
 from shared.games import game_types, get_game
 
-from .. import bots, duties
-from ..append import append_move
-from ..domain import Conflict
-from ..archives import archive_for
-from ..auth import current_player
-from ..errors import Blueprint, fail, loads_request_json
-from ..extensions import db
-from ..idempotency import idempotent
-from ..lifecycle import join_game
-from ..limits import move_limit
-from ..models import Game, Seat
-from ..state_cache import load_log
-from ..schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema, GameSchema,
-                       GamesQuerySchema, GameTypeListSchema, JoinSchema, LegalMovesSchema,
-                       LogQuerySchema, LogSchema, MoveQuerySchema, MoveSubmitSchema,
-                       SeatQuerySchema, TableSchema, ViewResponseSchema)
-from ..views import log_entries, seat_of, signed_head, view_for
+from ..game import bots, duties
+from ..game.append import append_move
+from ..game.domain import Conflict
+from ..game.archives import archive_for
+from ..http.auth import current_player
+from ..http.errors import Blueprint, fail
+from ..http.jsonbody import loads_request_json
+from ..db import db
+from ..http.idempotency import idempotent
+from ..game.lifecycle import join_game
+from ..http.limits import move_limit
+from ..db.models import Game, Seat
+from ..db.state_cache import load_log
+from ..http.schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema,
+                            GameSchema, GamesQuerySchema, GameTypeListSchema, JoinSchema,
+                            LegalMovesSchema, LogQuerySchema, LogSchema, MoveQuerySchema,
+                            MoveSubmitSchema, SeatQuerySchema, TableSchema, ViewResponseSchema)
+from ..game.views import log_entries, seat_of, signed_head, view_for
 
 blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
 SIGNED = [{"pbemSignature": []}]
@@ -387,7 +388,3 @@ class Archive(MethodView):
         are the caller's own while the game runs, and every seat's once it is over.
         """
         return archive_for(get_or_404(game_id), current_player(required=False))
-
-
-# --- the move check (issue #18, moving from the page): its routes live in check.py ---------
-from . import check  # noqa: E402,F401  (registers POST /games/<id>/check on this blueprint)

@@ -4,9 +4,9 @@ import marshmallow as ma
 from flask import current_app, request
 from flask.views import MethodView
 
-from ..views import seat_of
-from ..auth import current_player
-from ..errors import Blueprint, fail
+from ..game.views import seat_of
+from ..http.auth import current_player
+from ..http.errors import Blueprint, fail
 from ..web.signin import issue_link
 from .games import SIGNED, get_or_404
 

@@ -7,16 +7,16 @@ from flask.views import MethodView
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
-from ..idempotency import idempotent
-from ..limits import registration_limit
-from ..auth import check_self_signed, current_player
+from ..http.idempotency import idempotent
+from ..http.limits import registration_limit
+from ..http.auth import check_self_signed, current_player
 from ..clock import now
-from ..errors import Blueprint, fail
-from ..extensions import db
-from ..models import Duty, Player, RequestNonce
-from ..ratings import player_ratings
-from ..schemas import (KeyRotationSchema, MeSchema, PlayerCreateSchema, PlayerSchema,
-                       ProfileSchema, SettingsSchema, VacationSchema)
+from ..http.errors import Blueprint, fail
+from ..db import db
+from ..db.models import Duty, Player, RequestNonce
+from ..game.ratings import player_ratings
+from ..http.schemas import (KeyRotationSchema, MeSchema, PlayerCreateSchema, PlayerSchema,
+                            ProfileSchema, SettingsSchema, VacationSchema)
 
 #: what PATCH /api/players/me may change (SettingsSchema's fields)
 SETTINGS_FIELDS = ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url")
@@ -115,11 +115,11 @@ class Me(MethodView):
 
 
 def _settings_webhook(player, url):
-    """The settings' webhook is a ``json`` notice channel (server/channels.py), signed as
+    """The settings' webhook is a ``json`` notice channel (server/workers/channels.py), signed as
     Standard Webhooks says: setting it makes the channel and a new secret, shown this once;
     null removes it."""
-    from ..channels import ChannelError, check_target
-    from ..models import NoticeChannel
+    from ..workers.channels import ChannelError, check_target
+    from ..db.models import NoticeChannel
     old = [c for c in db.session.execute(db.select(NoticeChannel).filter_by(
         player_id=player.id, game_id=None, kind="json")).scalars() if c.target.get("settings")]
     for channel in old:
@@ -140,10 +140,10 @@ def _refuse_private_webhook(url):
     """An early, clear refusal for a webhook URL naming a local address outright.
 
     Names are checked where it counts, on the address connected to when sending
-    (server/mailer.py): a name may resolve elsewhere by then.
+    (server/workers/mailer.py): a name may resolve elsewhere by then.
     """
     from urllib.parse import urlsplit
-    from ..mailer import destination_refused
+    from ..workers.mailer import destination_refused
     host = (urlsplit(url).hostname or "").strip("[]").lower()
     import ipaddress
     import socket

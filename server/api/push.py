@@ -1,6 +1,6 @@
 """Push: wait for a game's next move (long poll) or follow its head (Server-Sent Events).
 
-Both answer the game's public head (server/push.py ``public_head``): what anyone may read in
+Both answer the game's public head (server/workers/push.py ``public_head``): what anyone may read in
 its summary, never a hand, so neither needs a signature.
 """
 
@@ -10,9 +10,9 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from .. import push
-from ..errors import Blueprint, fail
-from ..schemas import MAX_SEQ, Strict
+from ..workers import push
+from ..http.errors import Blueprint, fail
+from ..http.schemas import MAX_SEQ, Strict
 
 blp = Blueprint("push", __name__, url_prefix="/api",
                 description="Learn of a game's moves without polling")

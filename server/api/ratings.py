@@ -4,13 +4,13 @@ from flask.views import MethodView
 
 from shared.games import game_types, get_game
 
-from .. import ratings, rematch
-from ..auth import current_player
-from ..domain import NotFound
-from ..errors import Blueprint
-from ..idempotency import idempotent
-from ..lifecycle import join_game
-from ..schemas import GameSchema, RatingTableSchema, RematchSchema
+from ..game import ratings, rematch
+from ..http.auth import current_player
+from ..game.domain import NotFound
+from ..http.errors import Blueprint
+from ..http.idempotency import idempotent
+from ..game.lifecycle import join_game
+from ..http.schemas import GameSchema, RatingTableSchema, RematchSchema
 from .games import SIGNED, game_json, get_or_404
 
 blp = Blueprint("ratings", __name__, url_prefix="/api",

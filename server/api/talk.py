@@ -1,4 +1,5 @@
-"""Table talk and standing orders: messages, mutes, orders (server/talk.py, server/orders.py)."""
+"""Table talk and standing orders: messages, mutes, orders (server/game/talk.py,
+server/game/orders.py)."""
 
 import marshmallow as ma
 from flask import g
@@ -7,13 +8,13 @@ from marshmallow import fields, validate
 
 from shared.games import get_game
 
-from .. import orders as orders_service, talk
-from ..auth import current_player
-from ..extensions import db
-from ..models import Player
-from ..errors import Blueprint
-from ..limits import talk_limit
-from ..schemas import MAX_SEQ, Strict
+from ..game import orders as orders_service, talk
+from ..http.auth import current_player
+from ..db import db
+from ..db.models import Player
+from ..http.errors import Blueprint
+from ..http.limits import talk_limit
+from ..http.schemas import MAX_SEQ, Strict
 from .games import OPTIONAL, SIGNED, get_or_404
 
 blp = Blueprint("talk", __name__, url_prefix="/api",

@@ -16,11 +16,11 @@ matches the hand (the BREACH attack).  JSON (the API, the hot path of moves) and
 (Server-Sent Events must not be held back) are sent as they are.
 """
 
-from flask import Blueprint, render_template, request
+from flask import request
 from werkzeug.exceptions import HTTPException
 
-bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
-               static_url_path="/assets")
+from .blueprint import bp, error_page
+
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -51,10 +51,10 @@ def init_app(app):
         return compress.after_request(response)
 
     app.after_request(compress_public)
-    from . import views  # noqa: F401 - registers the routes on bp
+    from . import pages  # noqa: F401 - registers the routes on bp
     from . import devices  # noqa: F401 - the browser key's link page (#18)
     app.register_blueprint(bp)
-    from ..extensions import api
+    from ..http.errors import api
 
     def handle(error):
         if request.path == "/api" or request.path.startswith("/api/"):
@@ -65,21 +65,6 @@ def init_app(app):
     # reading, so the answer there is a page
     app.register_error_handler(HTTPException, handle)
     app.after_request(_security_headers)
-
-
-def error_page(error):
-    """An HTML page for an HTTP error (an ApiError keeps its one-sentence message)."""
-    status = getattr(error, "code", None) or 500
-    message = getattr(error, "message", None) or getattr(error, "description", None) or ""
-    if status >= 500:
-        message = "Something went wrong on the server. Please try again in a moment."
-    titles = {400: "Bad request", 401: "Not signed in", 403: "Not allowed", 404: "Not found",
-              405: "Not allowed", 409: "Not possible now", 410: "Link no longer valid",
-              413: "Too large", 422: "Refused", 429: "Too many requests"}
-    title = titles.get(status, "Error")
-    body = render_template("error.html", status=status, title=title, message=message)
-    headers = getattr(error, "extra_headers", None) or {}
-    return body, status, headers
 
 
 def _security_headers(response):

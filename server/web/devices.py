@@ -6,10 +6,10 @@ browser and talks to ``/api/device-links/TOKEN/...`` (server/api/devices.py).
 
 from flask import make_response, render_template
 
-from ..devicekeys import LinkGone, link_by_token
-from ..extensions import db
-from ..models import Player
-from . import bp, error_page
+from ..game.devicekeys import LinkGone, link_by_token
+from ..db import db
+from ..db.models import Player
+from .blueprint import bp, error_page
 
 
 class _Refused(Exception):

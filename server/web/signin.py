@@ -23,9 +23,9 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import update
 
 from ..clock import now, now_ts
-from ..extensions import db
-from ..models import Player
-from .models import WebLink
+from ..db import db
+from ..db.models import Player
+from ..db.models import WebLink
 
 COOKIE = "pbem_session"
 SECURE_COOKIE = "__Host-pbem_session"
@@ -103,7 +103,7 @@ def redeem_link(token):
 def _serializer():
     cached = current_app.extensions.get("pbem_web_serializer")
     if cached is None:
-        from ..keys import server_key
+        from ..db.keys import server_key
         secret = current_app.config.get("SECRET_KEY") or hmac.new(
             server_key()[0], b"pbem web session v1", hashlib.sha256).digest()
         cached = current_app.extensions["pbem_web_serializer"] = URLSafeTimedSerializer(

@@ -20,7 +20,7 @@ def _app(url, clock):
 @pytest.fixture
 def two_workers(tmp_path, clock):
     """Two apps (two workers' worth of caches) on one database."""
-    from server.extensions import db
+    from server.db import db
     url, cleanup = database_url(tmp_path)
     a, b = _app(url, clock), _app(url, clock)
     with a.app_context():
@@ -41,8 +41,8 @@ def _pig(make_player):
 
 
 def _duties(app, game_id):
-    from server.extensions import db
-    from server.models import Duty
+    from server.db import db
+    from server.db.models import Duty
     with app.app_context():
         return sorted(d.seat for d in db.session.execute(
             db.select(Duty).filter_by(game_id=game_id)).scalars())
@@ -105,8 +105,8 @@ def test_duties_are_the_seats_that_owe_a_move_after_every_move(app, make_player,
 
 def test_a_stray_duty_row_does_not_block_the_move(app, make_player):
     """A row for the seat about to owe (there should be none) is replaced, not a 500/409."""
-    from server.extensions import db
-    from server.models import Duty, Seat
+    from server.db import db
+    from server.db.models import Duty, Seat
     gid, seats, head = _pig(make_player)
     with app.app_context():
         east = db.session.execute(db.select(Seat).filter_by(game_id=gid, seat="east")) \
@@ -139,7 +139,7 @@ def test_a_game_that_ends_leaves_no_duties(app, make_player):
 
 def test_entries_are_already_what_the_entry_schema_dumps(app, make_player):
     """The move POST answers the entry without EntrySchema().dump: it must change nothing."""
-    from server.schemas import EntrySchema
+    from server.http.schemas import EntrySchema
     for type_ in game_types():
         g = get_game(type_)
         players = [make_player(f"{type_[:10]}{i}") for i in range(g.min_seats)]
@@ -221,7 +221,7 @@ def test_well_formed_and_malformed_bodies_as_the_schema_reads_them(app, make_pla
 def test_a_dead_idle_postgres_connection_is_replaced(tmp_path, clock, monkeypatch):
     import psycopg
     import server
-    from server.extensions import db
+    from server.db import db
     url, cleanup = database_url(tmp_path, "postgres")
     app = _app(url, clock)
     try:

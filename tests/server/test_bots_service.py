@@ -1,4 +1,4 @@
-"""Bots in the service (server/bots.py): bot accounts, games created with bots, the worker.
+"""Bots in the service (server/game/bots.py): bot accounts, games created with bots, the worker.
 
 The worker function is called directly here (with the fake clock of the fixtures); the real
 ``pbem-server bots`` process is driven in tests/client/test_bots_cli.py.
@@ -32,11 +32,12 @@ def first_call(replacement):
 
 @pytest.fixture(autouse=True)
 def fresh_worker_memory():
-    from server import bots
-    bots._given_up.clear()
+    from server.game import bots
+    from server.workers import bots as bot_worker
+    bot_worker._given_up.clear()
     bots._warned.clear()
     yield
-    bots._given_up.clear()
+    bot_worker._given_up.clear()
     bots._warned.clear()
 
 
@@ -47,9 +48,9 @@ def create(player, type_="pig", seats=3, bots=2, level="random", options=None, *
 
 
 def play_due(app):
-    from server import bots
+    from server.workers import bots as bot_worker
     with app.app_context():
-        return bots.play_due()
+        return bot_worker.play_due()
 
 
 def log_of(player, game_id):
@@ -167,8 +168,8 @@ def test_games_of_bots_only_are_capped_per_player(make_player, app):
     assert r.get_json()["error"]["code"] == "too_many_bot_games"
     assert create(bob, seats=2, bots=2).status_code == 201   # another player's own count
     with app.app_context():
-        from server import bots
-        bots.play_game(ids[0], max_moves=10000)
+        from server.workers import bots as bot_worker
+        bot_worker.play_game(ids[0], max_moves=10000)
     assert game_of(ann, ids[0])["status"] == "over"
     assert create(ann, seats=2, bots=2).status_code == 201
     assert create(ann, seats=2, bots=2).status_code == 409
@@ -213,8 +214,8 @@ def test_bots_move_by_themselves_and_the_archive_verifies(make_player, app):
     assert players == {"north": "ann", "east": "bot-random", "south": "bot-random"}
     # the bots' moves are signed with the bot account's key, the one in the header
     with app.app_context():
-        from server.bots import BotAccount
-        from server.extensions import db
+        from server.db.models import BotAccount
+        from server.db import db
         row = db.session.execute(db.select(BotAccount).filter_by(level="random")).scalar_one()
         bot_public = public_key_hex(bytes.fromhex(row.private_key))
     assert {s["public_key"] for s in archive["header"]["seats"] if s["seat"] != "north"} == \
@@ -233,8 +234,8 @@ def test_the_worker_plays_nothing_while_a_human_owes_the_move(make_player, app):
 
 def test_a_game_of_bots_only_plays_to_the_end_and_stops(app):
     """No human at all (made through the service: the API seats its caller)."""
-    from server import bots
-    from server.extensions import db
+    from server.game import bots
+    from server.db import db
     with app.app_context():
         creator = bots.bot_player("random")
         game = bots.create_game(creator, "pig", 4, {"target": 15}, bots=3, level="random")
@@ -247,7 +248,7 @@ def test_a_game_of_bots_only_plays_to_the_end_and_stops(app):
         if play_due(app) == 0:
             break
     with app.app_context():
-        from server.models import Game, Move
+        from server.db.models import Game, Move
         game = db.session.get(Game, game_id)
         assert game.status == "over" and game.result["winners"]
         count = db.session.execute(db.select(db.func.count()).select_from(Move)
@@ -292,13 +293,14 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
                                                               caplog):
     """Both workers choose a move for the same position (a barrier holds them until both
     have), then both append: the log's seq check lets one through, the other gets a 409."""
-    from server import bots
+    from server.game import bots
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     with app.app_context():
         creator = bots.bot_player("random")
         game_id = bots.create_game(creator, "pig", 2, {"target": 30}, bots=1).id
     barrier = threading.Barrier(2, timeout=2)
-    real = bots.choose_move
+    real = bot_worker.choose_move
     met = []
 
     def choose_together(*args, **kw):
@@ -309,13 +311,13 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
             pass
         return real(*args, **kw)
 
-    monkeypatch.setattr(bots, "choose_move", choose_together)
+    monkeypatch.setattr(bot_worker, "choose_move", choose_together)
     played, errors = [], []
 
     def worker():
         try:
             with app.app_context():
-                n = bots.play_game(game_id, max_moves=20)
+                n = bot_worker.play_game(game_id, max_moves=20)
                 played.append(n)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
@@ -339,13 +341,13 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
 
 def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, monkeypatch,
                                                              caplog):
-    from server import bots
-    from server.domain import Refused
+    from server.workers import bots as bot_worker
+    from server.game.domain import Refused
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")  # 0 points banked: east (the bot) owes the move
-    monkeypatch.setattr(bots, "choose_move", first_call(lambda: "peek"))
-    real_append = bots.append_move
+    monkeypatch.setattr(bot_worker, "choose_move", first_call(lambda: "peek"))
+    real_append = bot_worker.append_move
     calls = []
 
     def refuse_peek(game, text, sig, **kw):
@@ -354,9 +356,9 @@ def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, m
             raise Refused("illegal_move", "no peeking today")
         return real_append(game, text, sig, **kw)
 
-    monkeypatch.setattr(bots, "append_move", refuse_peek)
+    monkeypatch.setattr(bot_worker, "append_move", refuse_peek)
     with app.app_context(), caplog.at_level(logging.ERROR, "pbem.bots"):
-        outcome = bots.play_game(game_id, max_moves=1)
+        outcome = bot_worker.play_game(game_id, max_moves=1)
     assert outcome == 1
     assert calls[0] == "peek" and calls[1] in ("roll", "hold")
     assert "refused" in caplog.text
@@ -365,8 +367,8 @@ def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, m
 
 def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_player, app,
                                                                          monkeypatch, caplog):
-    from server import bots
-    from server.domain import Refused
+    from server.workers import bots as bot_worker
+    from server.game.domain import Refused
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -376,7 +378,7 @@ def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_play
         calls.append(1)
         raise Refused("illegal_move", "never")
 
-    monkeypatch.setattr(bots, "append_move", refuse_all)
+    monkeypatch.setattr(bot_worker, "append_move", refuse_all)
     with caplog.at_level(logging.ERROR, "pbem.bots"):
         assert play_due(app) == 0
         assert len(calls) == 2  # the bot's move, then one random fallback
@@ -387,7 +389,7 @@ def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_play
 
 
 def test_a_bot_that_raises_plays_a_random_legal_move(make_player, app, monkeypatch):
-    from server import bots
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -395,29 +397,29 @@ def test_a_bot_that_raises_plays_a_random_legal_move(make_player, app, monkeypat
     def broken():
         raise RuntimeError("a bug in a bot")
 
-    monkeypatch.setattr(bots, "choose_move", first_call(broken))
+    monkeypatch.setattr(bot_worker, "choose_move", first_call(broken))
     assert play_due(app) >= 1
     assert log_of(ann, game_id)[1]["seat"] == "east"
 
 
 def test_a_bot_answer_outside_the_legal_list_is_not_sent(make_player, app, monkeypatch):
-    from server import bots
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
-    monkeypatch.setattr(bots, "choose_move", first_call(lambda: "resign\x00"))
+    monkeypatch.setattr(bot_worker, "choose_move", first_call(lambda: "resign\x00"))
     assert play_due(app) >= 1
     assert log_of(ann, game_id)[1]["move"] in ("roll", "hold", "peek")
 
 
 def test_a_deleted_bot_key_silences_the_bot_and_refuses_new_bot_games(make_player, app):
-    from server import bots
-    from server.extensions import db
+    from server.db import db
+    from server.db.models import BotAccount
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
     with app.app_context():
-        db.session.execute(db.delete(bots.BotAccount))
+        db.session.execute(db.delete(BotAccount))
         db.session.commit()
     assert play_due(app) == 0  # no key: nothing signed, nothing raised
     assert len(log_of(ann, game_id)) == 1
@@ -433,8 +435,8 @@ def test_a_deleted_bot_key_silences_the_bot_and_refuses_new_bot_games(make_playe
 def test_a_human_who_holds_a_bot_name_is_never_played(make_player, app):
     """An account named bot-random from before the names were reserved: its key is the
     human's, so the server refuses to seat it as a bot rather than take it over."""
-    from server.extensions import db
-    from server.models import Player
+    from server.db import db
+    from server.db.models import Player
     with app.app_context():
         db.session.add(Player(name="bot-random", public_key="ab" * 32, tz="UTC"))
         db.session.commit()
@@ -443,13 +445,13 @@ def test_a_human_who_holds_a_bot_name_is_never_played(make_player, app):
 
 
 def test_a_tampered_bot_key_is_not_used(make_player, app):
-    from server import bots
-    from server.extensions import db
+    from server.db import db
+    from server.db.models import BotAccount
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
     with app.app_context():
-        row = db.session.execute(db.select(bots.BotAccount)).scalar_one()
+        row = db.session.execute(db.select(BotAccount)).scalar_one()
         row.private_key = "11" * 32
         db.session.commit()
     assert play_due(app) == 0
@@ -458,7 +460,7 @@ def test_a_tampered_bot_key_is_not_used(make_player, app):
 
 
 def test_a_bot_seat_in_a_game_that_is_over_is_left_alone(make_player, app):
-    from server import bots
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1, options={"target": 1}).get_json()["id"]
     rng = random.Random(2)
@@ -469,16 +471,16 @@ def test_a_bot_seat_in_a_game_that_is_over_is_left_alone(make_player, app):
             play_due(app)
     n = len(log_of(ann, game_id))
     with app.app_context():
-        assert bots.play_game(game_id) == 0
-        assert bots.due_games() == []
+        assert bot_worker.play_game(game_id) == 0
+        assert bot_worker.due_games() == []
     assert len(log_of(ann, game_id)) == n
 
 
 def test_bot_creation_races_make_one_account(app):
     """Two workers creating the same bot account at once: one wins, the other reads it."""
-    from server import bots
-    from server.extensions import db
-    from server.models import Player
+    from server.game import bots
+    from server.db import db
+    from server.db.models import Player
     ids, errors = [], []
 
     def make():
@@ -500,7 +502,7 @@ def test_bot_creation_races_make_one_account(app):
 
 
 def test_bot_levels_match_the_rules_library():
-    from server.bots import level_for
+    from server.game.bots import level_for
     from shared.bots import LEVELS
     assert LEVELS == ("random", "greedy", "strong")
     pig = get_game("pig")
@@ -513,10 +515,10 @@ def test_bot_levels_match_the_rules_library():
 def test_real_games_of_bots_only_play_to_the_end_and_verify(app, type_, seats):
     """Every seat a bot (the strongest level each game has): the worker plays a whole game
     of each real game, the game ends, the worker stops, and the archive verifies."""
-    from server import bots
-    from server.archives import archive_for
-    from server.extensions import db
-    from server.models import Game
+    from server.game import bots
+    from server.game.archives import archive_for
+    from server.db import db
+    from server.db.models import Game
     with app.app_context():
         level = bots.level_for(get_game(type_), "strong")
         creator = bots.bot_player(level)

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from server.channels import (
+from server.workers.channels import (
     DISCORD_CONTENT,
     DISCORD_DESCRIPTION,
     KINDS,

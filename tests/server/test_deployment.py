@@ -260,7 +260,7 @@ def test_the_waiters_a_process_holds_follow_its_role():
     """The web role holds none (unless PBEM_PUSH_WAITERS says so); the push role on gevent
     its connections less 100; a server started without the settings files (tests'
     ``gunicorn --threads 4 wsgi:app``) 2 a worker."""
-    from server.push import waiter_limit
+    from server.workers.push import waiter_limit
     assert waiter_limit({"PBEM_GUNICORN": {"role": "web", "worker": "gthread",
                                            "threads": "4"}}) == 0
     assert waiter_limit({"PBEM_GUNICORN": {"role": "push", "worker": "gevent",
@@ -274,7 +274,7 @@ def test_a_push_worker_on_postgresql_queues_for_a_fixed_pool(monkeypatch):
     """bench/ANALYSIS.md: 500 waiters whose timeouts came due together opened and closed an
     overflow connection each on the push process; there they queue for a fixed pool."""
     from server import create_app
-    from server.extensions import db
+    from server.db import db
     url = "postgresql://nobody@127.0.0.1:1/none"  # never connected to here
     monkeypatch.setenv("PBEM_GUNICORN_ROLE", "push")
     app = create_app({"SQLALCHEMY_DATABASE_URI": url})

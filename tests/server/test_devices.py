@@ -285,8 +285,8 @@ def test_a_new_main_key_ends_the_old_delegations_requests(make_player, app):
     phone = Device(ann)
     assert phone.register().status_code == 201
     assert phone.request("GET", "/api/players/me").status_code == 200
-    from server.extensions import db
-    from server.models import Player
+    from server.db import db
+    from server.db.models import Player
     with app.app_context():
         player = db.session.execute(db.select(Player).filter_by(name="ann")).scalar_one()
         player.public_key = public_key_hex(secrets.token_bytes(32))

@@ -64,8 +64,8 @@ def test_random_game_over_the_api_keeps_the_seed_secret(make_player, app, type_)
     n = SEATS[type_]
     game_id, by_seat = start(make_player, type_, n)
     rng = random.Random(7)
-    from server.extensions import db
-    from server.models import Game
+    from server.db import db
+    from server.db.models import Game
     with app.app_context():
         seed = db.session.get(Game, game_id).seed
     for step in range(60):
@@ -147,9 +147,9 @@ def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
             other = next(s for s in by_seat if s != seat)
             by_seat[other].play(game_id, other, "roll")
         assert player.play(game_id, seat, "peek").status_code == 201
-    from server.state_cache import load_state
-    from server.extensions import db
-    from server.models import Game
+    from server.db.state_cache import load_state
+    from server.db import db
+    from server.db.models import Game
     with app.app_context():
         game = db.session.get(Game, game_id)
         state = load_state(game)

@@ -11,10 +11,10 @@ from tests.server.test_bots_service import game_of, log_of, play_due
 
 @pytest.fixture(autouse=True)
 def fresh_worker_memory():
-    from server import bots
-    bots._given_up.clear()
+    from server.workers import bots as bot_worker
+    bot_worker._given_up.clear()
     yield
-    bots._given_up.clear()
+    bot_worker._given_up.clear()
 
 
 def two_seat_game(ann, bob, options=None, **extra):
@@ -64,8 +64,8 @@ def test_a_player_hands_the_seat_to_a_bot_which_plays_it(make_player, app):
     assert r.status_code == 403 and r.get_json()["error"]["code"] == "bad_signature"
     # the duty of north is the bot's: the worker plays it, then bob's turn comes
     with app.app_context():
-        from server.extensions import db
-        from server.models import Duty, Player
+        from server.db import db
+        from server.db.models import Duty, Player
         bot_id = db.session.execute(db.select(Player.id).filter_by(name="bot-random")).scalar()
         assert {d.seat: d.player_id for d in db.session.execute(
             db.select(Duty).filter_by(game_id=game_id)).scalars()} == {"north": bot_id}
@@ -87,7 +87,7 @@ def test_a_player_hands_the_seat_to_a_bot_which_plays_it(make_player, app):
     assert report["complete"] and report["table"]["players"]["north"] == "bot-random"
     assert archive["header"]["seats"][0]["player"] == "ann"
     with app.app_context():
-        from server import ratings
+        from server.game import ratings
         assert ratings.has_bot(game_id)
     # the pages show the game with its handover (no 500)
     for path in (f"/g/{game_id}", f"/archive/{game_id}"):
@@ -161,10 +161,10 @@ def test_another_process_sees_the_new_owner_after_a_handover(make_player, app, c
     assert ann_b.play(game_id, "north", "hold").status_code == 201
     assert bob_b.play(game_id, "east", "hold").status_code == 201
     with other.app_context():
-        from server.append import seat_owners
-        from server.extensions import db
-        from server.models import Game, Player as P
-        from server.state_cache import load_log
+        from server.game.append import seat_owners
+        from server.db import db
+        from server.db.models import Game, Player as P
+        from server.db.state_cache import load_log
         ids = dict(db.session.execute(db.select(P.name, P.id)).all())
         cached = current_app.extensions["pbem_seat_owners"]
         assert {"north": ids["ann"], "east": ids["bob"]} in list(cached.values())
@@ -186,7 +186,7 @@ def test_another_process_sees_the_new_owner_after_a_handover(make_player, app, c
     # bob's hold, appended by B, makes north owe anew: B writes its duty for the bot, not ann
     assert bob_b.play(game_id, "east", "hold").status_code == 201
     with other.app_context():
-        from server.models import Duty
+        from server.db.models import Duty
         duties = {d.seat: d.player_id for d in db.session.execute(
             db.select(Duty).filter_by(game_id=game_id)).scalars()}
         assert duties == {"north": ids["bot-random"]}
@@ -199,7 +199,7 @@ def test_another_process_sees_the_new_owner_after_a_handover(make_player, app, c
 
 def test_a_missed_deadline_hands_the_seat_to_a_bot_when_the_game_says_so(make_player, app,
                                                                         clock):
-    from server import notify
+    from server.workers import notify
     ann, bob = make_player("ann", email="ann@example.org"), make_player("bob")
     game_id = two_seat_game(ann, bob, options={"target": 30, "on_timeout": "bot"},
                             move_hours=24)
@@ -217,8 +217,8 @@ def test_a_missed_deadline_hands_the_seat_to_a_bot_when_the_game_says_so(make_pl
     assert play_due(app) >= 1
     assert log_of(ann, game_id)[1]["seat"] == "north"
     with app.app_context():
-        from server.extensions import db
-        from server.models import Notice
+        from server.db import db
+        from server.db.models import Notice
         notes = db.session.execute(db.select(Notice)).scalars().all()
         assert any("bot-random plays north" in n.body for n in notes)
     archive = ann.get(f"/api/games/{game_id}/archive").get_json()
@@ -226,7 +226,7 @@ def test_a_missed_deadline_hands_the_seat_to_a_bot_when_the_game_says_so(make_pl
 
 
 def test_a_missed_deadline_plays_the_timeout_move_by_default(make_player, app, clock):
-    from server import notify
+    from server.workers import notify
     ann, bob = make_player("ann"), make_player("bob")
     game_id = two_seat_game(ann, bob, move_hours=24)
     assert "on_timeout" not in game_of(ann, game_id)["options"]
@@ -265,8 +265,8 @@ def test_a_handover_ends_the_seats_standing_orders(make_player, app):
     assert play_due(app) >= 1  # the bot plays east
     assert log_of(ann, game_id)[2]["seat"] == "east"
     with app.app_context():
-        from server.extensions import db
-        from server.orders import StandingOrder
+        from server.db import db
+        from server.db.models import StandingOrder
         assert [o.done for o in db.session.execute(db.select(StandingOrder)).scalars()] == \
             [True]
     for _ in range(400):

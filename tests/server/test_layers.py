@@ -1,4 +1,4 @@
-"""The server's layers: services raise domain errors (server/domain.py), and only the API and
+"""The server's layers: services raise domain errors (server/game/domain.py), and only the API and
 page layer turns them into HTTP; configuration is read in config.py only."""
 
 import re
@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 import server
-from server.errors import STATUS
+from server.http.errors import STATUS
 from tests.server.test_mail import _mail, armored, pig_game, post_mail, smtp, tick  # noqa: F401
 
 SERVER = Path(server.__file__).parent
-HTTP_LAYER = ("api/", "web/", "errors.py")
+HTTP_LAYER = ("api/", "web/", "http/errors.py")
 
 
 def _modules(skip=()):
@@ -92,9 +92,9 @@ def test_a_refusal_before_the_signature_verified_is_mailed_to_nobody(app, client
 
 def test_the_notice_worker_survives_a_forced_move_that_lost_its_race(app, make_player, clock):
     """_append_forced catches the DomainError of a refused forced move and reports False."""
-    from server.extensions import db
-    from server.models import Game
-    from server.notify import _append_forced
+    from server.db import db
+    from server.db.models import Game
+    from server.workers.notify import _append_forced
     game_id, ann, bob = pig_game(make_player, clock)
     with app.app_context():
         game = db.session.get(Game, game_id)

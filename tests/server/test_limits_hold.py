@@ -21,7 +21,7 @@ def limited(tmp_path, clock, monkeypatch):
     """make(**limits) -> an app with rate limits on (the default storage) and its cleanup."""
     from flask_migrate import upgrade
     from server import create_app
-    from server.extensions import db
+    from server.db import db
     made = []
 
     def make(url=None, **limits):
@@ -45,7 +45,7 @@ def limited(tmp_path, clock, monkeypatch):
 def _dispose(app, db):
     with app.app_context():
         db.engine.dispose()
-    from server.limits import limiter
+    from server.http.limits import limiter
     storage = getattr(limiter, "_storage", None)
     if hasattr(storage, "dispose"):
         storage.dispose()
@@ -187,7 +187,7 @@ def test_wsgi_app_never_spares_loopback():
 
 def test_parallel_counting_is_exact(limited):
     """The database storage counts each hit once under concurrent writers."""
-    from server.ratelimit_storage import DatabaseStorage, storage_url
+    from server.http.ratelimit_storage import DatabaseStorage, storage_url
     app = limited()
     storage = DatabaseStorage("pbemdb://", url=storage_url(app.config["SQLALCHEMY_DATABASE_URI"]))
     try:

@@ -60,7 +60,7 @@ def smtp(app):
 
 
 def tick(app):
-    from server import notify
+    from server.workers import notify
     with app.app_context():
         return notify.tick()
 
@@ -144,8 +144,8 @@ def test_retry_after_the_smtp_server_was_down(app, make_player, clock, smtp):
     game_id, ann, bob = pig_game(make_player, clock)
     counts = tick(app)
     assert counts["sent"] == 0
-    from server.extensions import db
-    from server.models import Notice
+    from server.db import db
+    from server.db.models import Notice
     with app.app_context():
         notice = db.session.execute(db.select(Notice)).scalar_one()
         assert notice.attempts == 1 and notice.status == "pending" and notice.last_error
@@ -386,8 +386,8 @@ def test_each_notice_is_sent_once_by_racing_workers(app, make_player, clock, smt
     for t in threads:
         t.join()
     assert not errors
-    from server.extensions import db
-    from server.models import Notice
+    from server.db import db
+    from server.db.models import Notice
     with app.app_context():
         notices = db.session.execute(db.select(Notice)).scalars().all()
         assert notices and all(n.status == "sent" for n in notices)

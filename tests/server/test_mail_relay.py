@@ -9,8 +9,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from server.extensions import db
-from server.models import Notice
+from server.db import db
+from server.db.models import Notice
 from tests.figures import count, record
 from tests.server.test_mail import _mail, armored, pig_game, tick
 
@@ -158,7 +158,7 @@ def test_a_name_resolving_to_loopback_is_refused_on_the_connected_address(monkey
     """DNS rebinding: the name passed every check made on the name; the connection reaches
     127.0.0.1 and is closed before a byte of the request is sent."""
     import socket
-    from server.mailer import SendError, post_webhook
+    from server.workers.mailer import SendError, post_webhook
     real = socket.getaddrinfo
 
     def rebound(host, *args, **kwargs):
@@ -180,5 +180,5 @@ def test_a_name_resolving_to_loopback_is_refused_on_the_connected_address(monkey
     ("fc00::1", True), ("ff02::1", True), ("::ffff:10.0.0.1", True), ("0.0.0.0", True),
     ("100.64.0.1", True), ("93.184.216.34", False), ("2606:2800:220:1::1", False)])
 def test_which_destinations_are_refused(ip, refused):
-    from server.mailer import destination_refused
+    from server.workers.mailer import destination_refused
     assert destination_refused(ip) is refused

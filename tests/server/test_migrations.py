@@ -7,7 +7,7 @@ from alembic.migration import MigrationContext
 
 
 def test_the_migrations_make_the_models_schema(app):
-    from server.extensions import db
+    from server.db import db
     with app.app_context(), db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
     assert diff == []

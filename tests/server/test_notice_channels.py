@@ -191,9 +191,9 @@ def test_no_channel_body_carries_a_hidden_field(app, make_player, clock, hooks):
         tick(app)
     clock.advance(47 * 3600)  # reminders
     tick(app)
-    from server.extensions import db
-    from server.models import Game
-    from server.state_cache import load_state
+    from server.db import db
+    from server.db.models import Game
+    from server.db.state_cache import load_state
     with app.app_context():
         state = load_state(db.session.get(Game, game_id))
     secrets = [str(v) for v in state["secret"].values()]

@@ -133,7 +133,7 @@ def test_bad_orders_are_refused(make_player):
 def _resign(app, archive, upto):
     """Re-link and re-sign entries from ``upto`` on and the final head with the server's key
     (a malicious server, or anyone who stole its key, forging a consistent archive)."""
-    from server.keys import server_key
+    from server.db.keys import server_key
     with app.app_context():
         priv = server_key()[0]
     entries = archive["entries"]
@@ -203,7 +203,7 @@ def test_a_tampered_order_or_an_entry_it_does_not_explain_is_refused(make_player
         verify_archive(bad)
     # 6. the server plays the order where its situation did not hold: a forced "roll" for
     #    east in the middle of east's own turn, claiming the order
-    from server.keys import server_key
+    from server.db.keys import server_key
     bad = copy.deepcopy(good)
     bad["entries"] = bad["entries"][:index + 1]
     with app.app_context():

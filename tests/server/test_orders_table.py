@@ -70,8 +70,8 @@ def test_accept_takeback_answers_the_next_request_once(make_player, app):
     assert info["view"]["to_act"] == ["north"] and "takeback" not in info["view"]
     assert _status(bob, game_id) == [("accept takeback", "done", 1)]
     # a process that played it and died before marking it: the log says it is spent
-    from server.extensions import db
-    from server.orders import StandingOrder
+    from server.db import db
+    from server.db.models import StandingOrder
     with app.app_context():
         db.session.execute(db.update(StandingOrder).values(done=False, played=0))
         db.session.commit()
@@ -99,7 +99,7 @@ def test_an_order_written_while_a_request_waits_answers_it(make_player):
 
 
 def _forced(app, game_id, seq, prev, seat, move, digest=None):
-    from server.keys import server_key
+    from server.db.keys import server_key
     with app.app_context():
         priv = server_key()[0]
     env = make_envelope(game_id, seq, prev, seat, move, secrets.token_hex(8), 1, forced=True,

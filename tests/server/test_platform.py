@@ -223,8 +223,8 @@ def test_snapshots_are_only_a_cache_and_rebuild_from_the_log(make_player, app):
         seat = info["view"]["to_act"][0]
         by_seat[seat].play(game_id, seat, "peek" if info["next_seq"] % 3 == 0 else "roll")
     before = ann.get(f"/api/games/{game_id}/view").get_json()["view"]
-    from server.extensions import db
-    from server.models import Snapshot
+    from server.db import db
+    from server.db.models import Snapshot
     with app.app_context():
         db.session.execute(db.delete(Snapshot))
         db.session.commit()

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from server import push
+from server.workers import push
 from tests.conftest import PG_URL
 
 LONG = 50  # seconds a test's waiter may sleep: never reached when the wake-up works
@@ -367,7 +367,7 @@ def test_an_announcement_is_delivered_only_when_its_transaction_commits(app, mak
                                                                        hub):
     """Rolled back: nobody is told (in this process, nor through PostgreSQL); committed:
     this process's waiter and every LISTEN connection are."""
-    from server.extensions import db
+    from server.db import db
     info, _ = pig(make_player)
     listener = None
     if hub.postgres:

@@ -1,8 +1,8 @@
 """Rematches (seats rotated, kept for the same players) and ratings (openskill, per game type)."""
 
-from server import ratings
-from server.extensions import db
-from server.models import Game
+from server.game import ratings
+from server.db import db
+from server.db.models import Game
 
 from tests.server.test_mail import smtp, tick  # noqa: F401 (a fixture)
 

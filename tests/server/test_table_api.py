@@ -39,7 +39,7 @@ def test_a_takeback_asked_accepted_and_shown(make_player, app):
     game_id = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
     assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
     hold, pot = _hold_with_a_pot(game_id, ann, bob)
-    from server.notify import compose_turn_notices
+    from server.workers.notify import compose_turn_notices
     with app.app_context():
         compose_turn_notices()  # east was told it owes a roll; the request tells it again
     r = ann.play(game_id, "north", f"@takeback {hold}")
@@ -59,11 +59,11 @@ def test_a_takeback_asked_accepted_and_shown(make_player, app):
     r = bob.play(game_id, "east", "roll")
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "takeback_pending"
     # the other seat owes an answer: a duty, hence a turn notice
-    from server.models import Duty
-    from server.notify import compose_turn_notices
-    from server.models import Notice
+    from server.db.models import Duty
+    from server.workers.notify import compose_turn_notices
+    from server.db.models import Notice
     with app.app_context():
-        from server.extensions import db
+        from server.db import db
         duties = db.session.execute(db.select(Duty).filter_by(game_id=game_id)).scalars().all()
         assert [d.seat for d in duties] == ["east"]
         compose_turn_notices()
@@ -102,8 +102,8 @@ def test_the_snapshot_is_a_cache_even_after_a_takeback(make_player, app):
     hold, pot = _hold_with_a_pot(game_id, ann, bob)
     ann.play(game_id, "north", f"@takeback {hold}")
     before = _view(ann, game_id)["view"]
-    from server.extensions import db
-    from server.models import Snapshot
+    from server.db import db
+    from server.db.models import Snapshot
     with app.app_context():
         db.session.execute(db.delete(Snapshot))
         db.session.commit()
@@ -137,7 +137,7 @@ def test_a_late_answer_is_refused_by_the_server(make_player, app, clock):
     hold, pot = _hold_with_a_pot(game_id, a, b)
     assert a.play(game_id, "north", f"@takeback {hold}").status_code == 201
     clock.advance(25 * 3600)
-    from server.notify import sweep_deadlines
+    from server.workers.notify import sweep_deadlines
     with app.app_context():
         forced, _ = sweep_deadlines()
     assert forced == 1

@@ -28,8 +28,8 @@ def page_as(app, player, game_id, path=None):
 def _everything(app, game_id, seats, anyone):
     """Every answer each reader can get about the game: API bodies, the page, the archive,
     and (per player) the notices queued for them."""
-    from server.extensions import db
-    from server.models import Notice, Player
+    from server.db import db
+    from server.db.models import Notice, Player
     out = []
     for who in list(seats.values()) + [None]:
         for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/view",
@@ -168,8 +168,8 @@ def test_mutes_hide_a_players_messages_from_the_muter_only(make_player, app):
     assert len(cyd.get(f"/api/games/{game_id}/messages").get_json()["messages"]) == 1
     assert "buy my wood" not in page_as(app, bob, game_id)
     assert "buy my wood" in page_as(app, cyd, game_id)
-    from server.extensions import db
-    from server.models import Notice
+    from server.db import db
+    from server.db.models import Notice
     with app.app_context():
         talk = db.session.execute(db.select(Notice).filter_by(kind="talk")).scalars().all()
         assert {n.to_address for n in talk} == {"cyd@example.org"}
@@ -182,9 +182,9 @@ def test_mutes_hide_a_players_messages_from_the_muter_only(make_player, app):
 
 
 def test_turn_notices_carry_the_last_messages(make_player, app):
-    from server.notify import compose_turn_notices
-    from server.extensions import db
-    from server.models import Notice
+    from server.workers.notify import compose_turn_notices
+    from server.db import db
+    from server.db.models import Notice
     game_id, (ann, bob) = start_pig(make_player)
     bob.request("PATCH", "/api/players/me", {"email": "bob@example.org"})
     assert say(ann, game_id, "north", "your move soon").status_code == 201
@@ -202,7 +202,7 @@ def test_the_message_cap_is_a_rate_limit(tmp_path, clock, monkeypatch):
     from tests.conftest import database_url
     from flask_migrate import upgrade
     from server import create_app
-    from server.extensions import db
+    from server.db import db
     monkeypatch.setenv("PBEM_LIMIT_TALK", "3/minute")
     url, cleanup = database_url(tmp_path)
     app = create_app({"TESTING": True, "PBEM_CLOCK": clock, "SQLALCHEMY_DATABASE_URI": url,

@@ -9,8 +9,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from server.channels import ChannelError, PublicNotice
-from server.domain import Malformed
+from server.workers.channels import ChannelError, PublicNotice
+from server.game.domain import Malformed
 from tests.server.test_channels import Receiver
 
 
@@ -46,8 +46,8 @@ def push_app(app):
 
 
 def _player(name="ann"):
-    from server.extensions import db
-    from server.models import Player
+    from server.db import db
+    from server.db.models import Player
     player = Player(name=name, public_key=(name.encode().hex() * 32)[:64])
     db.session.add(player)
     db.session.commit()
@@ -55,7 +55,7 @@ def _player(name="ann"):
 
 
 def test_a_push_decrypts_with_the_browsers_keys_and_says_only_the_public_part(push_app):
-    from server import webpush
+    from server.workers import webpush
     service = Receiver(status=201)
     try:
         with push_app.app_context():
@@ -86,7 +86,7 @@ def test_a_push_decrypts_with_the_browsers_keys_and_says_only_the_public_part(pu
 
 
 def test_a_subscription_the_push_service_forgot_is_dropped(push_app):
-    from server import webpush
+    from server.workers import webpush
     service = Receiver(status=410)
     try:
         with push_app.app_context():
@@ -100,7 +100,7 @@ def test_a_subscription_the_push_service_forgot_is_dropped(push_app):
 
 
 def test_a_failing_push_service_is_retried_later_and_the_subscription_kept(push_app):
-    from server import webpush
+    from server.workers import webpush
     service = Receiver(status=503)
     try:
         with push_app.app_context():
@@ -116,7 +116,7 @@ def test_a_failing_push_service_is_retried_later_and_the_subscription_kept(push_
 
 
 def test_a_subscription_to_a_private_address_is_refused(app):
-    from server import webpush
+    from server.workers import webpush
     with app.app_context():
         ann = _player()
         browser = Browser("http://127.0.0.1:9/push")
@@ -146,7 +146,7 @@ def test_a_subscription_to_a_private_address_is_refused(app):
     ("https://push.example/a b", "x", "y", "one URL"),
 ])
 def test_malformed_subscriptions_are_refused_with_a_sentence(endpoint, p256dh, auth, words):
-    from server.webpush import check_subscription
+    from server.workers.webpush import check_subscription
     if p256dh == "valid":
         p256dh = Browser("x").p256dh
         words = "16-byte secret"
@@ -156,7 +156,7 @@ def test_malformed_subscriptions_are_refused_with_a_sentence(endpoint, p256dh, a
 
 
 def test_the_vapid_key_is_made_once_and_kept(app):
-    from server import webpush
+    from server.workers import webpush
     with app.app_context():
         first = webpush.vapid_public_key()
         app.extensions.pop("pbem_vapid")

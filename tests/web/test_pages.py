@@ -40,9 +40,9 @@ def peek_both(players, game_id):
 
 
 def state_of(app, game_id):
-    from server.state_cache import load_state
-    from server.extensions import db
-    from server.models import Game
+    from server.db.state_cache import load_state
+    from server.db import db
+    from server.db.models import Game
     with app.app_context():
         game = db.session.get(Game, game_id)
         return load_state(game), game.seed
@@ -74,14 +74,14 @@ def test_rules_pages_render_the_rulebook_or_the_notation_help(client):
 
 
 def test_html_in_a_rules_file_is_shown_as_text(tmp_path, monkeypatch):
-    from server.web import views
+    from server.web import pages
     md = "# Rules\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(2)>\n"
     (tmp_path / "RULES.md").write_text(md)
     module = type(__import__("sys"))("fake_rules_game")
     module.__file__ = str(tmp_path / "game.py")
     monkeypatch.setitem(__import__("sys").modules, "fake_rules_game", module)
     game_cls = type("Fake", (), {"__module__": "fake_rules_game", "name": "fake_rules"})
-    html = views._rules_html(game_cls())
+    html = pages._rules_html(game_cls())
     assert "<script>" not in html and "<img" not in html and "&lt;script&gt;" in html
 
 
@@ -487,7 +487,7 @@ def test_the_text_of_a_page_reads_plainly(client, make_player):
 
 def test_a_failure_inside_a_page_is_a_plain_500_page(tmp_path, monkeypatch):
     from server import create_app
-    from server.web import views
+    from server.web import pages
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/x.sqlite",
                       "RATELIMIT_ENABLED": False})
     with app.app_context():
@@ -496,7 +496,7 @@ def test_a_failure_inside_a_page_is_a_plain_500_page(tmp_path, monkeypatch):
 
     def broken():
         raise RuntimeError("secret detail /etc/passwd")
-    monkeypatch.setattr(views, "session_player", broken)
+    monkeypatch.setattr(pages, "session_player", broken)
     r = app.test_client().get("/")
     body = r.get_data(as_text=True)
     assert r.status_code == 500 and r.mimetype == "text/html"
@@ -625,7 +625,7 @@ def test_a_finished_game_says_how_it_ended_on_its_page_and_in_its_archive(client
 
 
 def test_the_reason_filter_takes_only_a_text_reason():
-    from server.web.views import reason_filter
+    from server.web.pages import reason_filter
     assert reason_filter({"reason": "no Nephite army is left."}) == "No Nephite army is left."
     assert reason_filter({"reason": "red reached 12 victory points"}) == \
         "Red reached 12 victory points."

@@ -1,0 +1,1 @@
+"""The game services: lifecycle, the append path, views, archives, talk, orders, ratings."""

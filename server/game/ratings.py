@@ -1,0 +1,175 @@
+"""Ratings: what a finished rated game changes, and the tables people read.
+
+A competitive game (``Game.cooperative`` False) created as rated, with no bot in it, changes
+its players' ratings once it is over: openskill's Plackett-Luce model (Weng-Lin), one team
+per seat, ranked by the game's own ``standings`` (winners first, then by final score).  A
+cooperative game (Title of Liberty) is never rated: each player's record counts games and
+wins by the size of the team instead.
+
+The worker (``notify.tick``) rates finished games in the order they finished; a game is
+claimed with a conditional update of ``rated_at``, so two workers never rate it twice.  The
+ratings shown are openskill's *ordinal* (mu - 3 sigma): a new player starts at 0 and climbs
+as their results make the model surer of them.
+"""
+
+import logging
+
+from sqlalchemy import update
+
+from shared.games import get_game
+
+from ..clock import now
+from ..db import db
+from ..db.models import BotAccount, Game, Player, Rating, Seat, TeamRecord
+
+log = logging.getLogger("pbem.ratings")
+
+_model = None
+
+
+def model():
+    """openskill's Plackett-Luce model, loaded when a game is first rated (not in every
+    worker's start-up)."""
+    global _model
+    if _model is None:
+        from openskill.models import PlackettLuce
+        _model = PlackettLuce()
+    return _model
+
+
+def has_bot(game_id):
+    """True when a seat of the game is played by one of the server's bot accounts."""
+    return db.session.execute(db.select(db.func.count()).select_from(Seat).join(
+        BotAccount, BotAccount.player_id == Seat.player_id).where(
+        Seat.game_id == game_id)).scalar_one() > 0
+
+
+def rated_by_default(game_def, bots):
+    """Whether a new game is rated when its creator does not say: competitive, no bots."""
+    return not game_def.cooperative and not bots
+
+
+def rate_finished_games(limit=100):
+    """Rate every finished game not yet counted; returns how many were counted."""
+    rows = db.session.execute(
+        db.select(Game.id).where(Game.status == "over", Game.rated.is_(True),
+                                 Game.rated_at.is_(None))
+        .order_by(Game.finished_at, Game.id).limit(limit)).scalars().all()
+    counted = 0
+    for game_id in rows:
+        claimed = db.session.execute(update(Game).where(Game.id == game_id,
+                                                        Game.rated_at.is_(None))
+                                     .values(rated_at=now()))
+        if claimed.rowcount != 1:  # another worker has it
+            db.session.rollback()
+            continue
+        game = db.session.get(Game, game_id)
+        try:
+            _count(game)
+        except (KeyError, TypeError, ValueError):  # a result the game no longer reads
+            log.exception("game %s could not be rated; it stays unrated", game_id)
+            db.session.rollback()
+            db.session.execute(update(Game).where(Game.id == game_id)
+                               .values(rated=False, rated_at=now()))
+        db.session.commit()
+        counted += 1
+    return counted
+
+
+def _count(game):
+    game_def = get_game(game.type)
+    seats = [s for s in game.seats]
+    if has_bot(game.id) or any(s.player_id is None for s in seats):
+        return
+    winners = set((game.result or {}).get("winners") or [])
+    if game_def.cooperative:
+        for s in seats:
+            rec = _team_record(s.player_id, game.type, len(seats))
+            rec.games += 1
+            rec.wins += s.seat in winners
+        return
+    if len({s.player_id for s in seats}) < 2:  # one player holding every seat proves nothing
+        return
+    places = game_def.standings(game.result, [s.seat for s in seats])
+    m = model()
+    rows = [_rating(s.player_id, game.type) for s in seats]
+    teams = [[m.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
+    new = m.rate(teams, ranks=[places[s.seat] for s in seats])
+    stamp = now()
+    for s, row, team in zip(seats, rows, new):
+        row.mu, row.sigma = team[0].mu, team[0].sigma
+        row.games += 1
+        row.wins += s.seat in winners
+        row.updated_at = stamp
+
+
+def _rating(player_id, game_type):
+    row = db.session.execute(db.select(Rating).filter_by(player_id=player_id,
+                                                         game_type=game_type)).scalar_one_or_none()
+    if row is None:
+        m = model()
+        row = Rating(player_id=player_id, game_type=game_type, mu=m.mu, sigma=m.sigma,
+                     games=0, wins=0)
+        db.session.add(row)
+    return row
+
+
+def _team_record(player_id, game_type, size):
+    row = db.session.execute(db.select(TeamRecord).filter_by(
+        player_id=player_id, game_type=game_type, team_size=size)).scalar_one_or_none()
+    if row is None:
+        row = TeamRecord(player_id=player_id, game_type=game_type, team_size=size, games=0,
+                         wins=0)
+        db.session.add(row)
+    return row
+
+
+def ordinal(mu, sigma):
+    """The rating shown: mu - 3 sigma (openskill's ordinal), one decimal."""
+    return round(mu - 3 * sigma, 1)
+
+
+def rating_json(row, name=None):
+    out = {"rating": ordinal(row.mu, row.sigma), "mu": round(row.mu, 3),
+           "sigma": round(row.sigma, 3), "games": row.games, "wins": row.wins}
+    if name is not None:
+        out = {"player": name, **out}
+    return out
+
+
+def leaderboard(game_type, limit=100):
+    """The rating table of a game type: players by rating, best first (or, for a cooperative
+    game, the team records by team size)."""
+    game_def = get_game(game_type)
+    if game_def.cooperative:
+        rows = db.session.execute(db.select(TeamRecord, Player.name).join(
+            Player, Player.id == TeamRecord.player_id).where(TeamRecord.game_type == game_type)
+            .order_by(TeamRecord.team_size, TeamRecord.wins.desc(), Player.name)).all()
+        sizes = {}
+        for rec, name in rows:
+            entry = sizes.setdefault(rec.team_size, {"team_size": rec.team_size, "games": 0,
+                                                     "wins": 0, "players": []})
+            entry["players"].append({"player": name, "games": rec.games, "wins": rec.wins})
+        for entry in sizes.values():
+            # every player of a game has a row: the team's own games are counted once
+            entry["games"] = sum(p["games"] for p in entry["players"]) // entry["team_size"]
+            entry["wins"] = sum(p["wins"] for p in entry["players"]) // entry["team_size"]
+        return {"type": game_type, "cooperative": True, "ratings": [],
+                "teams": [sizes[k] for k in sorted(sizes)]}
+    rows = db.session.execute(db.select(Rating, Player.name).join(
+        Player, Player.id == Rating.player_id).where(Rating.game_type == game_type)).all()
+    table = sorted((rating_json(r, name) for r, name in rows),
+                   key=lambda e: (-e["rating"], -e["games"], e["player"]))[:limit]
+    return {"type": game_type, "cooperative": False, "ratings": table, "teams": []}
+
+
+def player_ratings(player):
+    """A player's ratings and team records, for their profile."""
+    ratings = {r.game_type: rating_json(r) for r in db.session.execute(
+        db.select(Rating).filter_by(player_id=player.id)).scalars()}
+    teams = {}
+    for rec in db.session.execute(db.select(TeamRecord).filter_by(player_id=player.id)
+                                  .order_by(TeamRecord.team_size)).scalars():
+        teams.setdefault(rec.game_type, []).append(
+            {"team_size": rec.team_size, "games": rec.games, "wins": rec.wins})
+    return {"ratings": ratings, "team_records": teams}

@@ -1,0 +1,194 @@
+"""One JSON error shape everywhere: {"error": {"code", "message", "details"}}."""
+
+import logging
+
+import marshmallow as ma
+from flask_smorest import Api, Blueprint as _Blueprint
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from ..game import domain
+from .jsonbody import loads_request_json
+
+log = logging.getLogger("pbem.server")
+
+_DEFAULT_CODES = {400: "malformed", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
+                  405: "method_not_allowed", 409: "conflict", 413: "too_large",
+                  415: "unsupported_media_type", 422: "unprocessable", 429: "rate_limited",
+                  500: "internal_error"}
+
+
+class ApiError(HTTPException):
+    """Raise to answer with a JSON error."""
+
+    def __init__(self, status, code, message, details=None, headers=None):
+        super().__init__(description=message)
+        self.code = status
+        self.error_code = code
+        self.message = message
+        self.details = details or {}
+        self.extra_headers = headers or {}
+
+
+def fail(status, code, message, details=None, headers=None):
+    raise ApiError(status, code, message, details, headers)
+
+
+#: the HTTP status of each kind of refusal the services raise (server/game/domain.py)
+STATUS = {domain.Malformed: 400, domain.Unauthenticated: 401, domain.Forbidden: 403,
+          domain.NotFound: 404, domain.Conflict: 409, domain.Refused: 422}
+
+
+def http_error(error):
+    """The ApiError that answers a service's DomainError."""
+    status = next((s for cls, s in STATUS.items() if isinstance(error, cls)), 422)
+    return ApiError(status, error.code, error.message, error.details)
+
+
+def install_domain_errors(app):
+    """A DomainError raised under a view is answered as its HTTP error: JSON under /api, a
+    page elsewhere (whichever HTTPException handler the app has)."""
+    from flask import current_app
+
+    @app.errorhandler(domain.DomainError)
+    def _domain_error(error):
+        return current_app.handle_http_exception(http_error(error))
+
+
+class ErrorBodySchema(ma.Schema):
+    code = ma.fields.String(required=True)
+    message = ma.fields.String(required=True)
+    details = ma.fields.Dict()
+
+
+class ErrorSchema(ma.Schema):
+    error = ma.fields.Nested(ErrorBodySchema, required=True)
+
+
+def _first_messages(errors):
+    """Flatten webargs' {location: {field: [msgs]}} into {field: msg}."""
+    out = {}
+    if isinstance(errors, dict):
+        for location, fields in errors.items():
+            if isinstance(fields, dict):
+                for name, msgs in fields.items():
+                    out[str(name)] = msgs[0] if isinstance(msgs, list) and msgs and \
+                        isinstance(msgs[0], str) else msgs
+            else:
+                out[str(location)] = fields
+    return out
+
+
+class PbemApi(Api):
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error):
+        status = error.code or 500
+        headers = {}
+        if isinstance(error, ApiError):
+            body = {"code": error.error_code, "message": error.message, "details": error.details}
+            headers.update(error.extra_headers)
+        else:
+            data = getattr(error, "data", None) or {}
+            details = {}
+            message = error.description if status != 500 else "internal server error"
+            if "messages" in data or "errors" in data:
+                details = {"fields": _first_messages(data.get("errors") or data.get("messages"))}
+                if status == 400 and details["fields"]:
+                    field, msg = next(iter(details["fields"].items()))
+                    message = f"the request is malformed: {field}: {msg}"
+            if data.get("headers"):
+                headers.update(data["headers"])
+            body = {"code": _DEFAULT_CODES.get(status, "error"), "message": str(message),
+                    "details": details}
+            if status == 413:
+                body["message"] = "the request body is too large"
+            if status == 429:
+                body["message"] = f"too many requests: {error.description}"
+                body["details"] = _limit_details(error)
+                if body["details"]:
+                    d = body["details"]
+                    body["message"] = (f"too many requests: {d['limit']} {d['counts']}; "
+                                       f"the server's setting {d['setting']} raises it")
+        if isinstance(error, InternalServerError):
+            original = getattr(error, "original_exception", None)
+            if original is not None:
+                log.error("internal error", exc_info=original)
+        return {"error": body}, status, headers
+
+
+def _has_nul(text):
+    return "\x00" in text
+
+
+def install_input_guards(app):
+    """NUL characters in the path, the query or a header are a 400 before any view runs.
+
+    PostgreSQL cannot store NUL in a text column (psycopg refuses it: a 500 before), and no
+    name, id or move needs one.  A value the database still refuses (a number out of a
+    column's range, say) is a 400 too, never a 500.
+    """
+    from flask import request
+    from sqlalchemy.exc import DataError
+
+    @app.before_request
+    def _refuse_nul():
+        if _has_nul(request.path) or any(_has_nul(k) or _has_nul(v)
+                                         for k, v in request.args.items(multi=True)) \
+                or any(_has_nul(v) for _, v in request.headers.items()):
+            fail(400, "bad_characters", "the request's path, query or headers hold a NUL "
+                 "character")
+
+    @app.errorhandler(DataError)
+    def _data_error(exc):
+        from ..db import db
+        db.session.rollback()
+        log.warning("the database refused a value: %s", str(exc.orig).splitlines()[0]
+                    if exc.orig else exc)
+        return {"error": {"code": "bad_value", "message": "a value in the request is out of "
+                          "range or holds characters the database cannot store",
+                          "details": {}}}, 400
+
+
+def _limit_details(error):
+    """{limit, setting, counts} of a Flask-Limiter refusal (its error_message is the setting)."""
+    lim = getattr(error, "limit", None)
+    setting = getattr(lim, "error_message", None)
+    if lim is None or not isinstance(setting, str) or not setting.startswith("PBEM_"):
+        return {}
+    from .limits import describe
+    return {"limit": str(lim.limit), "setting": setting, "counts": describe(setting)}
+
+
+class Parser(FlaskParser):
+    """Malformed request bodies are 400s (422 is kept for illegal moves)."""
+
+    DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req):
+        from webargs import core
+        from webargs.flaskparser import is_json_request
+        if not is_json_request(req):
+            return core.missing
+        return loads_request_json(req.get_data(cache=True))
+
+    def _handle_invalid_json_error(self, error, req, *args, **kwargs):
+        reason = getattr(error, "msg", None) or str(error)
+        fail(400, "malformed", f"the request body is not valid JSON: {reason}",
+             {"fields": {"json": reason}})
+
+
+class Blueprint(_Blueprint):
+    ARGUMENTS_PARSER = Parser()
+
+    def refusals(self, *statuses):
+        """Document the JSON errors (ErrorSchema) a view may answer, one status each."""
+        def document(view):
+            for status in reversed(statuses):
+                view = self.alt_response(status, schema=ErrorSchema)(view)
+            return view
+        return document
+
+
+#: the app's flask-smorest Api: its handler answers every HTTP error in the JSON shape above
+api = PbemApi()

@@ -1,0 +1,154 @@
+"""Rate limits (Flask-Limiter): per address and per key, visible in response headers.
+
+Storage: ``PBEM_RATELIMIT_STORAGE`` when set (``redis://127.0.0.1:6379``, ``memory://``
+...); otherwise the service's own database (``server.http.ratelimit_storage``), so the limits
+hold across gunicorn workers and machines with nothing more to run.
+
+A request counts against the player or seat it names only once its signature verified (the
+request's for a player, the move's for a seat): 400 forged moves for a seat used to spend
+that seat's allowance and lock its player out.  A request whose signature does not verify
+counts against the sender's address instead (``PBEM_LIMIT_UNVERIFIED``).
+
+Every refusal names the limit and the setting that raises it (``details.limit``,
+``details.setting``).  ``pbem-server run`` on a loopback address, the one-person
+development server, spares requests from loopback (``PBEM_LIMIT_LOOPBACK``).
+"""
+
+import ipaddress
+import json
+
+from flask import current_app, g, request
+from flask_limiter import ApplicationLimit, Limit, Limiter
+
+from .jsonbody import loads_request_json
+
+#: setting -> (default, what it counts)
+SETTINGS = {
+    "PBEM_LIMIT_ADDRESS": ("1200/minute", "requests from one address to one endpoint"),
+    "PBEM_LIMIT_KEY": ("600/minute", "requests by one player or seat to one endpoint"),
+    "PBEM_LIMIT_REGISTER": ("20/hour", "registrations from one address"),
+    "PBEM_LIMIT_MOVES": ("120/minute", "moves by one player or seat"),
+    "PBEM_LIMIT_UNVERIFIED": ("120/minute", "requests from one address whose signature "
+                              "did not verify"),
+    # table talk and standing orders (server/game/talk.py, server/game/orders.py)
+    "PBEM_LIMIT_TALK": ("10/minute;100/hour", "messages and standing orders written by one "
+                        "player"),
+}
+
+
+def address_key():
+    return "addr:" + (request.remote_addr or "?")
+
+
+def _claimed_key():
+    """The player or seat a request names (not yet proven), or None."""
+    name = request.headers.get("X-Pbem-Player")
+    if name:
+        return "player:" + name[:64]
+    if request.path.endswith("/messages") and request.method == "POST":
+        # an unsigned message (the game page): the seat its document names, as for a move
+        try:
+            body = loads_request_json(request.get_data(cache=True) or b"{}").get("body") or {}
+            return f"seat:{str(body.get('game'))[:16]}:{str(body.get('seat'))[:32]}"
+        except (ValueError, AttributeError, TypeError, RecursionError):
+            return None
+    if request.path.endswith("/moves") and request.method == "POST":
+        try:
+            body = loads_request_json(request.get_data(cache=True) or b"{}")
+            env = json.loads(body.get("envelope", "{}"))
+            return f"seat:{str(env.get('game'))[:16]}:{str(env.get('seat'))[:32]}"
+        except (ValueError, AttributeError, TypeError, RecursionError):
+            pass
+    return None
+
+
+def player_key():
+    return _claimed_key() or address_key()
+
+
+def _verified(key):
+    if key.startswith("player:"):
+        return g.get("pbem_verified_player") == key[len("player:"):]
+    if key.startswith("seat:"):
+        return g.get("pbem_verified_seat") == key[len("seat:"):]
+    return True  # an address is never claimed: it is where the request came from
+
+
+def _authentic(response):
+    """Deduct from the named player or seat only when its signature verified."""
+    return _verified(player_key())
+
+
+def _unverified(response):
+    """A request that named a player or seat it could not prove counts against its address."""
+    claimed = _claimed_key()
+    return claimed is not None and not _verified(claimed)
+
+
+def limit(name):
+    """The limit ``PBEM_LIMIT_<name>`` as configured (server/config.py), or its default."""
+    setting = f"PBEM_LIMIT_{name}"
+    return current_app.config.get(setting) or SETTINGS[setting][0]
+
+
+def _spared():
+    """Requests from loopback to the development server (see the module's docstring)."""
+    if not current_app.config.get("PBEM_LIMIT_LOOPBACK_SPARED"):
+        return False
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+limiter = Limiter(
+    key_func=address_key,
+    default_limits=[
+        Limit(lambda: limit("ADDRESS"), error_message="PBEM_LIMIT_ADDRESS"),
+        Limit(lambda: limit("KEY"), key_function=player_key, deduct_when=_authentic,
+              error_message="PBEM_LIMIT_KEY"),
+    ],
+    application_limits=[
+        ApplicationLimit(lambda: limit("UNVERIFIED"), key_function=address_key,
+                         scope="unverified", deduct_when=_unverified,
+                         error_message="PBEM_LIMIT_UNVERIFIED"),
+    ],
+    headers_enabled=True,
+)
+limiter.request_filter(_spared)
+
+
+def registration_limit():
+    return limiter.limit(lambda: limit("REGISTER"), key_func=address_key, methods=["POST"],
+                         error_message="PBEM_LIMIT_REGISTER")
+
+
+def move_limit():
+    return limiter.limit(lambda: limit("MOVES"), key_func=player_key, deduct_when=_authentic,
+                         methods=["POST"], error_message="PBEM_LIMIT_MOVES")
+
+
+def talk_limit():
+    """Messages and orders one (verified) player may write: PBEM_LIMIT_TALK."""
+    return limiter.limit(lambda: limit("TALK"), key_func=player_key, deduct_when=_authentic,
+                         methods=["POST", "DELETE"], error_message="PBEM_LIMIT_TALK")
+
+
+def configure_storage(app):
+    """The shared database storage unless PBEM_RATELIMIT_STORAGE names another."""
+    # Flask-Limiter merges each app's storage options into the (module-wide) limiter's: start
+    # clean, or an earlier app's options reach this app's storage (tests build many apps)
+    limiter._storage_options = {}
+    if app.config.get("RATELIMIT_STORAGE_URI"):
+        return
+    from . import ratelimit_storage  # noqa: F401  (registers the pbemdb:// scheme)
+    url = ratelimit_storage.storage_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if url is None:
+        app.config["RATELIMIT_STORAGE_URI"] = "memory://"
+        return
+    app.config["RATELIMIT_STORAGE_URI"] = "pbemdb://"
+    app.config["RATELIMIT_STORAGE_OPTIONS"] = {"url": url}
+
+
+def describe(setting):
+    return SETTINGS.get(setting, (None, "requests"))[1]

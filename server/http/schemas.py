@@ -1,0 +1,350 @@
+"""Request and response bodies.  Unknown fields are refused; server-owned fields are dump-only."""
+
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
+
+
+def _valid_tz(value):
+    if not re.fullmatch(r"[A-Za-z0-9_+\-/]{1,64}", value):
+        raise ma.ValidationError(f"{value!r} is not a time zone name like Europe/Paris")
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ma.ValidationError(f"{value!r} is not a time zone name like Europe/Paris") \
+            from None
+
+
+def _not_a_bot_name(value):
+    from ..game.bots import is_reserved_name
+    if is_reserved_name(value):
+        raise ma.ValidationError(f"the name {value!r} is reserved: names bot and bot-... "
+                                 "belong to the server's bots")
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class PlayerCreateSchema(Strict):
+    name = fields.String(required=True, validate=[validate.Regexp(
+        NAME_RE, error="a name is 2 to 32 letters, digits, '.', '_' or '-'"),
+        validate.NoneOf(["me"], error="the name 'me' is reserved"), _not_a_bot_name])
+    public_key = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
+    email = fields.Email(load_default=None, allow_none=True, validate=validate.Length(max=254))
+    tz = fields.String(load_default="UTC", validate=_valid_tz)
+    # key rotation: the recovery key's public half, and the registered key's signature of
+    # shared.table.recovery_message(name, recovery_key) (both or neither)
+    recovery_key = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="a recovery key is 64 lowercase hex digits (Ed25519)"))
+    recovery_cert = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"^[0-9a-f]{128}$", error="a recovery certificate is 128 lowercase hex digits"))
+
+
+class PlayerSchema(Strict):
+    name = fields.String(dump_only=True)
+    public_key = fields.String(dump_only=True)
+    tz = fields.String(dump_only=True)
+    email = fields.String(dump_only=True, allow_none=True)
+    created_at = fields.DateTime(dump_only=True)
+    recovery_key = fields.String(dump_only=True, allow_none=True)
+    recovery_certs = fields.Dict(dump_only=True, allow_none=True)
+    key_rotations = fields.Integer(dump_only=True)
+
+
+class KeyRotationSchema(Strict):
+    """A new main key for a player (``POST /api/players/NAME/key``), proven by the current
+    main key or by the recovery key (``by``)."""
+    public_key = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
+    proof = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{128}$", error="the proof is a signature: 128 lowercase hex digits"))
+    by = fields.String(load_default="main", validate=validate.OneOf(["main", "recovery"]))
+    recovery_cert = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"^[0-9a-f]{128}$", error="a recovery certificate is 128 lowercase hex digits"))
+
+
+class RatingSchema(Strict):
+    player = fields.String(dump_only=True)
+    rating = fields.Float(dump_only=True)  # openskill's ordinal: mu - 3 sigma
+    mu = fields.Float(dump_only=True)
+    sigma = fields.Float(dump_only=True)
+    games = fields.Integer(dump_only=True)
+    wins = fields.Integer(dump_only=True)
+
+
+class TeamRecordSchema(Strict):
+    player = fields.String(dump_only=True)
+    team_size = fields.Integer(dump_only=True)
+    games = fields.Integer(dump_only=True)
+    wins = fields.Integer(dump_only=True)
+    players = fields.List(fields.Nested(lambda: TeamRecordSchema()), dump_only=True)
+
+
+class RatingTableSchema(Strict):
+    type = fields.String(dump_only=True)
+    cooperative = fields.Boolean(dump_only=True)
+    ratings = fields.List(fields.Nested(RatingSchema), dump_only=True)
+    teams = fields.List(fields.Nested(TeamRecordSchema), dump_only=True)
+
+
+class ProfileSchema(PlayerSchema):
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
+                          dump_only=True)
+    team_records = fields.Dict(keys=fields.String(),
+                               values=fields.List(fields.Nested(TeamRecordSchema)),
+                               dump_only=True)
+
+
+class RematchSchema(Strict):
+    decline = fields.Boolean(load_default=False)
+
+
+class GameCreateSchema(Strict):
+    type = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=32)),
+                          values=fields.Raw(), load_default=dict,
+                          validate=validate.Length(max=20))
+    seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
+    move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
+                                validate=validate.Range(min=1, max=24 * 60))
+    # seats filled with the server's bots at creation (server/game/bots.py), and their level
+    bots = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=8))
+    bot_level = fields.String(load_default="greedy", validate=validate.OneOf(
+        ["random", "greedy", "strong"], error="the bot levels are random, greedy and strong"))
+    # rated: the finished game changes its players' ratings; default: rated when the game is
+    # competitive and has no bots (server/game/ratings.py)
+    rated = fields.Boolean(load_default=None, allow_none=True)
+
+    @ma.validates("options")
+    def _scalar_options(self, value, **kwargs):
+        for key, item in value.items():
+            if not isinstance(item, (str, int, bool)) or isinstance(item, float):
+                raise ma.ValidationError(f"option {key} must be a string, integer or boolean")
+            if isinstance(item, str) and len(item) > 64:
+                raise ma.ValidationError(f"option {key} is too long")
+
+
+class JoinSchema(Strict):
+    seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
+
+
+class SeatSchema(Strict):
+    seat = fields.String(dump_only=True)
+    player = fields.String(dump_only=True, allow_none=True)
+
+
+class GameSchema(Strict):
+    id = fields.String(dump_only=True)
+    type = fields.String(dump_only=True)
+    rules_version = fields.String(dump_only=True)
+    options = fields.Dict(dump_only=True)
+    status = fields.String(dump_only=True)
+    seats = fields.List(fields.Nested(SeatSchema), dump_only=True)
+    seq = fields.Integer(dump_only=True)
+    head = fields.String(dump_only=True, allow_none=True)
+    to_act = fields.List(fields.String(), dump_only=True, allow_none=True)
+    seed_commitment = fields.String(dump_only=True)
+    result = fields.Dict(dump_only=True, allow_none=True)
+    created_at = fields.DateTime(dump_only=True)
+    move_hours = fields.Integer(dump_only=True, allow_none=True)
+    you = fields.List(fields.String(), dump_only=True)
+    deadlines = fields.Dict(keys=fields.String(), values=fields.DateTime(), dump_only=True)
+    rated = fields.Boolean(dump_only=True)
+    rematch_of = fields.String(dump_only=True, allow_none=True)
+    rematch = fields.String(dump_only=True, allow_none=True)
+    invited = fields.List(fields.String(), dump_only=True)
+
+
+class HeadSchema(Strict):
+    game = fields.String(dump_only=True)
+    length = fields.Integer(dump_only=True)
+    hash = fields.String(dump_only=True, allow_none=True)
+    signature = fields.String(dump_only=True)
+
+
+class ViewResponseSchema(Strict):
+    game = fields.Nested(GameSchema, dump_only=True)
+    seat = fields.String(dump_only=True, allow_none=True)
+    next_seq = fields.Integer(dump_only=True)
+    prev = fields.String(dump_only=True, allow_none=True)
+    view = fields.Dict(dump_only=True, allow_none=True)
+    board = fields.String(dump_only=True, allow_none=True)
+    head = fields.Nested(HeadSchema, dump_only=True, allow_none=True,
+                         metadata={"description": "null while the game is open"})
+
+
+class LegalMovesSchema(Strict):
+    seat = fields.String(dump_only=True)
+    next_seq = fields.Integer(dump_only=True)
+    prev = fields.String(dump_only=True, allow_none=True)
+    moves = fields.List(fields.String(), dump_only=True)
+
+
+class MoveSubmitSchema(Strict):
+    envelope = fields.String(required=True, validate=validate.Length(min=2, max=2048))
+    signature = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{128}\Z", error="a signature is 128 lowercase hex digits (Ed25519)"))
+
+
+class EntrySchema(Strict):
+    seq = fields.Integer(dump_only=True)
+    seat = fields.String(dump_only=True)
+    move = fields.String(dump_only=True)
+    forced = fields.Boolean(dump_only=True)
+    events = fields.List(fields.String(), dump_only=True)
+    facts = fields.List(fields.Dict(), dump_only=True,
+                        metadata={"description": "what the move caused as fields, one "
+                                  "{kind, data} per event, redacted for the caller"})
+    hash = fields.String(dump_only=True)
+    prev = fields.String(dump_only=True)
+    envelope = fields.String(dump_only=True)
+    signature = fields.String(dump_only=True)
+    received_at = fields.String(dump_only=True, allow_none=True)
+    view = fields.Nested(ViewResponseSchema, dump_only=True, metadata={
+        "description": "only with answer=view: the game's view for the caller after the "
+                       "move, with the new signed head (what GET .../view answers)"})
+
+
+class MoveQuerySchema(Strict):
+    answer = fields.String(load_default="entry", validate=validate.OneOf(["entry", "view"]),
+                           metadata={"description": "`view`: the answer also carries the view "
+                                     "after the move and its signed head, and a stale_seq "
+                                     "refusal the current view and the entry the move "
+                                     "linked to (`details.view`, `details.entries`), so that a "
+                                     "client needs no other request to go on"})
+
+
+MAX_SEQ = 2 ** 31 - 1  # the seq column is a 32-bit integer on PostgreSQL
+
+
+class LogQuerySchema(Strict):
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
+    limit = fields.Integer(load_default=None, allow_none=True,
+                           validate=validate.Range(min=1, max=10000))
+
+
+class LogSchema(Strict):
+    entries = fields.List(fields.Nested(EntrySchema), dump_only=True)
+    head = fields.Nested(HeadSchema, dump_only=True, allow_none=True,
+                         metadata={"description": "null while the game is open"})
+
+
+class SeatQuerySchema(Strict):
+    seat = fields.String(load_default=None, validate=validate.Length(max=32))
+
+
+class GamesQuerySchema(Strict):
+    status = fields.String(load_default=None, validate=validate.OneOf(["open", "playing", "over"]))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200),
+                           metadata={"description": "games per page (newest first)"})
+    cursor = fields.String(load_default=None, validate=validate.Length(max=200),
+                           metadata={"description": "the `next` of the previous page"})
+
+
+class GameListSchema(Strict):
+    games = fields.List(fields.Nested(GameSchema), dump_only=True)
+    next = fields.String(dump_only=True, allow_none=True,
+                         metadata={"description": "pass as `cursor` for the next page; null "
+                                   "on the last page"})
+
+
+class GameTypeSchema(Strict):
+    name = fields.String(dump_only=True)
+    title = fields.String(dump_only=True)
+    rules_version = fields.String(dump_only=True)
+    min_seats = fields.Integer(dump_only=True)
+    max_seats = fields.Integer(dump_only=True)
+    options = fields.Dict(dump_only=True)
+
+
+class GameTypeListSchema(Strict):
+    types = fields.List(fields.Nested(GameTypeSchema), dump_only=True)
+
+
+class ArchiveHeadSchema(Strict):
+    game = fields.String(dump_only=True)
+    length = fields.Integer(dump_only=True)
+    hash = fields.String(dump_only=True)
+    status = fields.String(dump_only=True, validate=validate.OneOf(["playing", "over"]))
+    signature = fields.String(dump_only=True)
+
+
+class ArchiveSchema(Strict):
+    format = fields.String(dump_only=True)
+    header = fields.Dict(dump_only=True)
+    genesis = fields.String(dump_only=True)
+    start_signature = fields.String(dump_only=True)
+    entries = fields.List(fields.Dict(), dump_only=True)
+    head = fields.Nested(ArchiveHeadSchema, dump_only=True)
+    seed = fields.String(dump_only=True, allow_none=True)
+    result = fields.Dict(dump_only=True, allow_none=True)
+    # pbem-archive-v3 (table talk and standing orders, shared/messages.py, shared/orders.py)
+    messages = fields.List(fields.Dict(), dump_only=True)
+    orders = fields.List(fields.Dict(), dump_only=True)
+
+
+class InboundResultSchema(Strict):
+    results = fields.List(fields.Dict(), dump_only=True)
+    undecodable = fields.List(fields.String(), dump_only=True)
+
+
+class SettingsSchema(Strict):
+    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
+    tz = fields.String(validate=_valid_tz)
+    notify = fields.String(validate=validate.OneOf(["every", "digest", "none"]))
+    quiet_start = fields.Integer(allow_none=True, strict=True,
+                                 validate=validate.Range(min=0, max=23))
+    quiet_end = fields.Integer(allow_none=True, strict=True, validate=validate.Range(min=0, max=23))
+    webhook_url = fields.Url(allow_none=True, schemes={"http", "https"},
+                             require_tld=False, validate=validate.Length(max=500))
+
+
+class VacationSchema(Strict):
+    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=60))
+
+
+class MeSchema(PlayerSchema):
+    notify = fields.String(dump_only=True)
+    quiet_start = fields.Integer(dump_only=True, allow_none=True)
+    quiet_end = fields.Integer(dump_only=True, allow_none=True)
+    webhook_url = fields.String(dump_only=True, allow_none=True)
+    # the settings' webhook's signing secret (Standard Webhooks), in the answer that set it
+    webhook_secret = fields.String(dump_only=True, allow_none=True)
+    vacation_until = fields.DateTime(dump_only=True, allow_none=True)
+    vacation_days_left = fields.Integer(dump_only=True)
+
+
+class TableSchema(Strict):
+    """GET /api/games/ID/table: the table state (shared/table.py) as the caller's seat sees
+    it; nothing in it is hidden."""
+    seat = fields.String(dump_only=True, allow_none=True)
+    pending = fields.Dict(dump_only=True, allow_none=True)
+    takeback_moves = fields.List(fields.Integer(), dump_only=True)
+    keys = fields.Dict(keys=fields.String(), values=fields.String(), dump_only=True)
+    revoked = fields.List(fields.String(), dump_only=True)
+    taken_back = fields.List(fields.Integer(), dump_only=True)
+    next_seq = fields.Integer(dump_only=True)
+
+
+class BotAccountSchema(Strict):
+    level = fields.String(dump_only=True)
+    player = fields.String(dump_only=True)
+    public_key = fields.String(dump_only=True)
+
+
+class BotListQuerySchema(Strict):
+    game = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
+
+
+class BotListSchema(Strict):
+    game = fields.String(dump_only=True, allow_none=True)
+    levels = fields.List(fields.String(), dump_only=True)
+    bots = fields.List(fields.Nested(BotAccountSchema), dump_only=True)

@@ -1,0 +1,22 @@
+"""The pages' blueprint and their error page (the page modules register their routes on
+``bp``; server/web/__init__.py registers it on the app)."""
+
+from flask import Blueprint, render_template
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/assets")
+
+
+def error_page(error):
+    """An HTML page for an HTTP error (an ApiError keeps its one-sentence message)."""
+    status = getattr(error, "code", None) or 500
+    message = getattr(error, "message", None) or getattr(error, "description", None) or ""
+    if status >= 500:
+        message = "Something went wrong on the server. Please try again in a moment."
+    titles = {400: "Bad request", 401: "Not signed in", 403: "Not allowed", 404: "Not found",
+              405: "Not allowed", 409: "Not possible now", 410: "Link no longer valid",
+              413: "Too large", 422: "Refused", 429: "Too many requests"}
+    title = titles.get(status, "Error")
+    body = render_template("error.html", status=status, title=title, message=message)
+    headers = getattr(error, "extra_headers", None) or {}
+    return body, status, headers

@@ -1,0 +1,1 @@
+"""Background work: the worker loop, deadlines and notices, the bots, mail and push."""

@@ -1,0 +1,419 @@
+"""Notices out, deadlines, reminders, digests: the worker's tick.
+
+The append transaction only records duties (server/game/duties.py).  This worker,
+run as a background thread in ``pbem-server run`` or as ``pbem-server
+notify``, turns them into notices in the outbox table and drains it:
+
+* a new duty -> a turn notice (the board for that seat as plain text, what
+  is owed, the deadline in the player's zone, legal moves, how to answer);
+* a deadline getting close -> one reminder; a deadline passed -> the game's
+  ``timeout_move`` appended as a server-signed forced entry;
+* the outbox -> email (or the log) and webhooks, each notice claimed by one
+  worker with a conditional update, retried with exponential backoff;
+  quiet hours in the player's zone postpone email; "digest" players get one
+  mail a day; "none" players get no mail.
+"""
+
+import logging
+import secrets
+from datetime import datetime, time as dtime, timedelta
+from zoneinfo import ZoneInfo
+
+from flask import current_app
+from sqlalchemy import or_, update
+
+from shared.envelope import make_envelope, sign_envelope
+from shared.games import get_game
+
+from . import channel_outbox
+from ..game.append import append_move
+from .channels import ChannelError
+from ..clock import now, now_ts
+from ..game.domain import DomainError
+from . import push, loop as workers
+from ..game import ratings
+from ..db import db
+from ..db.keys import server_key
+from .mailer import SendError, post_webhook, send_email
+from .outbox import enqueue
+from ..db.models import Duty, Game, Notice, Player
+from ..db.state_cache import load_log
+
+log = logging.getLogger("pbem.notices")
+MAX_ATTEMPTS = 10
+DIGEST_HOUR = 8
+MOVES_IN_NOTICE = 25
+
+
+def _zone(player):
+    try:
+        return ZoneInfo(player.tz or "UTC")
+    except Exception:
+        return ZoneInfo("UTC")
+
+
+def local(dt, player):
+    return dt.astimezone(_zone(player)).strftime("%a %d %b %Y %H:%M %Z")
+
+
+# --- composing -------------------------------------------------------------------
+
+def _turn_text(game, seat, player, kind):
+    game_def = get_game(game.type)
+    replayed = load_log(game)
+    view = replayed.view(seat)  # a pending takeback: the answer owed, and the request
+    view["you"] = seat
+    board = game_def.render(view)
+    owes = (view.get("owes") or {}).get(seat, "a move")
+    moves = replayed.legal_moves(seat)
+    duty = db.session.execute(db.select(Duty).filter_by(game_id=game.id, seat=seat)) \
+        .scalar_one_or_none()
+    due = f"Deadline: {local(duty.due_at, player)}" if duty and duty.due_at \
+        else "No deadline is set for this game."
+    shown = moves[:MOVES_IN_NOTICE]
+    more = f"\n  ... and {len(moves) - len(shown)} more (pbem moves {game.id})" \
+        if len(moves) > len(shown) else ""
+    head = "Reminder: you still owe" if kind == "reminder" else "You owe"
+    from ..game.talk import notice_lines  # table talk (#19): the last messages this player may read
+    talk = notice_lines(game, player)
+    talk = ["Table talk (the last messages):", *(f"  {line}" for line in talk), ""] \
+        if talk else []
+    body = "\n".join([
+        f"{game_def.title} - game {game.id} - you play {seat}",
+        f"{head}: {owes}", due, "", board, "",
+        *talk,
+        "Your legal moves:", *(f"  {m}" for m in shown), more.lstrip("\n") if more else "",
+        "To answer:",
+        f"  pbem play {game.id} '<move>'",
+        "  or reply to this email with the block printed by",
+        f"  pbem play --armor {game.id} '<move>'", ""])
+    subject = f"[pbem] {'Reminder: ' if kind == 'reminder' else ''}{game_def.title} " \
+              f"{game.id}: you owe {owes}"
+    payload = {"event": kind, "game": game.id, "type": game.type, "seat": seat, "owes": owes,
+               "deadline": duty.due_at.isoformat() if duty and duty.due_at else None,
+               "legal_moves": shown, "seq": game.head_seq}
+    return subject[:200], body, payload
+
+
+def compose_turn_notices():
+    """A notice for every duty not yet announced (claimed with a conditional update)."""
+    count = 0
+    duties = db.session.execute(db.select(*_DUTY_COLUMNS).filter_by(notified=False)
+                                .limit(200)).all()
+    for duty in duties:
+        if _claim(duty, Duty.notified):
+            _announce(db.session.get(Game, duty.game_id), duty, "turn")
+            count += 1
+    return count
+
+
+# Duties are read as plain rows, not ORM objects: a move appended while a sweep runs (by a
+# player, or by the sweep's own forced move) deletes duty rows, and an ORM object expired by
+# the commit that follows would then fail to reload (or, where ids are reused, reload as
+# another seat's duty).
+_DUTY_COLUMNS = (Duty.id, Duty.game_id, Duty.seat, Duty.player_id, Duty.due_at, Duty.reminded)
+
+
+def _claim(duty, flag):
+    """Set ``duty``'s ``flag`` (notified, reminded) unless another worker did: True when this
+    worker claimed it (and so sends its notice)."""
+    claimed = db.session.execute(update(Duty).where(Duty.id == duty.id, flag.is_(False))
+                                 .values({flag: True}))
+    if claimed.rowcount != 1:
+        db.session.rollback()
+        return False
+    return True
+
+
+def _announce(game, duty, kind):
+    """Queue the duty's turn notice (``kind`` "turn" or "reminder") and commit."""
+    player = db.session.get(Player, duty.player_id)
+    subject, body, payload = _turn_text(game, duty.seat, player, kind)
+    enqueue(player, game.id, kind, subject, body, payload,
+            notice=channel_outbox.public_notice(game, duty.seat, kind, duty.due_at))
+    db.session.commit()
+
+
+# --- deadlines ---------------------------------------------------------------------
+
+def _reminder_window(game):
+    return timedelta(hours=min(12, game.move_hours / 4)) if game.move_hours else None
+
+
+def sweep_deadlines():
+    """Reminders for deadlines getting close; forced moves for deadlines passed."""
+    current = now()
+    forced = reminded = 0
+    rows = db.session.execute(db.select(*_DUTY_COLUMNS).filter(Duty.due_at.is_not(None))
+                              .order_by(Duty.due_at).limit(500)).all()
+    for duty in rows:
+        game = db.session.get(Game, duty.game_id)
+        if game is None or game.status != "playing":
+            continue
+        if duty.due_at <= current:
+            forced += _force(game, duty)
+        elif not duty.reminded and duty.due_at - _reminder_window(game) <= current:
+            if _claim(duty, Duty.reminded):
+                _announce(game, duty, "reminder")
+                reminded += 1
+    return forced, reminded
+
+
+def _append_forced(game, seat, move):
+    """Append ``move`` for ``seat`` as a server-signed forced entry; False if it lost a race."""
+    env = make_envelope(game.id, game.head_seq + 1, game.head_hash, seat, move,
+                        secrets.token_hex(12), now_ts(), forced=True)
+    text, sig = sign_envelope(server_key()[0], env)
+    try:
+        append_move(game.id, text, sig, forced=True)
+    except DomainError as exc:  # another worker or a player got there first
+        db.session.rollback()
+        log.info("forced move for %s in %s not appended: %s", seat, game.id, exc.message)
+        return False
+    return True
+
+
+def sweep_time_limits():
+    """Games whose own wall-clock limit passed end with the game's time-up move."""
+    ended = 0
+    games = db.session.execute(db.select(Game).filter(Game.status == "playing",
+                                                      Game.ends_at.is_not(None),
+                                                      Game.ends_at <= now())).scalars().all()
+    for game in games:
+        game_def = get_game(game.type)
+        replayed = load_log(game)
+        if replayed.pending():  # the clock's end waits for the takeback's answers (or their
+            continue            # deadline, which refuses it)
+        state = replayed.state
+        to_act = game_def.to_act(state)
+        if to_act and _append_forced(game, to_act[0], game_def.time_up_move(state)):
+            db.session.commit()
+            ended += 1
+    return ended
+
+
+def _force(game, duty):
+    """Append the game's timeout move for the late seat, signed by the server; or, in a game
+    whose option ``on_timeout`` is ``bot:LEVEL`` (shared/table.py), a forced ``@handover``
+    of the seat to that bot, which then plays the owed move (server/game/bots.py)."""
+    game_def = get_game(game.type)
+    replayed = load_log(game)
+    if duty.seat not in replayed.to_act():
+        return 0
+    handover = None if replayed.pending() else _timeout_handover(game, game_def, replayed,
+                                                                 duty.seat)
+    # a late answer to a takeback request is a refusal (the server signs it)
+    move = "@refuse takeback" if replayed.pending() else \
+        handover or game_def.timeout_move(replayed.state, duty.seat)
+    if move is None:  # its timeout waits for other seats' moves (their deadlines come too)
+        return 0
+    if not _append_forced(game, duty.seat, move):
+        return 0
+    player = db.session.get(Player, duty.player_id)
+    if handover:
+        bot = move.split(" ")[1]
+        enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your deadline "
+                f"passed; a bot plays your seat",
+                f"Your deadline in game {game.id} passed, and this game hands a late seat to a "
+                f"bot: {bot} plays {duty.seat} from now on.\nYou hold no seat in it any more; "
+                f"you can still follow it: pbem show {game.id}\n\nThe hand-over is marked "
+                f"as forced in the log and the archive.\n",
+                {"event": "handover", "game": game.id, "seat": duty.seat, "bot": bot},
+                notice=channel_outbox.simple_notice(
+                    "forced", f"Your deadline passed in {game_def.title} {game.id}: {bot} "
+                    f"plays {duty.seat} from now on", game.id))
+    else:
+        enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your "
+                f"deadline passed",
+                f"Your deadline in game {game.id} passed, so the server played for "
+                f"{duty.seat}:\n  {move}\n\nThis entry is marked as forced in the log and "
+                f"the archive.\n",
+                {"event": "forced", "game": game.id, "seat": duty.seat, "move": move},
+                notice=channel_outbox.simple_notice(
+                    "forced", f"Your deadline passed in {game_def.title} {game.id}: the "
+                    f"server played for {duty.seat}", game.id))
+    db.session.commit()
+    return 1
+
+
+def _timeout_handover(game, game_def, replayed, seat):
+    """The ``@handover`` a missed deadline of ``seat`` makes under the game's ``on_timeout``
+    option, or None (the option says ``move``, or a bot holds the seat already: then the
+    timeout move)."""
+    from shared.table import bot_level, timeout_bot
+    from ..game.bots import bot_player, level_for
+    wanted = timeout_bot((game.header or {}).get("options"))
+    if wanted is None or bot_level(replayed.table["players"][seat]) is not None:
+        return None
+    try:
+        bot = bot_player(level_for(game_def, wanted))
+    except DomainError as exc:  # the bot cannot play here: the timeout move, as by default
+        log.error("game %s: %s is late, but %s", game.id, seat, exc.message)
+        return None
+    return f"@handover {bot.name} {bot.public_key}"
+
+
+# --- digests and sending -------------------------------------------------------------
+
+def _in_quiet_hours(player, at):
+    if player is None or player.quiet_start is None or player.quiet_end is None \
+            or player.quiet_start == player.quiet_end:
+        return None
+    zone = _zone(player)
+    t = at.astimezone(zone)
+    start, end = player.quiet_start, player.quiet_end
+    hour = t.hour
+    quiet = start <= hour < end if start < end else (hour >= start or hour < end)
+    if not quiet:
+        return None
+    end_day = t.date() if hour < end else t.date() + timedelta(days=1)
+    return datetime.combine(end_day, dtime(end), zone)
+
+
+def build_digests():
+    """One digest email a day, at 08:00 in the player's zone, of the notices before it.
+
+    Notices that arrive after today's digest wait for tomorrow's.
+    """
+    current = now()
+    players = db.session.execute(db.select(Player).where(Player.id.in_(
+        db.select(Notice.player_id).filter_by(status="digest")))).scalars().all()
+    made = 0
+    for player in players:
+        zone = _zone(player)
+        t = current.astimezone(zone)
+        day = t.date() if t.hour >= DIGEST_HOUR else t.date() - timedelta(days=1)
+        boundary = datetime.combine(day, dtime(DIGEST_HOUR), zone)
+        if player.last_digest_at and player.last_digest_at >= boundary:
+            continue
+        items = db.session.execute(db.select(Notice).filter(
+            Notice.player_id == player.id, Notice.status == "digest",
+            Notice.created_at <= boundary).order_by(Notice.id)).scalars().all()
+        _channel_digests(player, [n for n in items if n.channel != "email"], current)
+        items = [n for n in items if n.channel == "email"]
+        if not items:
+            db.session.commit()
+            continue
+        parts = [f"Your pbem digest for {t.strftime('%a %d %b %Y')}: "
+                 f"{len(items)} notice{'s' if len(items) != 1 else ''}.", ""]
+        for n in items:
+            parts += ["=" * 72, n.subject, "", n.body, ""]
+            n.status = "digested"
+        player.last_digest_at = current
+        db.session.add(Notice(player_id=player.id, to_address=player.email, kind="digest",
+                              channel="email", subject=f"[pbem] Daily digest: {len(items)} "
+                              f"notice{'s' if len(items) != 1 else ''}",
+                              body="\n".join(parts), next_attempt_at=current, created_at=current))
+        db.session.commit()
+        made += 1
+    return made
+
+
+def _channel_digests(player, items, current):
+    """One digest notice per chat channel (and one push) of the day's held notices."""
+    groups = {}
+    for n in items:
+        groups.setdefault((n.channel, n.channel_id), []).append(n)
+        n.status = "digested"
+    for (channel, channel_id), group in groups.items():
+        games = list(dict.fromkeys(n.game_id for n in group if n.game_id))
+        headline = (f"pbem digest: {len(group)} notice{'s' if len(group) != 1 else ''}"
+                    + (f" in {', '.join(games[:8])}" if games else ""))
+        lines = tuple(dict.fromkeys(n.subject for n in group))[:10]
+        notice = channel_outbox.simple_notice("digest", headline, None, lines)
+        db.session.add(Notice(player_id=player.id, kind="digest", channel=channel,
+                              channel_id=channel_id, subject=headline[:200], body="",
+                              payload=notice.data(), next_attempt_at=current,
+                              created_at=current))
+
+
+def send_due(limit=50):
+    """Send what is due; each notice claimed by exactly one worker."""
+    current = now()
+    sent = 0
+    ids = db.session.execute(
+        db.select(Notice.id).filter(Notice.status == "pending", Notice.next_attempt_at <= current,
+                                    or_(Notice.claimed_until.is_(None),
+                                        Notice.claimed_until < current))
+        .order_by(Notice.id).limit(limit)).scalars().all()
+    for notice_id in ids:
+        claimed = db.session.execute(
+            update(Notice).where(Notice.id == notice_id, Notice.status == "pending",
+                                 or_(Notice.claimed_until.is_(None),
+                                     Notice.claimed_until < current))
+            .values(claimed_until=current + timedelta(minutes=2)))
+        db.session.commit()
+        if claimed.rowcount != 1:
+            continue
+        notice = db.session.get(Notice, notice_id)
+        player = db.session.get(Player, notice.player_id) if notice.player_id else None
+        if notice.channel in ("email", "channel", "webpush") and notice.kind != "move":
+            resume = _in_quiet_hours(player, current)
+            if resume is not None and notice.kind not in ("mail-reply",):
+                notice.next_attempt_at = resume
+                notice.claimed_until = None
+                db.session.commit()
+                continue
+        try:
+            if notice.channel in ("channel", "webpush"):
+                stopped = channel_outbox.deliver(notice, player)
+                if stopped is not None:
+                    owner, subject, body, public = channel_outbox.stopped_notice(stopped)
+                    if owner is not None:
+                        enqueue(owner, stopped.game_id, "stopped", subject, body,
+                                notice=public)
+                    notice.status, notice.claimed_until = "failed", None
+                    notice.last_error = (stopped.stopped_reason or "")[:500]
+                    db.session.commit()
+                    continue
+            elif notice.channel == "webhook":  # an outbox row from before notice channels
+                post_webhook(player.webhook_url, notice.payload or {},
+                             current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE", False))
+            else:
+                send_email(current_app.config, notice.to_address, notice.subject, notice.body)
+        except (SendError, ChannelError) as exc:
+            notice.attempts += 1
+            notice.last_error = str(exc)[:500]
+            notice.claimed_until = None
+            if notice.attempts >= MAX_ATTEMPTS:
+                notice.status = "failed"
+                log.error("notice %s failed for good: %s", notice.id, exc)
+            else:
+                wait = min(3600, 30 * 2 ** (notice.attempts - 1))
+                # a chat service that asked us to wait (429 Retry-After) is given that long
+                wait = max(wait, getattr(exc, "retry_after", None) or 0)
+                notice.next_attempt_at = current + timedelta(seconds=wait)
+            db.session.commit()
+            continue
+        notice.status = "sent"
+        notice.sent_at = current
+        notice.attempts += 1
+        db.session.commit()
+        sent += 1
+    return sent
+
+
+def tick():
+    """One pass of the worker: deadlines, new duties, digests, sending.  Returns counts."""
+    ended = sweep_time_limits()
+    forced, reminded = sweep_deadlines()
+    composed = compose_turn_notices()
+    from ..game.orders import sweep  # standing orders (#19): what no move set off yet
+    ordered = sweep()
+    channels = channel_outbox.tell_game_channels()
+    digests = build_digests()
+    sent = send_due()
+    rated = ratings.rate_finished_games()
+    return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed, "digests": digests,
+            "sent": sent, "rated": rated, "orders": ordered, "game_channels": channels}
+
+
+def run_forever(app, interval=5.0, stop=None):
+    """The ``pbem-server notify`` loop: a tick, then a pause of ``interval`` seconds, cut
+    short when a game moves, starts or ends (its new duties are announced at once)."""
+    workers.run_forever(app, tick, interval, "notices", stop, push.any_move_waiter(app))
+
+
+def start_background(app, interval=5.0):
+    return workers.start_background(app, tick, interval, "notices",
+                                    push.any_move_waiter(app))
