@@ -73,8 +73,8 @@ class TitleOfLiberty(Game):
     #: the options of rules version 2 (new games)
     options_schema = {
         "rounds": {"type": "int", "default": 0,
-                   "help": "round budget (the book's one hour); time up = Lamanites win; "
-                           "0 = the difficulty's (book 12, hard 8)"},
+                   "help": "round budget, in place of the book's ONE HOUR for slow play; "
+                           "time up = Lamanites win; 0 = the difficulty's (book 12, hard 8)"},
         "cities": {"type": "str", "default": "book", "choices": ["book", "all"],
                    "help": "book: k armies retake k+1 cities (Morianton always); "
                            "all: six cities for every team"},
@@ -83,7 +83,7 @@ class TitleOfLiberty(Game):
                                "and city, 8 rounds, a smaller box of supplies"},
         "deadline_hours": {"type": "int", "default": 0,
                            "help": "optional wall-clock limit in hours, kept by the "
-                                   "server (0 = none)"},
+                                   "server (0 = none; 1 = the book's ONE HOUR)"},
     }
     #: the options of rules version 1 (old games and archives)
     options_schema_v1 = {

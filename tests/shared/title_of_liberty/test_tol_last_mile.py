@@ -4,12 +4,19 @@ The version-2 behaviour each one replaces is kept for old games and archives (th
 ``version="2"`` tests here and the ``..._version_2`` tests beside them, and the golden games).
 """
 
+import os
+import re
+
 import pytest
 
 from shared import IllegalMove, InvalidMove
+from shared.bots.title_of_liberty import choose_for_state
 from shared.title_of_liberty import GAME, format_move, parse_move
+from shared.title_of_liberty.board import ROAD_NEXT
+from shared.title_of_liberty.rules import is_battle_site
 
-from .helpers import act, clear_temple, conserved, fresh, kill, pass_all
+from ..svg_checks import own_title, parse, pieces
+from .helpers import act, clear_temple, conserved, fresh, kill, pass_all, random_game
 
 
 def army(state, seat="moroni"):
@@ -315,7 +322,6 @@ def test_the_dice_numbers_chart_is_on_the_text_board_and_in_the_help():
 
 
 def test_the_dice_numbers_chart_is_on_the_svg():
-    from ..svg_checks import own_title, parse, pieces
     state = fresh()
     act(state, "moroni", "move bountiful~s2", 1)  # by boat on the beach
     root = parse(GAME.svg_module.draw(GAME.view(state, None)))
@@ -356,7 +362,6 @@ def test_text_board_shows_stockade_captives_by_kind_and_the_temples_wounded():
 def test_svg_army_table_reads_at_phone_width():
     """The drawing is 540 wide: a 360-pixel phone shows it at two thirds, so the army table's
     text is 12 (8 pixels there; it was 9, 6 pixels) and each army has two lines."""
-    from ..svg_checks import parse, pieces
     root = parse(GAME.svg_module.draw(GAME.view(fresh(5), None)))
     (boards,) = pieces(root, "army-boards")
     assert float(boards.get("font-size")) * 360 / 540 >= 8
@@ -369,14 +374,12 @@ def test_svg_army_table_reads_at_phone_width():
 # --- How to play -----------------------------------------------------------------------------
 
 def _howto():
-    import os
     path = os.path.join(os.path.dirname(GAME.svg_module.__file__), "HOWTO.md")
     with open(path, encoding="utf-8") as f:
         return f.read()
 
 
 def test_howto_examples_all_parse_and_the_chart_is_the_engines():
-    import re
     text = _howto()
     blocks = re.findall(r"```\n(.*?)```", text, re.S)
     examples = [ln.strip() for b in blocks for ln in b.splitlines() if ln.strip()]
@@ -415,3 +418,38 @@ def test_howto_examples_are_legal_where_the_text_says():
         army(state)["gold"] = 1
         state["box"]["gold"] -= 1
         GAME.check(state, "moroni", line)
+
+
+# --- a hostile stranger's version-3 games ------------------------------------------------------
+
+def test_v3_games_that_leave_food_train_captains_and_turn_back_stay_consistent():
+    """Greedy teams whose marches sometimes leave the food (or turn back through a space) and
+    who train captains: every move they make is accepted, the box and every soldier stay
+    accounted for after each move, and each game ends."""
+    seen = {"leave": 0, "captain": 0, "back": 0, "held": 0}
+
+    def chooser(state, seat, legal, rnd):
+        captains = [m for m in legal if m.startswith("buy") and m.endswith("captain")]
+        if captains and rnd.random() < 0.5:
+            seen["captain"] += 1
+            return captains[0]
+        move = choose_for_state(state, seat, legal, rnd)
+        if move.startswith("move ") and rnd.random() < 0.3:
+            at = state["armies"][seat]["at"]
+            near = [n for n in ROAD_NEXT[at] if not is_battle_site(state, n)]
+            if near and state["armies"][seat]["food"] >= 2 and rnd.random() < 0.5:
+                seen["back"] += 1  # there and back again: a space passed twice
+                return f"move {at}-{rnd.choice(near)}-{at}"
+            seen["leave"] += 1
+            return move + " leave"
+        return move
+
+    def every(state, seat, text):
+        assert conserved(state), text
+        if state["battle"] and state["battle"].get("captives"):
+            seen["held"] += 1
+
+    for seed in range(8):
+        state, moves = random_game(seed, chooser=chooser, every=every, cap=4000)
+        assert GAME.result(state) is not None, (seed, moves)
+    assert min(seen.values()) > 0, seen
