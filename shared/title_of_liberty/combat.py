@@ -200,8 +200,9 @@ def zone_name(kind, zone, boat=None):
     """The words for where the Lamanites stand; ``boat`` (version 3: did the army come by
     the boat?) says whether the beach gives the Nephites their Advantage."""
     if kind == "seashore" and zone == 1 and boat is not None:
-        return ("on the beach (zone 1: you came by the boat, Nephite Advantage)" if boat else
-                "on the beach (zone 1: you came on foot, not by the boat: no Advantage)")
+        return ("on the beach (zone 1: the army came by the boat, Nephite Advantage)" if boat
+                else "on the beach (zone 1: the army came on foot, not by the boat: no "
+                     "Advantage)")
     if kind == "seashore":
         return {1: "on the beach (zone 1, Nephite Advantage from the boat)",
                 2: "in the grass (zone 2, no Advantage)",

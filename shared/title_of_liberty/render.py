@@ -69,8 +69,8 @@ def _seashore(view, battle):
     out += ["|" + "|".join(f" {c:<15}" for c in row) + "|" for row in body]
     out.append(line)
     if zone == 1 and not by_boat:
-        out += _wrap("You came on foot, not by the boat: the beach gives no Advantage (\"Zone 1 "
-                     "- Nephite Advantage (on boat)\").")
+        out += _wrap(f"{view['turn']} came on foot, not by the boat: the beach gives no "
+                     "Advantage (\"Zone 1 - Nephite Advantage (on boat)\").")
     out += _wrap("The SEASHORE / RIVER BANK inset has no forest paths: its 3 HILL is not the "
                  "Hill inset's 2 LAMANITE HILL, and scouts do not negate a Lamanite "
                  "Advantage here.")

@@ -144,8 +144,9 @@ def test_lead_only_against_lamanites_on_their_hill():
     assert "SEASHORE / RIVER BANK" in board and "3 HILL" in board
     assert "SEASHORE / RIVER BANK inset" in message and "its 3 HILL has no forest paths" \
         in message and "HILL battlefield (h1, h2, h3)" in message
-    assert "forest paths" not in board.split("BATTLE:")[1].split("ARMY")[0] or \
-        "no forest paths" in board
+    inset = board.split("BATTLE:")[1].split("DICE NUMBERS CHART")[0]
+    assert "The SEASHORE / RIVER BANK inset has no forest paths: its 3 HILL" in \
+        inset.replace("\n", " ")
 
 
 def test_path_losses_leave_the_path():

@@ -81,7 +81,10 @@ def test_v3_the_beach_gives_the_advantage_only_to_an_army_that_came_by_boat():
     state = fresh()
     act(state, "moroni", "move bountiful-s1", 1)  # on foot: zone 1, no Advantage
     assert GAME.view(state, None)["battle"]["advantage"] is None
-    assert "you came on foot, not by the boat: no Advantage" in state["events"][1]["public"]
+    assert "the army came on foot, not by the boat: no Advantage" in \
+        state["events"][1]["public"]
+    assert "moroni came on foot, not by the boat: the beach gives no Advantage" in \
+        GAME.render(GAME.view(state, None)).replace("\n", " ")
     assert act(state, "moroni", "duel infantry infantry", 9, 2).sides == [10, 8]
     state = fresh()
     act(state, "moroni", "move bountiful~s2", 1)  # the boat lands them on the beach
