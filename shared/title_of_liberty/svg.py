@@ -9,10 +9,10 @@ boards with their troops by kind.
 Classes a page can style: ``space`` (+ ``city``, ``town``, ``village``, ``wilds``, ``hill``,
 ``seashore``, ``start``; ``held`` / ``liberated`` on cities), ``flag``, ``food``,
 ``unfinished`` (a battle left unfinished), ``army`` (+ ``seat-<army>``) on the map,
-``army-board``, ``battle``, ``lamanites``, ``sector``, ``temple``, ``tower`` and ``gate`` (of the
-sector under attack).  ``data-place`` holds the notation's name of a space (``"mulek"``,
-``"h1"``), a city sector (``"palace"``), or a place a duel names (``"tower"``, ``"gate"``,
-``"temple"``, ``"path"``, ``"field"``).
+``army-board``, ``dice-chart``, ``battle``, ``lamanites``, ``sector``, ``temple``, ``tower``
+and ``gate`` (of the sector under attack).  ``data-place`` holds the notation's name of a
+space (``"mulek"``, ``"h1"``), a city sector (``"palace"``), or a place a duel names
+(``"tower"``, ``"gate"``, ``"temple"``, ``"path"``, ``"field"``).
 """
 
 from ..svg import (Drawing, as_dict, as_int, as_list, circle, css_token, group, line, path, polygon,
