@@ -306,6 +306,13 @@ def title_of_liberty_world(view, seat, rng):
                   "path": dict(b["path"]), "leads": b["leads"], "sector": b["sector"],
                   "wine": [] if (b["kind"] == "city" and not v1) else list(b["wine"]),
                   "duels": b["duels"]}
+        # rules version 3: the captives led off in this attack, and whether it came by boat
+        if "captives" in b:
+            battle["captives"] = {k: dict(x) for k, x in b["captives"].items()}
+        elif version not in ("1", "2"):
+            battle["captives"] = {}
+        if "boat" in b:
+            battle["boat"] = b["boat"]
     turn = view["turn"]
     state = {
         "game": "title_of_liberty", "seed": _seed(rng), "ply": 0, "events": [],

@@ -5,11 +5,11 @@ that mutate say so.  Dice come from the move's ``Rng``.
 """
 
 from ..events import add_event
-from .board import CITIES, KIND, NEAR_CITY
+from .board import KIND
 from .notation import SECTORS, plural
-from .state import (CITY_ITEMS, FIELD_ITEMS, FIELD_LAMANITES, GATE, TEMPLE_LOWER, TOWER,
-                    add, check_win, field_lamanites, from_box, gate, is_v1, lose_army,
-                    stock_city, temple_lower, total, tower)
+from .state import (CITY_ITEMS, FIELD_ITEMS, FIELD_LAMANITES, GATE, TEMPLE_LOWER, TOWER, add,
+                    check_win, field_lamanites, from_box, gate, hold_captives, holding_city, is_v1,
+                    lose_army, since, stock_city, temple_lower, total, tower)
 
 #: highest roll that is killed, wounded, captured; anything above is fit for duty
 CHART = {20: (2, 4, 7), 12: (2, 4, 6), 10: (2, 4, 6), 8: (2, 4, 5)}
@@ -29,9 +29,15 @@ def fate(sides, roll):
 
 
 def advantage(battle):
-    """Which side has the Advantage of inset defense: "nephite", "lamanite" or None."""
+    """Which side has the Advantage of inset defense: "nephite", "lamanite" or None.
+
+    Version 3: the beach (seashore zone 1) gives it only to an army that came by the boat
+    ("Zone 1 - Nephite Advantage (on boat)"); earlier battles carry no ``boat`` and keep it.
+    """
     kind, zone = battle["kind"], battle["zone"]
     if kind == "seashore":
+        if zone == 1 and not battle.get("boat", True):
+            return None
         return {1: "nephite", 2: None, 3: "lamanite"}[zone]
     if kind == "hill":
         return "nephite" if zone == 1 else "lamanite"
@@ -69,6 +75,47 @@ def duel_dice(state, seat, ntype, on_path, ltype):
     return n_die, l_die
 
 
+#: who throws which die without and with the Advantage of inset defense ("DICE
+#: ENTITLEMENTS"); "helaman infantry" is Helaman's ("SPECIAL NOTE")
+NEPHITE_KINDS = ("captain", "scout", "infantry", "archer", "slinger")
+LAMANITE_KINDS = ("king", "captain", "infantry", "archer")
+
+
+def dice_chart():
+    """The Dice Numbers Chart as data: every die's results (the loser reads his own roll)
+    and which die each soldier throws, without and with the Advantage."""
+    dice = []
+    for sides in (20, 12, 10, 8):
+        killed, wounded, captured = CHART[sides]
+        dice.append({"die": DIE_NAME[sides], "sides": sides, "killed": [1, killed],
+                     "wounded": [killed + 1, wounded], "captured": [wounded + 1, captured],
+                     "fit": [captured + 1, sides]})
+    nephite = {k: {"plain": DIE_NAME[nephite_die("moroni", k, False)],
+                   "advantage": DIE_NAME[nephite_die("moroni", k, True)]}
+               for k in NEPHITE_KINDS}
+    nephite["helaman infantry"] = {"plain": DIE_NAME[nephite_die("helaman", "infantry", False)],
+                                   "advantage": DIE_NAME[nephite_die("helaman", "infantry",
+                                                                     True)]}
+    lamanite = {k: {"plain": DIE_NAME[lamanite_die(k, False)],
+                    "advantage": DIE_NAME[lamanite_die(k, True)]} for k in LAMANITE_KINDS}
+    return {"dice": dice, "nephite": nephite, "lamanite": lamanite, "ties": "roll again"}
+
+
+def battle_dice(state):
+    """The dice thrown now in the battle being fought, by the army whose battle it is:
+    {"nephite": {kind: die}, "lamanite": {kind: die}, "lamanite_vs_path": {kind: die}}."""
+    battle = state["battle"]
+    seat = state["turn"]
+    adv = advantage(battle)
+    out = {"nephite": {k: DIE_NAME[nephite_die(seat, k, adv == "nephite")]
+                       for k in NEPHITE_KINDS},
+           "lamanite": {k: DIE_NAME[lamanite_die(k, adv == "lamanite")]
+                        for k in LAMANITE_KINDS}}
+    if battle["kind"] == "hill" and battle["zone"] == 2:
+        out["lamanite_vs_path"] = {k: DIE_NAME[lamanite_die(k, False)] for k in LAMANITE_KINDS}
+    return out
+
+
 def roll_duel(rng, n_die, l_die):
     """Both roll until the rolls differ: (nephite roll, lamanite roll, ties)."""
     ties = 0
@@ -81,12 +128,19 @@ def roll_duel(rng, n_die, l_die):
 
 # --- starting a battle -------------------------------------------------------
 
-def start_battle(state, seat, site, rng):
-    """Open the battle at ``site`` (mutates): place Lamanites on a fresh battlefield."""
+def start_battle(state, seat, site, rng, by_boat=False):
+    """Open the battle at ``site`` (mutates): place Lamanites on a fresh battlefield.
+
+    ``by_boat``: the army's march ended with a boat trip (version 3 keeps it on a seashore
+    battle: the beach's Advantage is "(on boat)")."""
     kind = KIND[site]
     battle = {"site": site, "kind": "city" if kind == "city" else kind, "zone": None,
               "path": {}, "leads": 0, "sector": None, "wine": [], "duels": 0}
     v1 = is_v1(state)
+    if since(state, "3"):
+        battle["captives"] = {}  # led to a Stockade when the attack ends (hold_captives)
+        if kind == "seashore":
+            battle["boat"] = bool(by_boat)
     if kind == "city":
         city = state["cities"][site]
         city["attacks"] += 1
@@ -119,14 +173,19 @@ def start_battle(state, seat, site, rng):
             state["fields"][site] = field
             add_event(state, f"{seat} gives battle at {site}: the yellow d4 shows "
                       f"{', '.join(map(str, rolls))}, the Lamanites stand "
-                      f"{zone_name(kind, zone)}.", kind="battle_begins", data={
+                      f"{zone_name(kind, zone, battle.get('boat'))}.", kind="battle_begins",
+                      data={
                           "army": seat, "site": site, "kind": kind, "fresh": True,
                           "die": 4, "rolls": rolls, "zone": zone,
                           "lamanites": dict(field["lamanites"]),
                           "supplies": {k: field[k] for k in FIELD_ITEMS}})
         else:
+            on_beach = ""
+            if battle.get("boat") is not None and field["zone"] == 1:
+                on_beach = (" by the boat: Nephite Advantage on the beach" if battle["boat"]
+                            else " on foot: no Advantage on the beach (it is the boat's)")
             add_event(state, f"{seat} takes up the battle left at {site} "
-                      f"({total(field['lamanites'])} Lamanites remain).",
+                      f"({total(field['lamanites'])} Lamanites remain){on_beach}.",
                       kind="battle_begins", data={
                           "army": seat, "site": site, "kind": kind, "fresh": False,
                           "zone": field["zone"], "lamanites": dict(field["lamanites"]),
@@ -137,7 +196,13 @@ def start_battle(state, seat, site, rng):
     state["givers"] = []
 
 
-def zone_name(kind, zone):
+def zone_name(kind, zone, boat=None):
+    """The words for where the Lamanites stand; ``boat`` (version 3: did the army come by
+    the boat?) says whether the beach gives the Nephites their Advantage."""
+    if kind == "seashore" and zone == 1 and boat is not None:
+        return ("on the beach (zone 1: the army came by the boat, Nephite Advantage)" if boat
+                else "on the beach (zone 1: the army came on foot, not by the boat: no "
+                     "Advantage)")
     if kind == "seashore":
         return {1: "on the beach (zone 1, Nephite Advantage from the boat)",
                 2: "in the grass (zone 2, no Advantage)",
@@ -181,16 +246,6 @@ def lamanite_groups(state):
 
 # --- what a lost duel does -----------------------------------------------------
 
-def holding_city(state, site):
-    """The city whose Stockade takes Nephite captives from a battle at ``site``."""
-    first = site if KIND[site] == "city" else NEAR_CITY[site]
-    i = CITIES.index(first)
-    for city in CITIES[i:] + CITIES[:i]:
-        if not state["cities"][city]["sectors"]["stockade"]["taken_by"]:
-            return city
-    return None
-
-
 def nephite_loses(state, seat, ntype, on_path, result, facts=None):
     """Apply a lost duel to a Nephite soldier (mutates); returns a short text.
 
@@ -210,6 +265,14 @@ def nephite_loses(state, seat, ntype, on_path, result, facts=None):
     elif result == "wounded":
         army["wounded"][ntype] += 1
         text = f"the {ntype} is wounded"
+    elif "captives" in battle:
+        # version 3: step 10 ("Put captured Nephite soldiers in the city's Stockade") comes
+        # after step 8 ("free prisoners if you take a City Stockade"): held aside until the
+        # attack ends, so a Stockade taken in this attack does not free them
+        add(battle["captives"].setdefault(seat, {}), ntype)
+        facts["held_in"] = None
+        facts["led_off"] = True
+        text = f"the {ntype} is captured (to a Stockade when the attack ends)"
     else:
         city = holding_city(state, battle["site"])
         facts["held_in"] = city
@@ -219,10 +282,20 @@ def nephite_loses(state, seat, ntype, on_path, result, facts=None):
         else:
             add(state["cities"][city]["stockade"].setdefault(seat, {}), ntype)
             text = f"the {ntype} is captured and held in the Stockade of {city.capitalize()}"
-    if ntype == "captain" and result in ("killed", "captured"):
+    if ntype == "captain" and result in ("killed", "captured") and not captains_left(
+            state, seat):
         facts["army_lost"] = True
         lose_army(state, seat, f"its captain was {result}")
     return text
+
+
+def captains_left(state, seat):
+    """Captains the army still has to lead it: version 3 counts trained ones (live, wounded
+    or unarmed); before, the army has only the one it started with, just lost."""
+    if not since(state, "3"):
+        return 0
+    army = state["armies"][seat]
+    return army["live"]["captain"] + army["wounded"]["captain"] + army["unarmed"]["captain"]
 
 
 def lamanite_loses(state, seat, ltype, place, result, facts=None):
@@ -356,6 +429,7 @@ def end_attack(state):
     battle = state["battle"]
     if battle is None:
         return
+    hold_captives(state)  # version 3: step 10, after the Stockade was (perhaps) taken
     if battle["kind"] == "city":
         city = state["cities"][battle["site"]]
         if not city["liberated_by"]:

@@ -12,23 +12,42 @@ HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalic
 
 At the start of an army's turn the other captains may give it supplies:
   give helaman 3 food | give helaman 2 gold | give helaman 1 weapons | pass
-The army whose turn it is may train and arm soldiers (1 gold, 1 weapon each;
-scouts too, at most two an army):
-  buy 2 archers | arm 2 archers | buy 1 scout
+The army whose turn it is may train and arm soldiers of any kind (1 gold,
+1 weapon each; at most two scouts an army):
+  buy 2 archers | arm 2 archers | buy 1 scout | buy 1 captain
 then marches along a route that starts where it stands (1 food a step; a
 boat trip ~ from the port where the one boat lies to another port is one
 step), stays where it is (rest: free, but an army with no food starves),
 renews an attack where it stands (free in a city, 1 food on a battlefield),
 or starves:
   move bountiful-v2-w1 | move bountiful~lehi-morianton | rest | attack | starve
+A march takes the food token of every village and town it passes or stops
+on; "leave" takes none, "leave v2" leaves just that one:
+  move bountiful-v2-w1 leave | move bountiful-v2-w1-v4 leave v4
 A route ends at the first battlefield or Lamanite city it meets: the battle
 starts at once.  In battle, pair one of your soldiers with one Lamanite:
   duel infantry archer | duel captain captain | duel scout@path infantry
   sector palace | duel infantry archer@tower | duel slinger infantry@gate
   duel infantry infantry@temple | duel captain king@temple | wine | stop
-On a hill held by Lamanites a scout may lead up to 5 soldiers up a forest
-path (twice a battle):  lead 3 infantry 2 archers
+On a HILL battlefield whose Lamanites stand on the 2 LAMANITE HILL a scout
+may lead up to 5 soldiers up a forest path (twice a battle):
+  lead 3 infantry 2 archers
 Names of places are case-insensitive; a unique prefix (3+ letters) is enough.
+
+Dice Numbers Chart (both throw; the higher wins, ties throw again; the
+loser reads his own roll):
+  die         killed  wounded  captured  fit for duty
+  blue d20    1-2     3-4      5-7       8-20
+  purple d12  1-2     3-4      5-6       7-12
+  green d10   1-2     3-4      5-6       7-10
+  white d8    1-2     3-4      5         6-8
+Who throws which (with the Advantage of the inset in brackets):
+  Nephite captain blue; scout purple; infantry green (purple); Helaman's
+  infantry purple (blue); archers and slingers white (green).
+  Lamanite king and captains purple; archers green; infantry white (green).
+The Advantage: seashore zone 1 to the Nephites if they came by the boat,
+zone 3 to the Lamanites; hill zone 1 to the Nephites, zone 2 to the
+Lamanites (not against soldiers a scout led up a forest path); none in a city.
 """
 
 
@@ -46,16 +65,16 @@ class TitleOfLiberty(Game):
     name = "title_of_liberty"
     title = "Title of Liberty"
     cooperative = True
-    rules_version = "2"
-    rules_versions = ("1", "2")
+    rules_version = "3"
+    rules_versions = ("1", "2", "3")
     open_ended_kinds = frozenset({"move"})
     min_seats = 1
     max_seats = 5
     #: the options of rules version 2 (new games)
     options_schema = {
         "rounds": {"type": "int", "default": 0,
-                   "help": "round budget (the book's one hour); time up = Lamanites win; "
-                           "0 = the difficulty's (book 12, hard 8)"},
+                   "help": "round budget, in place of the book's ONE HOUR for slow play; "
+                           "time up = Lamanites win; 0 = the difficulty's (book 12, hard 8)"},
         "cities": {"type": "str", "default": "book", "choices": ["book", "all"],
                    "help": "book: k armies retake k+1 cities (Morianton always); "
                            "all: six cities for every team"},
@@ -64,7 +83,7 @@ class TitleOfLiberty(Game):
                                "and city, 8 rounds, a smaller box of supplies"},
         "deadline_hours": {"type": "int", "default": 0,
                            "help": "optional wall-clock limit in hours, kept by the "
-                                   "server (0 = none)"},
+                                   "server (0 = none; 1 = the book's ONE HOUR)"},
     }
     #: the options of rules version 1 (old games and archives)
     options_schema_v1 = {

@@ -10,9 +10,9 @@ from collections import deque
 from .board import ROAD_NEXT, SEA_NEXT
 from .combat import lamanite_groups
 from .notation import BUYABLE, ITEMS, LEAD_TYPES, SECTORS, Move
-from .rules import (MAX_LEADS, MAX_LED, MAX_SCOUTS, attack_cost, food_givers,
-                    is_battle_site, must_starve, scouts_held)
-from .state import is_v1
+from .rules import (MAX_LEADS, MAX_LED, MAX_SCOUTS, attack_cost, food_givers, is_battle_site,
+                    must_starve, scouts_held)
+from .state import is_v1, since
 
 
 def routes(state, seat):
@@ -61,6 +61,8 @@ def _start_moves(state, seat):
         most = army["gold"]
         if kind == "scout":
             most = 0 if v1 else min(most, MAX_SCOUTS - scouts_held(state, seat))
+        elif kind == "captain" and not since(state, "3"):
+            most = 0  # captains are trained from rules version 3 (RULES.md note 6)
         for n in range(1, most + 1):
             out.append(Move("buy", (n, kind)))
         for n in range(1, min(army["weapons"], army["unarmed"][kind]) + 1):

@@ -8,6 +8,7 @@ Examples::
 
     give helaman 3 food      pass                  buy 2 archers
     arm 2 archers            move bountiful-v2-w1  move bountiful~lehi-morianton
+    move judea-v1-v3 leave   move judea-v1-v3 leave v1
     rest                     attack                starve
     lead 3 infantry 2 archers                      sector palace
     duel infantry archer     duel scout@path infantry
@@ -15,15 +16,17 @@ Examples::
     wine                     stop                  concede
 """
 
-from ..move import Move as BaseMove
-
 from .. import InvalidMove
+from ..move import Move as BaseMove
 from .board import SEATS, SPACES
 
 NEPHITE_TYPES = ("captain", "scout", "infantry", "archer", "slinger")
 LAMANITE_TYPES = ("king", "captain", "infantry", "archer")
-#: soldiers the notation lets one buy or arm (rules version 1 refuses scouts in ``rules``)
-BUYABLE = ("scout", "infantry", "archer", "slinger")
+#: soldiers the notation lets one buy or arm (``rules`` refuses scouts under rules version 1
+#: and captains before rules version 3)
+BUYABLE = ("captain", "scout", "infantry", "archer", "slinger")
+#: the word after a route that leaves village and town food where it is (rules version 3)
+LEAVE = "leave"
 ITEMS = ("food", "gold", "weapons")
 SECTORS = ("palace", "stockade", "armory", "market")
 PLACES = ("tower", "gate", "temple")
@@ -159,9 +162,16 @@ def parse_move(text):
         kind = _soldier(rest[1], BUYABLE, "new", verb)
         return Move(verb, (n, kind))
     if verb == "move":
-        if len(rest) != 1:
-            _bad("write a route with no spaces, e.g. move bountiful-v2-w1 or bountiful~lehi")
-        return Move("move", _parse_route(rest[0]))
+        if not rest or (len(rest) > 1 and rest[1] != LEAVE):
+            _bad("write a route with no spaces, e.g. move bountiful-v2-w1 or bountiful~lehi "
+                 "(then, to leave food where it lies, leave or leave v2 judea)")
+        route = _parse_route(rest[0])
+        if len(rest) == 1:
+            return Move("move", route)
+        left = tuple(parse_space(w) for w in rest[2:])
+        if len(set(left)) != len(left):
+            _bad("leave names each space once")
+        return Move("move", route + ((LEAVE,) + left,))
     if verb == "lead":
         return Move("lead", _parse_counts(rest, LEAD_TYPES, "lead"))
     if verb == "sector":
@@ -174,6 +184,14 @@ def parse_move(text):
          "starve, lead, sector, duel, wine, stop")
 
 
+def split_route(args):
+    """A move's args as (route tokens, spaces whose food is left): None = take every token
+    on the way; () = take none; else the named spaces keep theirs (rules version 3)."""
+    if args and isinstance(args[-1], tuple):
+        return args[:-1], tuple(args[-1][1:])
+    return args, None
+
+
 def format_move(move):
     """The canonical text of a Move."""
     kind, args = move.kind, move.args
@@ -184,7 +202,9 @@ def format_move(move):
     if kind in ("buy", "arm"):
         return f"{kind} {args[0]} {plural(args[1], args[0])}"
     if kind == "move":
-        return "move " + "".join(args)
+        route, left = split_route(args)
+        text = "move " + "".join(route)
+        return text if left is None else " ".join((text, LEAVE) + left)
     if kind == "lead":
         return " ".join(["lead"] + [f"{n} {plural(k, n)}" for k, n in args])
     if kind == "sector":

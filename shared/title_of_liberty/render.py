@@ -55,10 +55,11 @@ def _map_lines(view):
 def _seashore(view, battle):
     zone = battle["zone"]
     lam = _counts(battle["lamanites"], True)
-    cols = ["~~ BOAT ~~", "1 BEACH", "2 GRASS", "3 HILL"]
+    by_boat = battle.get("boat", True)  # version 3: False when the army came on foot
+    cols = ["~~ BOAT ~~" if by_boat else "~~ (no boat)", "1 BEACH", "2 GRASS", "3 HILL"]
     body = [[""] * 4 for _ in range(3)]
     body[0][zone - 1] = "NEPHITES"
-    body[1][zone - 1] = "(your army)"
+    body[1][zone - 1] = "(your army)" if by_boat or zone > 1 else "(landed on foot)"
     body[0][zone] = "LAMANITES"
     wrapped = textwrap.wrap(lam, 14)
     for i, part in enumerate(wrapped[:2]):
@@ -67,6 +68,12 @@ def _seashore(view, battle):
     out = [line, "|" + "|".join(f" {c:<15}" for c in cols) + "|"]
     out += ["|" + "|".join(f" {c:<15}" for c in row) + "|" for row in body]
     out.append(line)
+    if zone == 1 and not by_boat:
+        out += _wrap(f"{view['turn']} came on foot, not by the boat: the beach gives no "
+                     "Advantage (\"Zone 1 - Nephite Advantage (on boat)\").")
+    out += _wrap("The SEASHORE / RIVER BANK inset has no forest paths: its 3 HILL is not the "
+                 "Hill inset's 2 LAMANITE HILL, and scouts do not negate a Lamanite "
+                 "Advantage here.")
     return out
 
 
@@ -117,13 +124,22 @@ def _city(view, battle, name):
     out = [line]
     for left, right in (("palace", "stockade"), ("armory", "market")):
         a, b = _sector_cell(city, left), _sector_cell(city, right)
-        for x, y in zip(a, b):
+        for x, y in zip(a, b, strict=True):
             out.append(f"| {x:<36}| {y:<36}|")
         if left == "palace":
             out.append("+" + "-" * 28 + " TEMPLE " + "-" * 39 + "+")
             out.append(f"| {tline:<74}|")
             out.append(line)
     out.append(line)
+    held = city.get("stockade_by_kind") or {}
+    if held:
+        out += _wrap(f"Held in the Stockade of {name.capitalize()}: " + "; ".join(
+            f"{seat} {_counts(c, True)}" for seat, c in held.items()) + ".", "  ")
+    waiting = {lv: c for lv, c in (city.get("temple_wounded") or {}).items() if any(
+        c.values())}
+    if waiting:
+        out += _wrap("Temple wounded, back on their level when the attack ends: " + "; ".join(
+            f"{lv} {_counts(c, True)}" for lv, c in waiting.items()) + ".", "  ")
     cur = battle["sector"] if battle else None
     if cur:
         out.append(f"Attacking the {cur}; wine offered in: "
@@ -159,6 +175,42 @@ def _inset(view):
                 targets.append(f"{t}@{place}" if place != "field" else t)
     out += _wrap("You may duel: " + (", ".join(targets) or "nobody (choose a sector)")
                  + ".", "  ")
+    pending = battle.get("captives") or {}
+    if pending:
+        out += _wrap("Captured in this attack, led to a Stockade when it ends: " + "; ".join(
+            f"{seat} {_counts(c, True)}" for seat, c in pending.items()) + ".", "  ")
+    return out + _dice_lines(view, battle)
+
+
+def _dice_lines(view, battle):
+    """The Dice Numbers Chart with the dice each side throws now (the Advantage counted)."""
+    chart = view.get("dice_chart")
+    if not chart:
+        return []
+    now = battle.get("dice") or {}
+    throwers = {}
+    for side, who in (("nephite", f"{view['turn']}'s"), ("lamanite", "Lamanite")):
+        by_die = {}
+        for kind, die in (now.get(side) or {}).items():
+            by_die.setdefault(die, []).append(plural(kind, 2) if kind != "king" else kind)
+        for die, kinds in by_die.items():
+            throwers.setdefault(die, []).append(f"{who} {', '.join(kinds)}")
+    path = now.get("lamanite_vs_path") or {}
+    out = ["", "DICE NUMBERS CHART (the loser reads his own roll; ties roll again)",
+           f"{'DIE':<11}{'KILLED':<7}{'WOUNDED':<8}{'CAPTURED':<9}{'FIT':<6}THROWN NOW BY"]
+    for row in chart["dice"]:
+        def span(pair):
+            return str(pair[0]) if pair[0] == pair[1] else f"{pair[0]}-{pair[1]}"
+        head = (f"{row['die']:<11}{span(row['killed']):<7}{span(row['wounded']):<8}"
+                f"{span(row['captured']):<9}{span(row['fit']):<6}")
+        who = "; ".join(throwers.get(row["die"], [])) or "-"
+        lines = textwrap.wrap(who, WIDTH - len(head)) or ["-"]
+        out.append(head + lines[0])
+        out += [" " * len(head) + rest for rest in lines[1:]]
+    if path:
+        out += _wrap("Against soldiers led up a forest path the Lamanites have no Advantage: "
+                     + ", ".join(f"{plural(k, 2) if k != 'king' else k} {d}"
+                                 for k, d in path.items()) + ".", "  ")
     return out
 
 
@@ -186,6 +238,14 @@ def _boards(view):
                 if not view["cities"][x.split(":")[0]]["liberated_by"]]
         if held:
             extra.append("sectors taken: " + ", ".join(held))
+        held_in = [f"{name.upper()} {_counts(c['stockade_by_kind'][seat], True)}"
+                   for name, c in view["cities"].items()
+                   if (c.get("stockade_by_kind") or {}).get(seat)]
+        led = ((view["battle"] or {}).get("captives") or {}).get(seat)
+        if led:
+            held_in.append(f"on the way to a Stockade {_counts(led, True)}")
+        if held_in:
+            extra.append("held: " + ", ".join(held_in))
         if a["lamanite_captives"]:
             extra.append("Lamanite captives: " + _counts(a["lamanite_captives"], True))
         if unarmed:

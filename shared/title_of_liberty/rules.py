@@ -10,12 +10,10 @@ runs them; untrusted input only reaches an apply through its check.
 from .. import IllegalMove
 from ..events import add_event, make_event
 from .board import BATTLEFIELDS, FOOD_SPACES, KIND, ROAD_SET, SEA_NEXT
-from .combat import (duel_dice, end_attack, fate, lamanite_groups, lamanite_loses,
-                     nephite_loses, roll_duel, start_battle, take_sector, update_city,
-                     win_field, DIE_NAME)
-from .notation import plural
-from .state import (captive_counts, end_turn, finish, is_v1, lose_army, refill, to_box,
-                    total)
+from .combat import (DIE_NAME, duel_dice, end_attack, fate, lamanite_groups, lamanite_loses,
+                     nephite_loses, roll_duel, start_battle, take_sector, update_city, win_field)
+from .notation import plural, split_route
+from .state import captive_counts, end_turn, finish, is_v1, lose_army, refill, since, to_box, total
 
 MAX_LEADS = 2
 MAX_LED = 5
@@ -79,7 +77,8 @@ def _route_problem(state, seat, tokens):
         return (f"a route starts where your army stands, {army['at']}, "
                 f"not at {tokens[0]}")
     spaces = tokens[0::2]
-    if len(set(spaces)) != len(spaces):
+    if len(set(spaces)) != len(spaces) and not since(state, "3"):
+        # version 3 follows "They may change direction at any time" (RULES.md note 17)
         return "a route may not pass the same space twice"
     prev_sea = False
     boat = state.get("boat")  # version 2: the one boat, where it lies
@@ -162,6 +161,10 @@ def check_buy(state, seat, move):
     n, kind = move.args
     army = state["armies"][seat]
     gold = army["gold"]
+    if kind == "captain" and not since(state, "3"):
+        _illegal("you cannot buy captains; use "
+                 + ("infantry, archer, slinger" if is_v1(state) else
+                    "scout, infantry, archer, slinger"), "bad_kind")
     if kind == "scout":
         if is_v1(state):
             _illegal("you cannot buy scouts; use infantry, archer, slinger", "bad_kind")
@@ -224,16 +227,39 @@ def _leave(state, seat):
         refill(state, at)  # a new token is placed once you leave
 
 
+def _has_token(state, space):
+    return space in FOOD_SPACES and space not in state["empty_food"] \
+        and space not in state.get("bare", ())
+
+
 def check_move(state, seat, move):
     _require_turn(state, seat)
-    error = route_error(state, seat, move.args)
+    route, left = split_route(move.args)
+    error = route_error(state, seat, route)
     if error:
         _illegal(error[1], error[0])
+    if left is None:
+        return
+    if not since(state, "3"):
+        _illegal("under this game's rules version the food on the way is always taken; "
+                 "leaving it is rules version 3", "bad_route")
+    passed = route[2::2]
+    for space in left:
+        if space not in passed:
+            _illegal(f"{space} is not on your route after {route[0]}: you can leave food "
+                     "only where you stop or pass", "bad_route")
+        if space not in FOOD_SPACES:
+            _illegal(f"{space} has no food token to leave (only villages and towns have "
+                     "one)", "bad_route")
 
 
 def apply_move(state, seat, move, plan, rng):
     army = state["armies"][seat]
-    spaces = move.args[0::2]
+    tokens, left = split_route(move.args)
+    # version 3: "You may collect the food token from each village and town you stop on or
+    # pass through": ``leave`` (all) or ``leave <spaces>`` keeps tokens where they lie
+    keep = set(FOOD_SPACES) if left == () else set(left or ())
+    spaces = tokens[0::2]
     _leave(state, seat)
     cost = len(spaces) - 1
     army["food"] -= cost
@@ -242,32 +268,36 @@ def apply_move(state, seat, move, plan, rng):
     gained = 0
     gathered = []
     for space in spaces[1:-1]:
-        if space in FOOD_SPACES and space not in state["empty_food"] \
-                and (v1 or space not in state["bare"]):
+        if space not in keep and _has_token(state, space):
             gained += 1
             gathered.append(space)
             if not v1:  # passed: a new token at once, from the box
                 refill(state, space)
     dest = spaces[-1]
     army["at"] = dest
-    if dest in FOOD_SPACES and dest not in state["empty_food"] \
-            and (v1 or dest not in state["bare"]):
+    if dest not in keep and _has_token(state, dest):
         state["empty_food"][dest] = seat
         gained += 1
         gathered.append(dest)
     army["food"] += gained
-    boat = " by boat" if "~" in move.args else ""
+    boat = " by boat" if "~" in tokens else ""
     if boat and not v1:
-        state["boat"] = move.args[move.args.index("~") + 1]
+        # the boat lies where the last boat trip lands (version 2 routes have only one)
+        state["boat"] = tokens[len(tokens) - tokens[::-1].index("~")]
     text = f"{seat} marches{boat} to {dest} for {cost} food"
     if gained:
         text += f" and gathers {gained} food on the way"
-    add_event(state, text + ".", kind="march",
-              data={"army": seat, "route": list(move.args), "to": dest, "food_paid": cost,
-                    "food_gathered": gained, "gathered_at": gathered,
-                    "boat": state.get("boat") if boat else None})
+    data = {"army": seat, "route": list(tokens), "to": dest, "food_paid": cost,
+            "food_gathered": gained, "gathered_at": gathered,
+            "boat": state.get("boat") if boat else None}
+    if since(state, "3"):
+        untaken = sorted({s for s in spaces[1:] if s in keep and _has_token(state, s)})
+        data["food_left"] = untaken
+        if untaken:
+            text += f"; it leaves the food at {', '.join(untaken)}"
+    add_event(state, text + ".", kind="march", data=data)
     if is_battle_site(state, dest):
-        start_battle(state, seat, dest, rng)
+        start_battle(state, seat, dest, rng, by_boat=len(tokens) > 1 and tokens[-2] == "~")
     else:
         end_turn(state)
 
@@ -385,9 +415,15 @@ def apply_duel(state, seat, move, plan, rng):
     if n_roll > l_roll:
         facts["loser_fate"] = fate(l_die, l_roll)
         text = lamanite_loses(state, seat, ltype, place, facts["loser_fate"], facts)
+        won = f"{seat}'s {ntype} wins"
     else:
         facts["loser_fate"] = fate(n_die, n_roll)
         text = nephite_loses(state, seat, ntype, on_path, facts["loser_fate"], facts)
+        won = f"the Lamanite {ltype} wins"
+    if since(state, "3"):  # the line names the winner (version 2 texts stay as recorded)
+        if won.startswith("the ") and text.startswith("the "):
+            text = f"{seat}'s {text[4:]}"
+        text = f"{won}; {text}"
     state["events"].insert(at, make_event(state, f"{head}: {text}.", kind="duel",
                                           data=facts))
     _after_fight(state, seat)
@@ -422,9 +458,19 @@ def _after_fight(state, seat):
 def check_lead(state, seat, move):
     _require_turn(state, seat, "battle")
     battle = state["battle"]
-    if battle["kind"] != "hill" or battle["zone"] != 2:
-        _illegal("scouts lead men up the forest paths only against Lamanites on their hill",
+    if battle["kind"] != "hill":
+        # the same words as the board: its inset is headed SEASHORE / RIVER BANK or CITY,
+        # and only a HILL battlefield (h1-h3) has forest paths
+        where = ("the SEASHORE / RIVER BANK inset (its 3 HILL has no forest paths, and "
+                 "there Nephite scouts do not negate a Lamanite advantage)"
+                 if battle["kind"] == "seashore" else "a CITY inset")
+        _illegal(f"there are no forest paths in {where}: scouts lead men only on a HILL "
+                 "battlefield (h1, h2, h3) whose Lamanites stand on the 2 LAMANITE HILL",
                  "no_path")
+    if battle["zone"] != 2:
+        _illegal("the Lamanites stand in the 1 VALLEY, not on the 2 LAMANITE HILL: the "
+                 "forest paths lead up to the hill only, and here the Lamanites must attack "
+                 "you", "no_path")
     if battle["leads"] >= MAX_LEADS:
         _illegal("both forest paths already have a scout on them", "paths_full")
     if _available(state, seat, "scout", False) < 1:

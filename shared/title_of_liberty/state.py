@@ -20,8 +20,8 @@ spaces whose token could not be replaced because the box was empty) and, in ever
 
 from ..base import FIRST_RULES_VERSION, rules_version_of, set_rules_version
 from ..events import add_event
-from .board import CITIES, FOOD_SPACES, START
-from .notation import NEPHITE_TYPES, SECTORS
+from .board import CITIES, FOOD_SPACES, KIND, NEAR_CITY, START
+from .notation import NEPHITE_TYPES, SECTORS, plural
 
 ARMY_TROOPS = {"captain": 1, "scout": 2, "infantry": 14, "archer": 8, "slinger": 5}
 START_FOOD = 5
@@ -60,6 +60,12 @@ DIFFICULTY = {
 def is_v1(state):
     """True for states played under rules version 1 (the rules before the book fixes)."""
     return rules_version_of(state) == FIRST_RULES_VERSION
+
+
+def since(state, version):
+    """True for states played under rules ``version`` or a later one ("3": the book's last
+    mile, RULES.md "Rules versions")."""
+    return int(rules_version_of(state)) >= int(version)
 
 
 def level(state):
@@ -152,7 +158,7 @@ def stock_city(state, name):
         return None
     city["stocked"] = True
     placed = {}
-    for sector, (item, n) in CITY_ITEMS.items():
+    for item, n in CITY_ITEMS.values():
         city[item] = from_box(state, item, n)
         placed[item] = city[item]
     return placed
@@ -255,7 +261,53 @@ def army_accounted(state, seat):
     for city in state["cities"].values():
         for t, n in city["stockade"].get(seat, {}).items():
             out[t] += n
+    for t, n in led_off(state).get(seat, {}).items():
+        out[t] += n
     return out
+
+
+def led_off(state):
+    """Version 3: {army: {type: n}} of Nephites captured in the attack being fought; the
+    Lamanites take them to a Stockade when it ends (``hold_captives``)."""
+    battle = state.get("battle")
+    return (battle or {}).get("captives") or {}
+
+
+def holding_city(state, site):
+    """The city whose Stockade takes Nephite captives from a battle at ``site``: the city
+    itself or the battlefield's nearest city, else the next whose Stockade is not taken."""
+    first = site if KIND[site] == "city" else NEAR_CITY[site]
+    i = CITIES.index(first)
+    for city in CITIES[i:] + CITIES[:i]:
+        if not state["cities"][city]["sectors"]["stockade"]["taken_by"]:
+            return city
+    return None
+
+
+def hold_captives(state):
+    """Version 3, step 10 of the book's order (after step 8 frees the Stockade): the Nephites
+    captured in this attack go to the Stockade of ``holding_city`` (mutates)."""
+    battle = state.get("battle")
+    pending = (battle or {}).get("captives")
+    if not pending:
+        return
+    city = holding_city(state, battle["site"])
+    battle["captives"] = {}
+    for seat, counts in sorted(pending.items()):
+        army = state["armies"][seat]
+        for t, n in counts.items():
+            if city is None:  # RULES.md note 13: no Stockade left to hold them
+                army["dead"][t] += n
+            else:
+                add(state["cities"][city]["stockade"].setdefault(seat, {}), t, n)
+    told = "; ".join(f"{seat} {', '.join(f'{n} {plural(t, n)}' for t, n in c.items())}"
+                     for seat, c in sorted(pending.items()))
+    where = (f"to the Stockade of {city.capitalize()}" if city
+             else "to their death: no Stockade is left to hold them")
+    add_event(state, f"The Lamanites lead their captives ({told}) {where}.",
+              kind="captives_held", data={"site": battle["site"], "held_in": city,
+                                          "captives": {s: dict(c) for s, c in
+                                                       sorted(pending.items())}})
 
 
 def captive_counts(state, seat):
@@ -264,12 +316,15 @@ def captive_counts(state, seat):
     for city in state["cities"].values():
         for t, n in city["stockade"].get(seat, {}).items():
             add(out, t, n)
+    for t, n in led_off(state).get(seat, {}).items():
+        add(out, t, n)
     return out
 
 
 def captive_count(state, seat):
     """How many of ``seat``'s soldiers sit in Lamanite Stockades."""
-    return sum(total(c["stockade"].get(seat, {})) for c in state["cities"].values())
+    return (sum(total(c["stockade"].get(seat, {})) for c in state["cities"].values())
+            + total(led_off(state).get(seat, {})))
 
 
 def has_supplies(army):
@@ -352,6 +407,7 @@ def alive_seats(state):
 
 def finish(state, outcome, reason):
     """End the game: the Nephites (every seat) win or the Lamanites do."""
+    hold_captives(state)  # version 3: captives of an attack ended by the war's end
     state["phase"] = "over"
     state["givers"] = []
     state["battle"] = None

@@ -9,14 +9,14 @@ boards with their troops by kind.
 Classes a page can style: ``space`` (+ ``city``, ``town``, ``village``, ``wilds``, ``hill``,
 ``seashore``, ``start``; ``held`` / ``liberated`` on cities), ``flag``, ``food``,
 ``unfinished`` (a battle left unfinished), ``army`` (+ ``seat-<army>``) on the map,
-``army-board``, ``battle``, ``lamanites``, ``sector``, ``temple``, ``tower`` and ``gate`` (of the
-sector under attack).  ``data-place`` holds the notation's name of a space (``"mulek"``,
-``"h1"``), a city sector (``"palace"``), or a place a duel names (``"tower"``, ``"gate"``,
-``"temple"``, ``"path"``, ``"field"``).
+``army-board``, ``dice-chart``, ``battle``, ``lamanites``, ``sector``, ``temple``, ``tower``
+and ``gate`` (of the sector under attack).  ``data-place`` holds the notation's name of a
+space (``"mulek"``, ``"h1"``), a city sector (``"palace"``), or a place a duel names
+(``"tower"``, ``"gate"``, ``"temple"``, ``"path"``, ``"field"``).
 """
 
-from ..svg import (Drawing, as_dict, as_int, as_list, circle, css_token, group, line, path,
-                   polygon, rect, text)
+from ..svg import (Drawing, as_dict, as_int, as_list, circle, css_token, group, line, path, polygon,
+                   rect, text)
 from .board import BATTLEFIELDS, CITIES, FOOD_SPACES, KIND, LABEL, PORTS, POS, ROADS, SPACES
 
 WIDTH = 540
@@ -261,13 +261,16 @@ def _you(x, y, turn):
 
 def _shore_inset(battle, zone, y, turn):
     out = []
-    cols = ("BOAT", "1 BEACH", "2 GRASS", "3 HILL")
+    by_boat = battle.get("boat", True) is not False  # version 3: False when it came on foot
+    cols = ("BOAT" if by_boat else "NO BOAT", "1 BEACH", "2 GRASS", "3 HILL")
     fills = ("#9cc9e8", "#f1dca0", "#b9d98c", "#c9a26b")
     w = (WIDTH - 16) / 4
-    for i, (name, fill) in enumerate(zip(cols, fills)):
+    for i, (name, fill) in enumerate(zip(cols, fills, strict=True)):
         x = 8 + i * w
         out.append(rect(x, y, w - 4, 100, fill=fill, stroke=OUTLINE, stroke_width=0.8,
-                        title=f"zone {i}: {name}" if i else "the boat"))
+                        title=f"zone {i}: {name}" + (" (no forest paths)" if i == 3 else "")
+                        if i else "the boat" if by_boat else
+                        "no boat: the army came on foot, so the beach gives no Advantage"))
         out.append(text(x + 6, y + 13, name, font_weight="bold"))
         if i == zone - 1:
             out.append(_you(x + 14, y + 40, turn))
@@ -316,6 +319,10 @@ def _city_inset(view, battle, site, y):
              "market": f"food {as_int(city.get('food'))}",
              "stockade": "captives " + (", ".join(
                  f"{s} {as_int(n)}" for s, n in as_dict(city.get("stockade")).items()) or "0")}
+    held = as_dict(city.get("stockade_by_kind"))
+    held_words = "; ".join(f"{s} {_words(c)}" for s, c in held.items())
+    waiting = {lv: c for lv, c in as_dict(city.get("temple_wounded")).items()
+               if any(as_int(n) for n in as_dict(c).values())}
     out = []
     boxes = (("palace", 8, y), ("stockade", WIDTH / 2 + 4, y), ("armory", 8, y + 78),
              ("market", WIDTH / 2 + 4, y + 78))
@@ -324,6 +331,8 @@ def _city_inset(view, battle, site, y):
         sec = as_dict(sectors.get(name))
         taken = sec.get("taken_by")
         title = f"the {name} of {LABEL[site]}: {prize[name]}"
+        if name == "stockade" and held_words:
+            title += f" (held there: {held_words})"
         if taken:
             title += f"; taken by {taken}"
         else:
@@ -362,6 +371,9 @@ def _city_inset(view, battle, site, y):
     else:
         ttitle = (f"the temple: upper level {_words(temple.get('upper'))}; lower level "
                   f"{_words(temple.get('lower'))}")
+        if waiting:
+            ttitle += ("; wounded, back on their level when the attack ends: "
+                       + "; ".join(f"{lv} {_words(c)}" for lv, c in waiting.items()))
         up, nx = _troop_chips(150, ty + 23, temple.get("upper"))
         low, _ = _troop_chips(max(nx, 200) + 80, ty + 23, temple.get("lower"))
         tparts = [text(20, ty + 23, "TEMPLE", font_weight="bold"),
@@ -375,35 +387,46 @@ def _city_inset(view, battle, site, y):
 
 # --- the army boards ----------------------------------------------------------------------
 
+ROW_H = 38
+#: the army table's text size: the drawing is 540 wide, so a 360-pixel phone shows it at
+#: two thirds; 12 stays readable there (9, its size before, did not)
+BOARD_FONT = 12
+
+
 def _army_boards(view, y0):
+    """The army boards: two lines an army (where it stands and its flags; its troops by kind,
+    its wounded, dead and captured, its supplies), in a size a phone can read."""
     armies = as_dict(view.get("armies"))
     seats = [s for s in as_list(view.get("seats")) if isinstance(s, str) and s in armies] or \
         sorted(armies, key=str)
     rows = []
-    y = y0 + 16
-    head = [rect(0, y0, WIDTH, 24 + 22 * len(seats) + 12, fill="#f4efe2"),
+    y = y0 + 18
+    height = 30 + ROW_H * len(seats) + 8
+    head = [rect(0, y0, WIDTH, height, fill="#f4efe2"),
             text(8, y + 2, "ARMIES", font_weight="bold")]
-    x = 60
+    x = 74
     for k in TROOPS[1:]:
-        head.append(rect(x, y - 6, 8, 8, fill=TROOP_FILL[k], stroke=OUTLINE,
+        head.append(rect(x, y - 8, 10, 10, fill=TROOP_FILL[k], stroke=OUTLINE,
                          stroke_width=0.6))
-        head.append(text(x + 11, y + 1, k, font_size=8))
-        x += 20 + 5 * len(k)
-    head.append(text(x + 4, y + 1, "* to play; W wounded, D dead, C captured",
-                     font_size=8, fill="#4a4a4a"))
+        head.append(text(x + 13, y + 1, k, font_size=10))
+        x += 22 + 6 * len(k)
+    head.append(text(WIDTH - 8, y + 1, "W wounded, D dead, C captured", font_size=10,
+                     fill="#4a4a4a", text_anchor="end"))
+    y += 8
     for seat in seats:
-        y += 22
+        y += ROW_H
+        top = y - 20
         army = as_dict(armies.get(seat))
         live = army.get("live")
         flags = [str(f).upper() for f in as_list(army.get("flags"))]
         mark = " (to play)" if seat == view.get("turn") and view.get("status") == "playing" \
             else ""
-        parts = [circle(14, y - 3, 6, fill=_army_fill(seat), stroke=OUTLINE),
-                 text(24, y, f"{seat}{'*' if mark else ''}", font_weight="bold")]
+        parts = [circle(14, top - 4, 7, fill=_army_fill(seat), stroke=OUTLINE),
+                 text(26, top, f"{seat}{'*' if mark else ''}", font_weight="bold")]
         if not army.get("alive", True):
             fate = army.get("fate") or "lost"
             title = f"{seat}'s army is lost: {fate}"
-            parts.append(text(100, y, f"LOST: {fate}", fill=LAMANITE))
+            parts.append(text(26, y, f"LOST: {fate}", fill=LAMANITE))
         else:
             wounded = sum(as_int(v) for v in as_dict(army.get("wounded")).values())
             dead = sum(as_int(v) for v in as_dict(army.get("dead")).values())
@@ -412,20 +435,76 @@ def _army_boards(view, y0):
                      f"wounded {wounded}, dead {dead}, captured {captured}; food "
                      f"{as_int(army.get('food'))}, weapons {as_int(army.get('weapons'))}, gold "
                      f"{as_int(army.get('gold'))}; flags: {', '.join(flags) or 'none'}")
-            parts.append(text(88, y, str(army.get("at"))))
-            chips, nx = _troop_chips(150, y, live)
+            parts.append(text(120, top, f"at {army.get('at')}"))
+            parts.append(text(250, top, f"food {as_int(army.get('food'))}  wpn "
+                                        f"{as_int(army.get('weapons'))}  gold "
+                                        f"{as_int(army.get('gold'))}"))
+            chips, nx = _troop_chips(26, y, live, size=11)
             parts += chips
-            parts.append(text(max(nx, 300), y, f"W{wounded} D{dead} C{captured}  "
-                                                f"food {as_int(army.get('food'))} wpn "
-                                                f"{as_int(army.get('weapons'))} gold "
-                                                f"{as_int(army.get('gold'))}"))
-            for i, f in enumerate(flags[:6]):
-                fx = WIDTH - 64 + i * 10
-                parts.append(polygon([(fx, y - 9), (fx + 8, y - 6), (fx, y - 3)],
+            parts.append(text(max(nx, 300), y, f"W{wounded} D{dead} C{captured}"))
+            for i, _ in enumerate(flags[:6]):
+                fx = WIDTH - 70 + i * 11
+                parts.append(polygon([(fx, top - 11), (fx + 9, top - 7), (fx, top - 3)],
                                      fill=_army_fill(seat), stroke=OUTLINE, stroke_width=0.6))
         rows.append(group(parts, title=title, cls=f"army-board seat-{css_token(seat)}",
                           data_place=seat))
-    return group(head + rows, cls="army-boards", font_size=9), 24 + 22 * len(seats) + 12
+    return group(head + rows, cls="army-boards", font_size=BOARD_FONT), height
+
+
+_CHART_NAMES = {"captain": "captains", "scout": "scouts", "infantry": "infantry",
+                "archer": "archers", "slinger": "slingers", "king": "king",
+                "helaman infantry": "Helaman's infantry"}
+
+
+def _span(pair):
+    pair = [as_int(v) for v in as_list(pair)][:2] or [0]
+    return str(pair[0]) if len(pair) < 2 or pair[0] == pair[1] else f"{pair[0]}-{pair[1]}"
+
+
+def _dice_panel(view, y0):
+    """The Dice Numbers Chart: each die's results, and who throws it (in a battle: the dice
+    thrown now, the Advantage counted; else the book's entitlements without it)."""
+    chart = as_dict(view.get("dice_chart"))
+    dice = [as_dict(d) for d in as_list(chart.get("dice"))]
+    if not dice:
+        return None, 0
+    battle = as_dict(view.get("battle"))
+    now = as_dict(battle.get("dice"))
+    turn = view.get("turn")
+    who = {}
+    if now:
+        sides = (("nephite", f"{turn}'s"), ("lamanite", "Lamanite"))
+        source = {side: as_dict(now.get(side)) for side, _ in sides}
+    else:
+        sides = (("nephite", "Nephite"), ("lamanite", "Lamanite"))
+        source = {side: {k: as_dict(v).get("plain") for k, v in
+                         as_dict(chart.get(side)).items()} for side, _ in sides}
+    for side, name in sides:
+        by_die = {}
+        for kind, die in source[side].items():
+            by_die.setdefault(str(die), []).append(_CHART_NAMES.get(str(kind), str(kind)))
+        for die, kinds in by_die.items():
+            who.setdefault(die, []).append(f"{name} {', '.join(kinds)}")
+    head = ("Dice Numbers Chart: the loser reads his own roll; ties roll again"
+            + ("" if now else " (with the Advantage infantry, archers and slingers throw one "
+                              "die better)"))
+    parts = [rect(0, y0, WIDTH, 22 + 16 * (len(dice) + 1), fill="#ffffff"),
+             text(8, y0 + 14, head, font_weight="bold", font_size=10 if now else 9)]
+    cols = (8, 66, 112, 164, 214, 244)
+    y = y0 + 30
+    for x, name in zip(cols, ("DIE", "KILLED", "WOUNDED", "CAPTURED", "FIT",
+                              "THROWN NOW BY" if now else "THROWN BY"), strict=True):
+        parts.append(text(x, y, name, font_weight="bold", font_size=9))
+    for row in dice:
+        y += 16
+        die = str(row.get("die"))
+        cells = (die, _span(row.get("killed")), _span(row.get("wounded")),
+                 _span(row.get("captured")), _span(row.get("fit")),
+                 "; ".join(who.get(die, [])) or "-")
+        parts += [text(x, y, cell, font_size=9 if x == cols[-1] else 10)
+                  for x, cell in zip(cols, cells, strict=True)]
+    height = 22 + 16 * (len(dice) + 1)
+    return group(parts, title=head, cls="dice-chart", font_size=10), height
 
 
 def _status(view):
@@ -450,7 +529,8 @@ def draw(view):
     """The board of ``view`` as an SVG document (a string)."""
     battle, bh = _battle(view, MAP_H)
     boards, ah = _army_boards(view, MAP_H + bh)
-    doc = Drawing(WIDTH, MAP_H + bh + ah, title="Title of Liberty: the land southward",
+    chart, ch = _dice_panel(view, MAP_H + bh + ah)
+    doc = Drawing(WIDTH, MAP_H + bh + ah + ch, title="Title of Liberty: the land southward",
                   cls="board title-of-liberty", font_family="sans-serif")
     doc.add(rect(0, 0, SEA_X, MAP_H, fill="#e9f0d8", cls="land"))
     doc.add(_sea(), _roads())
@@ -460,4 +540,6 @@ def draw(view):
     if battle:
         doc.add(battle)
     doc.add(boards)
+    if chart:
+        doc.add(chart)
     return doc.render()

@@ -9,11 +9,11 @@ state), so a caller may change it freely.
 from ..base import rules_version_of
 from ..events import texts_for
 from .board import CITIES, FOOD_SPACES, SPACES
-from .combat import advantage, lamanite_groups
+from .combat import advantage, battle_dice, dice_chart, lamanite_groups
 from .notation import SECTORS
 from .rules import MAX_SCOUTS, owes, scouts_held, to_act
-from .state import (LAMANITE_POOL, army_total, captive_count, captive_counts, is_v1,
-                    lost_code, over_code, required_cities, total)
+from .state import (LAMANITE_POOL, army_total, captive_count, captive_counts, is_v1, lost_code,
+                    over_code, required_cities, total)
 
 
 def _army_view(state, seat):
@@ -63,7 +63,14 @@ def _battle_view(state):
            "advantage": advantage(battle), "path": dict(battle["path"]),
            "leads": battle["leads"], "sector": battle["sector"], "wine": list(wine),
            "duels": battle["duels"],
-           "targets": {p or "field": dict(g) for p, g in lamanite_groups(state).items()}}
+           "targets": {p or "field": dict(g) for p, g in lamanite_groups(state).items()},
+           # the dice each soldier throws now, the Advantage counted (the Dice Numbers Chart)
+           "dice": battle_dice(state)}
+    if "captives" in battle:  # version 3: led to a Stockade when the attack ends
+        out["captives"] = {s: dict(c) for s, c in sorted(battle["captives"].items())
+                           if total(c)}
+    if "boat" in battle:  # version 3, a seashore battle: did the army come by the boat?
+        out["boat"] = battle["boat"]
     if battle["kind"] != "city":
         field = state["fields"][battle["site"]]
         out["lamanites"] = dict(field["lamanites"])
@@ -122,6 +129,8 @@ def view(state, seat):
                       "killed": dict(state["killed"]),
                       "captured": _captured_lamanites(state)},
         "sectors": list(SECTORS),
+        # "Give each Nephite army ... a Dice Numbers Chart": the chart and who throws what
+        "dice_chart": dice_chart(),
     }
     if state["phase"] == "over":
         out["result"] = {k: list(v) if isinstance(v, list) else v

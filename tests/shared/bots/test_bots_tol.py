@@ -37,7 +37,8 @@ def _positions(version, seed, armies, options, every=1, limit=None):
 
 
 CASES = [("1", 0, 2, {}), ("2", 1, 1, {"difficulty": "hard"}),
-         ("2", 2, 3, {"difficulty": "book"}), ("2", 3, 5, {"difficulty": "hard"})]
+         ("2", 2, 3, {"difficulty": "book"}), ("2", 3, 5, {"difficulty": "hard"}),
+         ("3", 4, 3, {}), ("3", 6, 4, {"difficulty": "hard"})]
 
 
 @pytest.mark.parametrize("version,seed,armies,options", CASES)

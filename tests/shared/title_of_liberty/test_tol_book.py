@@ -136,11 +136,11 @@ def take_sector_gate_only(state):
 
 # --- 6. recruits ----------------------------------------------------------------------
 
-def test_item_6_a_new_soldier_of_your_choice_scouts_too():
+def test_item_6_a_new_soldier_of_your_choice_scouts_too_version_2():
     """GETTING NEW SOLDIERS: "You may train a new soldier (your choice; all cost the same) by
     paying one gold coin per soldier." Scouts too, within "Maximum of two scouts available
     per Nephite army"; captains are not soldiers to train (one captain is the army)."""
-    state = fresh(1)
+    state = fresh(1, version="2")
     army(state)["gold"] = 4
     army(state)["weapons"] = 2
     state["box"]["gold"] -= 4
@@ -345,10 +345,10 @@ def test_item_11_duel_dice_and_results_are_fields():
     assert duel["winner"] == "lamanite" and duel["loser_fate"] == "killed"
 
 
-def test_item_11_stockade_temple_wounded_and_battle_are_in_the_view():
+def test_item_11_stockade_temple_wounded_and_battle_are_in_the_view_version_2():
     """Stockade: "Free all Nephite captives" -- who is held, by kind of soldier; Lamanite
     wounded "are returned to the City at the conclusion of a Nephite attack"."""
-    state = fresh(1)
+    state = fresh(1, version="2")
     act(state, "moroni", "move bountiful~mulek")
     act(state, "moroni", "sector palace")
     act(state, "moroni", "duel infantry archer@tower", 5, 7)  # d10 5: captured
@@ -374,8 +374,8 @@ def test_item_11_stockade_temple_wounded_and_battle_are_in_the_view():
     assert back["sectors"] == ["palace", "stockade", "armory", "market"]
 
 
-def test_item_11_captive_destination_and_placement_rolls_are_fields():
-    state = fresh(1)
+def test_item_11_captive_destination_and_placement_rolls_are_fields_version_2():
+    state = fresh(1, version="2")
     act(state, "moroni", "move bountiful-s1", 4, 3)  # a 4 is rolled again
     begins = facts(state, "battle_begins")[0]
     assert begins["rolls"] == [4, 3] and begins["zone"] == 3
@@ -413,8 +413,9 @@ def test_item_11_version_1_events_stay_text_only():
 # --- 12. old games keep their rules --------------------------------------------------
 
 def test_item_12_versions():
-    assert GAME.rules_version == "2" and GAME.rules_versions == ("1", "2")
-    assert fresh(1)["rules_version"] == "2"
+    assert GAME.rules_version == "3" and GAME.rules_versions == ("1", "2", "3")
+    assert fresh(1)["rules_version"] == "3"
+    assert fresh(1, version="2")["rules_version"] == "2"
     assert "rules_version" not in fresh(1, version="1")
     assert GAME.new_game(["moroni"], {"short_game": True}, b"s", rules_version="1")[
         "required"] == 2

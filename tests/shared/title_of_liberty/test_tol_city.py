@@ -105,9 +105,9 @@ def test_a_city_taken_over_two_attacks_by_two_different_armies():
     assert GAME.view(state, None)["scores"] == {"moroni": 0, "helaman": 1}
 
 
-def test_captives_freed_by_another_armys_stockade():
+def test_captives_freed_by_another_armys_stockade_version_2():
     """Stockade: free all Nephite captives, even those of other Nephite commanders."""
-    state = fresh(2)
+    state = fresh(2, version="2")
     attack_mulek(state)
     act(state, "moroni", "sector palace")
     act(state, "moroni", "duel infantry archer@tower", 5, 7)  # d10 5: captured
@@ -127,8 +127,8 @@ def test_captives_freed_by_another_armys_stockade():
     assert conserved(state)
 
 
-def test_captives_go_to_the_next_citys_stockade_when_this_one_is_taken():
-    state = fresh(1)
+def test_captives_go_to_the_next_citys_stockade_when_this_one_is_taken_version_2():
+    state = fresh(1, version="2")
     attack_mulek(state)
     take_sector(state, "moroni", "stockade")
     clear_temple(state, "moroni")
@@ -137,8 +137,8 @@ def test_captives_go_to_the_next_citys_stockade_when_this_one_is_taken():
     assert state["cities"]["nephihah"]["stockade"] == {"moroni": {"infantry": 1}}
 
 
-def test_rules_note_13_with_no_stockade_left_captives_are_killed():
-    state = fresh(1)
+def test_rules_note_13_with_no_stockade_left_captives_are_killed_version_2():
+    state = fresh(1, version="2")
     for name in state["cities"]:
         state["cities"][name]["sectors"]["stockade"]["taken_by"] = "moroni"
     act(state, "moroni", "move bountiful-s1", 2)

@@ -39,10 +39,10 @@ def test_helamans_stronger_infantry():
     pass_all(state)
     GAME.play(state, "moroni", "rest")
     pass_all(state)
-    act(state, "helaman", "move bountiful-s1", 1)  # zone 1: Nephites on the boat
+    act(state, "helaman", "move bountiful~s2", 1)  # zone 1: Nephites on the boat
     dice = act(state, "helaman", "duel infantry infantry", 17, 3)
     assert dice.sides == [20, 8]
-    assert state["fields"]["s1"]["lamanites"]["infantry"] == 10  # wounded, carried off
+    assert state["fields"]["s2"]["lamanites"]["infantry"] == 10  # wounded, carried off
 
 
 def test_rules_note_4_seashore_placement_rerolls_a_four():
@@ -62,17 +62,17 @@ def test_hill_placement():
         assert state["battle"]["zone"] == zone and state["battle"]["kind"] == "hill"
 
 
-def test_rules_note_23_advantage_by_zone():
+def test_rules_note_23_advantage_by_zone_version_2():
     """RULES.md note 23: the zone alone sets the Advantage; of the Lamanites only
     infantry gain from it."""
-    state = fresh()
+    state = fresh(version="2")
     act(state, "moroni", "move bountiful-s1", 1)  # came by road, still fights from the boat
     assert act(state, "moroni", "duel infantry archer", 9, 2).sides == [12, 10]
     assert act(state, "moroni", "duel captain infantry", 9, 2).sides == [20, 8]
-    state = fresh()
+    state = fresh(version="2")
     act(state, "moroni", "move bountiful-s1", 3)  # Lamanites on the hill
     assert act(state, "moroni", "duel infantry infantry", 9, 2).sides == [10, 10]
-    state = fresh()
+    state = fresh(version="2")
     act(state, "moroni", "move bountiful-v2-h1", 1)  # Lamanites in the valley
     assert act(state, "moroni", "duel archer infantry", 9, 2).sides == [10, 8]
 
@@ -94,8 +94,8 @@ def test_rules_note_3_duel_loser_reads_own_roll_and_ties_roll_again():
     assert conserved(state)
 
 
-def test_captured_nephites_go_to_the_nearest_citys_stockade():
-    state = fresh()
+def test_captured_nephites_go_to_the_nearest_citys_stockade_version_2():
+    state = fresh(version="2")
     act(state, "moroni", "move bountiful-s1", 2)
     act(state, "moroni", "duel archer archer", 5, 9)  # d8 5: captured
     assert state["cities"]["mulek"]["stockade"] == {"moroni": {"archer": 1}}
@@ -126,14 +126,27 @@ def test_scout_led_assault_negates_the_lamanite_hill_advantage():
 
 
 def test_lead_only_against_lamanites_on_their_hill():
+    """The refusals use the board's own words: a seashore inset's "3 HILL" is not the Hill
+    inset's "2 LAMANITE HILL", and the valley is "1 VALLEY"."""
     state = fresh()
     act(state, "moroni", "move bountiful-v2-h1", 1)
-    with pytest.raises(IllegalMove, match="on their hill"):
+    board = GAME.render(GAME.view(state, "moroni"))
+    with pytest.raises(IllegalMove, match="1 VALLEY, not on the 2 LAMANITE HILL") as exc:
         GAME.check(state, "moroni", "lead 2 infantry")
+    assert "1  VALLEY" in board and "2  LAMANITE HILL" in board
     state = fresh()
     act(state, "moroni", "move bountiful-s1", 3)
-    with pytest.raises(IllegalMove, match="on their hill"):
+    board = GAME.render(GAME.view(state, "moroni"))
+    with pytest.raises(IllegalMove) as exc:
         GAME.check(state, "moroni", "lead 2 infantry")
+    message = str(exc.value)
+    # the board heads this inset SEASHORE / RIVER BANK and labels the zone 3 HILL
+    assert "SEASHORE / RIVER BANK" in board and "3 HILL" in board
+    assert "SEASHORE / RIVER BANK inset" in message and "its 3 HILL has no forest paths" \
+        in message and "HILL battlefield (h1, h2, h3)" in message
+    inset = board.split("BATTLE:")[1].split("DICE NUMBERS CHART")[0]
+    assert "The SEASHORE / RIVER BANK inset has no forest paths: its 3 HILL" in \
+        inset.replace("\n", " ")
 
 
 def test_path_losses_leave_the_path():

@@ -18,7 +18,7 @@ def _load(name):
 
 
 @pytest.mark.parametrize("name", ["golden_game.json", "golden_game_v2.json",
-                                  "golden_game_v2_hard.json"])
+                                  "golden_game_v2_hard.json", "golden_game_v3.json"])
 def test_golden_log_replays_to_the_recorded_state(name):
     """A recorded greedy game replays, under the rules version it was played with, to the
     exact state (sha256) it reached when it was recorded."""

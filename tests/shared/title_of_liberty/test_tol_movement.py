@@ -51,8 +51,8 @@ def test_rules_note_17_two_boat_steps_in_a_row_are_refused():
         GAME.check(state, "moroni", "move bountiful~lehi~moroni")
 
 
-def test_rules_note_17_a_route_may_not_pass_a_space_twice():
-    state = fresh()
+def test_rules_note_17_a_route_may_not_pass_a_space_twice_version_2():
+    state = fresh(version="2")
     with pytest.raises(IllegalMove, match="twice"):
         GAME.check(state, "moroni", "move bountiful-v2-bountiful")
 

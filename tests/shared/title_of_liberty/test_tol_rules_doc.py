@@ -12,8 +12,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 RULES_MD = os.path.join(ROOT, "shared", "title_of_liberty", "RULES.md")
 BOOK_CANDIDATES = [os.environ.get("PBEM_RULEBOOKS", ""),
                    os.path.join(ROOT, "..", "shared", "seeds"),
-                   os.path.join(ROOT, "..", "..", "shared", "seeds"),
-                   "/work/shared/seeds"]
+                   os.path.join(ROOT, "..", "..", "shared", "seeds")]
 BOOK_NAME = "nephite-war-rules.txt"
 
 
@@ -51,13 +50,15 @@ def _parts(quote):
 
 
 def test_every_choice_is_marked_book_silent_or_contradicts():
-    """Each numbered choice is marked [book], [silent] or [contradicts] (or [book, v2])."""
+    """Each numbered choice is marked [book], [silent] or [contradicts] (or [book, v2],
+    [book, v3]; [book, departure] where the default game departs from a stated rule and
+    says why)."""
     items = re.split(r"\n(?=\d+(?:-\d+)?\. \*\*)", _choices())[1:]
     numbers = [int(item.split(".")[0]) for item in items]
     assert numbers == list(range(1, 34))
     for item in items:
-        assert re.search(r"\*\*\[(book|silent|contradicts)(, v2)?\]\*\*|\[(book|silent|"
-                         r"contradicts)(, v2)?\]", item), item[:70]
+        assert re.search(r"\[(book|silent|contradicts)(, v2|, v3|, departure)?\]", item), \
+            item[:70]
         assert re.search(r"`test_[a-z0-9_]+", item), f"choice {item[:40]!r} names no test"
 
 
@@ -67,6 +68,7 @@ def test_every_quote_of_the_choices_and_the_version_list_is_in_the_book():
     book = _book()
     text = _rules()
     changes = text[text.index("Version 2 changes"):text.index("## The main board")]
+    assert "Version 3 changes" in changes
     headings = set(re.findall(r"^## (.+)$", text, re.M))
     quotes = _quotes(_choices()) + _quotes(changes)
     assert len(quotes) > 60

@@ -51,10 +51,10 @@ def test_gifts_of_gold_and_weapons_buy_and_arm_in_the_same_turn():
         GAME.check(state, "moroni", "arm 1 archer")
 
 
-def test_rules_note_6_buying_costs_one_gold_and_only_foot_soldiers():
+def test_rules_note_6_buying_costs_one_gold_and_only_foot_soldiers_version_2():
     """RULES.md note 6: 1 gold a soldier (unarmed), 1 weapon to arm; no captains; scouts
     only up to two an army (version 1: no scouts at all)."""
-    state = fresh()
+    state = fresh(version="2")
     with pytest.raises(IllegalMove, match="cost 1 gold"):
         GAME.check(state, "moroni", "buy 1 infantry")
     state["armies"]["moroni"]["gold"] = 1

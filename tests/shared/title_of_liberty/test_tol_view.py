@@ -43,7 +43,8 @@ def test_render_lines_fit_in_80_columns_for_every_inset():
     pass_all(state)
     act(state, "helaman", "move bountiful-s1", 1)
     shore = GAME.render(GAME.view(state, None))
-    assert "~~ BOAT ~~" in shore and "zone 1, Nephite Advantage" in shore
+    # rules version 3: on foot, the beach gives no Advantage ("Nephite Advantage (on boat)")
+    assert "no boat" in shore and "zone 1, no Advantage" in shore
     act(state, "helaman", "stop")
     pass_all(state)
     act(state, "moroni", "move h1-v2-bountiful~mulek")
