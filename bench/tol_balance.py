@@ -1,7 +1,7 @@
 """``python -m bench.tol_balance [--games N] [--difficulty book,hard] [--players greedy,random,strong]``
 
-Measures how often a Title of Liberty team wins, for one to five armies, under rules
-version 2: the purposeful (greedy) player of ``shared/bots/title_of_liberty.py``, its
+Measures how often a Title of Liberty team wins, for one to five armies, under the game's
+current rules version (printed with the table): the purposeful (greedy) player of ``shared/bots/title_of_liberty.py``, its
 ``strong`` level (the greedy player with rollouts at the marches and stops) and a random
 player (uniform over the legal moves).  Every game has a fixed seed (game ``i`` of
 a cell uses seed ``b"balance-<i>"`` and the chooser's ``random.Random(i)``), so a run is
