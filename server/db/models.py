@@ -407,3 +407,12 @@ class NoticeChannel(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     # a game's channel: the last entry of the log it was told of
     last_seq: Mapped[int | None] = mapped_column(Integer)
+
+
+class WorkerHeartbeat(db.Model):
+    """When a worker last ran a pass (``name``: "notices"): a worker that starts after a long
+    silence gives the games the time they lost (server/workers/notify.py)."""
+
+    __tablename__ = "worker_heartbeats"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)

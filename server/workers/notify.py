@@ -36,7 +36,7 @@ from ..db import db
 from ..db.keys import server_key
 from .mailer import SendError, post_webhook, send_email
 from .outbox import enqueue
-from ..db.models import Duty, Game, Notice, Player
+from ..db.models import Duty, Game, Notice, Player, WorkerHeartbeat
 from ..db.state_cache import load_log
 
 log = logging.getLogger("pbem.notices")
@@ -393,8 +393,61 @@ def send_due(limit=50):
     return sent
 
 
+# --- outages -----------------------------------------------------------------------------
+
+#: seconds without a notice worker's heartbeat that count as an outage (a worker passes every
+#: few seconds, and at least once a minute while games move)
+OUTAGE_AFTER = 600
+
+
+def beat(name="notices"):
+    """Write the worker's heartbeat: this pass ran now."""
+    current = now()
+    claimed = db.session.execute(update(WorkerHeartbeat).where(WorkerHeartbeat.name == name)
+                                 .values(at=current))
+    if claimed.rowcount == 0:
+        db.session.add(WorkerHeartbeat(name=name, at=current))
+    try:
+        db.session.commit()
+    except Exception:  # noqa: BLE001 - another worker wrote the first beat at the same time
+        db.session.rollback()
+
+
+def catch_up_after_outage(name="notices"):
+    """At a worker's start: when no notice worker has run for longer than
+    :data:`OUTAGE_AFTER`, every deadline still running at the last heartbeat is moved by the
+    length of the outage, so that nobody loses a turn to the service's downtime (the time the
+    games lost is given back, never forced at once).  One worker of several does it (a
+    compare-and-set on the heartbeat).  Returns the number of deadlines moved.
+    """
+    row = db.session.get(WorkerHeartbeat, name)
+    current = now()
+    if row is None:
+        beat(name)
+        return 0
+    last = row.at
+    gap = current - last
+    if gap.total_seconds() <= OUTAGE_AFTER:
+        return 0
+    claimed = db.session.execute(update(WorkerHeartbeat).where(
+        WorkerHeartbeat.name == name, WorkerHeartbeat.at == last).values(at=current))
+    if claimed.rowcount != 1:  # another worker came back first and gives the time back
+        db.session.rollback()
+        return 0
+    moved = 0
+    for duty in db.session.execute(db.select(Duty).filter(Duty.due_at.is_not(None),
+                                                          Duty.due_at > last)).scalars():
+        duty.due_at = duty.due_at + gap
+        moved += 1
+    db.session.commit()
+    log.warning("no notice worker ran for %s (since %s): %d deadline(s) moved by that long",
+                gap, last.isoformat(), moved)
+    return moved
+
+
 def tick():
     """One pass of the worker: deadlines, new duties, digests, sending.  Returns counts."""
+    beat()
     ended = sweep_time_limits()
     forced, reminded = sweep_deadlines()
     composed = compose_turn_notices()
@@ -408,12 +461,25 @@ def tick():
             "sent": sent, "rated": rated, "orders": ordered, "game_channels": channels}
 
 
+def _passes():
+    """The worker's pass: the first one gives back the time an outage took (before any
+    deadline is swept), then every pass is a tick."""
+    started = []
+
+    def work():
+        if not started:
+            catch_up_after_outage()
+            started.append(True)
+        return tick()
+    return work
+
+
 def run_forever(app, interval=5.0, stop=None):
     """The ``pbem-server notify`` loop: a tick, then a pause of ``interval`` seconds, cut
     short when a game moves, starts or ends (its new duties are announced at once)."""
-    workers.run_forever(app, tick, interval, "notices", stop, push.any_move_waiter(app))
+    workers.run_forever(app, _passes(), interval, "notices", stop, push.any_move_waiter(app))
 
 
 def start_background(app, interval=5.0):
-    return workers.start_background(app, tick, interval, "notices",
+    return workers.start_background(app, _passes(), interval, "notices",
                                     push.any_move_waiter(app))
