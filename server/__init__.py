@@ -101,6 +101,8 @@ def create_app(config=None):
     api.register_blueprint(bot_accounts.blp)
     from .api import channels  # notice channels, chat ids, Web Push subscriptions
     api.register_blueprint(channels.blp)
+    from .api import calendar  # the private calendar feed of a player's deadlines
+    api.register_blueprint(calendar.blp)
     # the after-append hooks (server/game/hooks.py), in the order they run in the append's
     # transaction: a @handover's seat rows, then the standing orders, then push
     from .game import bots as game_bots, orders

@@ -59,6 +59,10 @@ class Player(db.Model):
     # the player's ids in chat services ({"discord": "1234...", "slack": "U...", "matrix":
     # "@ann:example.org"}), so that a game's channel can mention whoever owes a move
     chat_ids: Mapped[dict | None] = mapped_column(JSON)
+    # the private calendar feed's generation: its token is derived from the server's key and
+    # this number (server/game/calendar.py), and a new one ends the old feed
+    calendar_generation: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
+                                                     server_default="0")
 
 
 class Game(db.Model):

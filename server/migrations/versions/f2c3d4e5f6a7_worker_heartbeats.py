@@ -1,4 +1,5 @@
-"""worker heartbeats: a notice worker starting after an outage moves the deadlines by its length
+"""worker heartbeats (a notice worker back from an outage moves the deadlines by its length), and
+the calendar feed's generation
 
 Revision ID: f2c3d4e5f6a7
 Revises: f1b2c3d4e5f6
@@ -21,7 +22,12 @@ def upgrade():
         'worker_heartbeats',
         sa.Column('name', sa.String(length=32), primary_key=True),
         sa.Column('at', sa.DateTime(timezone=True), nullable=False))
+    with op.batch_alter_table('players') as batch:
+        batch.add_column(sa.Column('calendar_generation', sa.Integer(), nullable=False,
+                                   server_default='0'))
 
 
 def downgrade():
+    with op.batch_alter_table('players') as batch:
+        batch.drop_column('calendar_generation')
     op.drop_table('worker_heartbeats')
