@@ -19,7 +19,8 @@ from ..http.schemas import (KeyRotationSchema, MeSchema, PlayerCreateSchema, Pla
                             ProfileSchema, SettingsSchema, VacationSchema)
 
 #: what PATCH /api/players/me may change (SettingsSchema's fields)
-SETTINGS_FIELDS = ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url")
+SETTINGS_FIELDS = ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url",
+                   "weekends_off")
 
 blp = Blueprint("players", __name__, url_prefix="/api/players",
                 description="Players and their public keys")
@@ -39,6 +40,7 @@ def _me(player):
     out = _public(player, me=True)
     out.update(notify=player.notify, quiet_start=player.quiet_start,
                quiet_end=player.quiet_end, webhook_url=player.webhook_url,
+               weekends_off=bool(player.weekends_off),
                vacation_until=player.vacation_until,
                vacation_days_left=vacation_days_left(player))
     return out

@@ -4,6 +4,7 @@ from datetime import datetime, timezone
 
 from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, JSON, String, Text,
                         UniqueConstraint)
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -63,6 +64,9 @@ class Player(db.Model):
     # this number (server/game/calendar.py), and a new one ends the old feed
     calendar_generation: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
                                                      server_default="0")
+    # deadlines count no hour of Saturday or Sunday in the player's own time zone
+    weekends_off: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
+                                               server_default=sa_false())
 
 
 class Game(db.Model):

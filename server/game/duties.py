@@ -10,7 +10,9 @@ state): the game's start writes them (:func:`refresh`) and every append keeps th
 (:func:`after_move`), in the same transaction as the move.
 """
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta, timezone
+from typing import NamedTuple
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import bindparam, delete, insert, update
 
@@ -30,22 +32,67 @@ _RENEW = Prepared(update(DUTIES).where(DUTIES.c.game_id == bindparam("gid"),
                                        DUTIES.c.seat == bindparam("who")).values(
     due_at=bindparam("due"), reminded=False))
 _PLAYERS = Player.__table__
-_VACATIONS = db.select(_PLAYERS.c.id, _PLAYERS.c.vacation_until).where(
-    _PLAYERS.c.id.in_(bindparam("ids", expanding=True)))
+_VACATIONS = db.select(_PLAYERS.c.id, _PLAYERS.c.vacation_until, _PLAYERS.c.weekends_off,
+                       _PLAYERS.c.tz).where(_PLAYERS.c.id.in_(bindparam("ids", expanding=True)))
+
+
+class Clock(NamedTuple):
+    """What a player's deadlines depend on besides the move time."""
+
+    vacation_until: datetime | None = None
+    weekends_off: bool = False
+    tz: str = "UTC"
 
 
 def _vacations(player_ids):
     rows = db.session.execute(_VACATIONS, {"ids": list(player_ids)})
-    return {r.id: r.vacation_until for r in rows}
+    return {r.id: Clock(r.vacation_until, bool(r.weekends_off), r.tz or "UTC") for r in rows}
 
 
-def deadline_for(move_hours, vacation_until, start):
+def deadline_for(move_hours, clock, start):
+    """When ``move_hours`` of the player's time from ``start`` run out (None: no move time).
+
+    ``clock`` (a :class:`Clock`, or None): a vacation pauses the time until it ends; with
+    ``weekends_off`` no hour of a Saturday or a Sunday in the player's own time zone counts.
+
+    >>> from datetime import datetime, timezone
+    >>> fri = datetime(2027, 1, 15, 12, tzinfo=timezone.utc)  # a Friday noon
+    >>> deadline_for(24, Clock(weekends_off=True), fri).isoformat()
+    '2027-01-18T12:00:00+00:00'
+    """
     if not move_hours:
         return None
-    due = start + timedelta(hours=move_hours)
-    if vacation_until and vacation_until > start:
-        due += vacation_until - start
-    return due
+    clock = clock or Clock()
+    if clock.vacation_until and clock.vacation_until > start:
+        start = clock.vacation_until
+    if not clock.weekends_off:
+        return start + timedelta(hours=move_hours)
+    return _weekdays_only(start, timedelta(hours=move_hours), _zone(clock.tz))
+
+
+def _zone(name):
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _weekdays_only(start, left, zone):
+    """``start`` plus ``left`` of weekday time in ``zone`` (Saturday and Sunday do not run);
+    the arithmetic is on elapsed time (UTC), the days are the zone's own (summer time
+    included)."""
+    utc = timezone.utc
+    t = start.astimezone(utc)
+    while left > timedelta(0):
+        day = t.astimezone(zone).date()
+        if day.weekday() >= 5:  # a weekend day: on to the next Monday, 00:00 local
+            monday = day + timedelta(days=7 - day.weekday())
+            t = datetime.combine(monday, time(0), zone).astimezone(utc)
+            continue
+        saturday = datetime.combine(day + timedelta(days=5 - day.weekday()), time(0), zone)
+        step = min(left, saturday.astimezone(utc) - t)
+        t, left = t + step, left - step
+    return t
 
 
 def refresh(game, owners, to_act, mover, seq, over=False, reset=False):

@@ -305,6 +305,7 @@ class SettingsSchema(Strict):
     quiet_end = fields.Integer(allow_none=True, strict=True, validate=validate.Range(min=0, max=23))
     webhook_url = fields.Url(allow_none=True, schemes={"http", "https"},
                              require_tld=False, validate=validate.Length(max=500))
+    weekends_off = fields.Boolean(truthy={True}, falsy={False})
 
 
 class VacationSchema(Strict):
@@ -318,6 +319,7 @@ class MeSchema(PlayerSchema):
     webhook_url = fields.String(dump_only=True, allow_none=True)
     # the settings' webhook's signing secret (Standard Webhooks), in the answer that set it
     webhook_secret = fields.String(dump_only=True, allow_none=True)
+    weekends_off = fields.Boolean(dump_only=True)
     vacation_until = fields.DateTime(dump_only=True, allow_none=True)
     vacation_days_left = fields.Integer(dump_only=True)
 

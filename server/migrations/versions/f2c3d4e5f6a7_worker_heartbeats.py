@@ -1,5 +1,5 @@
 """worker heartbeats (a notice worker back from an outage moves the deadlines by its length), and
-the calendar feed's generation
+the calendar feed's generation, weekends off
 
 Revision ID: f2c3d4e5f6a7
 Revises: f1b2c3d4e5f6
@@ -25,9 +25,12 @@ def upgrade():
     with op.batch_alter_table('players') as batch:
         batch.add_column(sa.Column('calendar_generation', sa.Integer(), nullable=False,
                                    server_default='0'))
+        batch.add_column(sa.Column('weekends_off', sa.Boolean(), nullable=False,
+                                   server_default=sa.false()))
 
 
 def downgrade():
     with op.batch_alter_table('players') as batch:
+        batch.drop_column('weekends_off')
         batch.drop_column('calendar_generation')
     op.drop_table('worker_heartbeats')
