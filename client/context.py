@@ -53,6 +53,7 @@ def _as_pbem_error(exc):
     """The PbemError for a known exception, or None."""
     from shared import IllegalMove
     from shared.envelope import EnvelopeError
+
     from .api import ApiError, BadServerUrl, ServerUnreachable
     from .armor import ArmorError
     from .heads import HistoryError

@@ -6,9 +6,19 @@ import secrets
 import pytest
 import requests
 
-from client.api import (Api, ApiError, BadRequest, BadServerUrl, Conflict, NotFound,
-                        NotPbemServer, RateLimited, Refused, ServerError, ServerUnreachable,
-                        Unauthorized, check_server_url)
+from client.api import (
+    Api,
+    ApiError,
+    BadRequest,
+    Conflict,
+    NotFound,
+    NotPbemServer,
+    RateLimited,
+    Refused,
+    ServerError,
+    ServerUnreachable,
+    Unauthorized,
+)
 from shared.envelope import public_key_hex, request_message, verify
 
 
@@ -83,7 +93,8 @@ def test_unreachable(exc, words):
 
 def test_not_json_success():
     api = Api("http://x", session=FakeSession(FakeResponse(200, text="<html>")))
-    with pytest.raises(NotPbemServer, match="with a web page .HTML. where the pbem API answers JSON"):
+    with pytest.raises(NotPbemServer,
+                       match="with a web page .HTML. where the pbem API answers JSON"):
         api.health()
 
 

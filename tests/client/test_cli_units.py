@@ -158,7 +158,7 @@ def test_unquoted_words_whose_join_is_no_move_either_still_get_the_quoting_hint(
     """Audit of #13.6: `pbem play G road 1 99` said "'road' refused: write road and a path,
     like: road 14-19", though the player wrote one: no word of the quotes, because the join
     did not parse either (99 is no corner).  Now the join's reason and the quoted command."""
-    from client.commands_play import _quoting_hint
+    from client.commands.play import _quoting_hint
     from client.context import UsageProblem
     with pytest.raises(UsageProblem) as caught:
         _quoting_hint(None, ZAR, "k7m2q9xa3b", args)
@@ -171,7 +171,7 @@ def test_unquoted_words_whose_join_is_no_move_either_still_get_the_quoting_hint(
                                   ["settle 14", "nonsense"]])
 def test_no_quoting_hint_for_moves_or_for_one_bad_word(args):
     """Separate moves, quoted moves, and a single bad word are left to the rules' reasons."""
-    from client.commands_play import _quoting_hint
+    from client.commands.play import _quoting_hint
     assert _quoting_hint(None, ZAR, "k7m2q9xa3b", args) is None
 
 
@@ -337,7 +337,7 @@ def test_docs_examples_of_roads_are_adjacent():
 
 
 def test_games_names_only_the_viewers_duty():
-    from client.commands_games import to_act_text
+    from client.seats import to_act_text
 
     def games_for(you):
         game = {"id": "k7m2q9xa3b", "type": "zarahemla", "status": "playing", "you": you,
@@ -370,7 +370,7 @@ def test_the_end_of_game_commands_are_never_cut_by_the_wrapping():
     """Audit of #13.9: at the end of a game, pbem show wrapped "Check it: pbem export ID -o
     ID.json && pbem verify ID.json" at 80 columns between -o and its file, so the copied
     line failed.  Each command has a line of its own; the rules' reason is said too."""
-    from client.commands_games import _panel
+    from client.commands.games import _panel
     from client.context import wrap_lines
     resp = {"game": {"id": "fdk45dtqh9", "status": "over"},
             "view": {"status": "over", "result": {"winners": [],
@@ -484,7 +484,8 @@ class _Recorder:
         raise AssertionError("no request expected")
 
 
-@pytest.mark.parametrize("move,words", [("", "is empty: give a move"), (" ", "is empty: give a move"),
+@pytest.mark.parametrize("move,words", [("", "is empty: give a move"),
+                                        (" ", "is empty: give a move"),
                                         ("x" * 501, "a move is at most 500")])
 def test_moves_no_envelope_can_carry_are_refused_before_any_request(move, words, tmp_path):
     home = Home(tmp_path / "h")
@@ -518,6 +519,7 @@ def test_precheck_agrees_with_the_rules_over_a_random_game(name, seats, options)
     pre-check passes silently (no note) is one the rules accept; moves listed for another
     seat or an earlier state are refused or noted, never passed silently when illegal."""
     import random
+
     from shared.games import game_types
     if name not in game_types():
         pytest.skip(f"no {name} engine here")

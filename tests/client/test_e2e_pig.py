@@ -57,8 +57,8 @@ def test_two_players_whole_flow(make_player, tmp_path):
 
     # play several moves in order
     out = ann.run("play", game, "peek", "peek", "hold").stdout.splitlines()
-    assert out[0].startswith("move 0: north peek") and "peeked at" in out[0]
-    assert out[2].startswith("move 2: north hold")
+    assert out[0].startswith("move 1: north peek") and "peeked at" in out[0]
+    assert out[2].startswith("move 3: north hold")
 
     # a refused move: the rules' reason, exit 1, one line, no traceback
     refused = ann.run("play", game, "hold", ok=1)
@@ -190,7 +190,7 @@ def test_stale_seq_is_refetched_and_retried_once(make_player, monkeypatch):
     out = ann.run("play", game, "hold").stdout
     # hold signed for seq 0; the racing peek takes seq 0; hold is refetched and retried at 1
     assert calls == [0, 0, 1]
-    assert out.startswith("move 1: north hold")
+    assert out.startswith("move 2: north hold")
 
 
 def test_stale_move_not_retried_when_no_longer_owed(make_player, monkeypatch):
@@ -300,6 +300,7 @@ def test_colour_only_on_a_terminal(make_player, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     runner_env = {"PBEM_SERVER": ann.server, "PBEM_HOME": str(ann.home)}
     from click.testing import CliRunner
+
     from client.cli import cli
     coloured = CliRunner().invoke(cli, ["show", game], env=runner_env, color=True)
     plain = CliRunner().invoke(cli, ["show", game, "--no-color"], env=runner_env)
@@ -361,6 +362,7 @@ def test_a_spectator_can_look_and_export_but_not_play(make_player, tmp_path):
 
 def test_offline_outbox_survives_an_unreachable_server(make_player):
     import requests as real_requests
+
     from client.armor import extract_blocks
 
     class Down:

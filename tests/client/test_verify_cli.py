@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from client.cli import cli
-from client.commands_archive import EXIT_PREFIX
+from client.context import EXIT_PREFIX
 from tests.shared.test_archive_attacks import export_text, running_heads
 from tests.shared.test_archive_vectors import V, prefix
 

@@ -3,10 +3,19 @@
 
 import click
 
-from .completion import complete_game, complete_type
-from .context import (GAME_ID, PLAYER_NAME, PbemError, UsageProblem, color_wanted,
-                      known_types, load_game,
-                      pass_ctx, terminal_width, wrap_lines)
+from ..completion import complete_game, complete_type
+from ..context import (
+    GAME_ID,
+    PLAYER_NAME,
+    PbemError,
+    UsageProblem,
+    color_wanted,
+    known_types,
+    load_game,
+    pass_ctx,
+    terminal_width,
+    wrap_lines,
+)
 
 # --- register -------------------------------------------------------------------------------
 
@@ -26,8 +35,9 @@ def register(c, name, email, tz):
       pbem register ann --email ann@example.org --tz America/Denver
     """
     from shared.envelope import public_key_hex
-    from .api import Api, Conflict, RateLimited, ServerError, ServerUnreachable
-    from .context import _as_pbem_error
+
+    from ..api import Api, Conflict, RateLimited, ServerError, ServerUnreachable
+    from ..context import _as_pbem_error
     home = c.home
     created = not home.has_key()
     key = home.create_key()
@@ -37,8 +47,8 @@ def register(c, name, email, tz):
     api = Api(c.raw_server, session=c.session)
     c._api = api
     c.heads.server_key()  # pin the server's key on first use
-    # a recovery code, printed once, can rotate a lost key away (client/commands_table.py)
-    from .commands_table import new_recovery_code, recovery_fields
+    # a recovery code, printed once, can rotate a lost key away (client/recovery.py)
+    from ..recovery import new_recovery_code, recovery_fields
     code, recovery = new_recovery_code()
     try:
         player = api.register(name, key, public, email=email, tz=tz,
@@ -227,6 +237,7 @@ def games(c, status):
     Example:
       pbem games --status playing
     """
+    from ..seats import to_act_text
     items = c.signed_api().games(status)
     c.home.remember_games(c.server, items)
     tz = _tzinfo(c)
@@ -258,36 +269,10 @@ def games(c, status):
     c.emit(rows, lines)
 
 
-def to_act_text(you, to_act):
-    """Who owes a move, as the viewer reads it: "YOU" for the viewer's own seats (named when
-    the viewer holds several), then the other seats that owe one.
-
-    >>> to_act_text(["red"], ["red", "blue"]), to_act_text(["blue"], ["red", "blue"])
-    ('YOU, blue', 'YOU, red')
-    >>> to_act_text(["red", "blue"], ["blue", "white"]), to_act_text(["red"], ["white"])
-    ('YOU (blue), white', 'white')
-    """
-    mine = [s for s in to_act if s in you]
-    others = [s for s in to_act if s not in you]
-    parts = []
-    if mine:
-        parts.append("YOU" + (f" ({', '.join(mine)})" if len(you) > 1 else ""))
-    parts.extend(others)
-    return ", ".join(parts) or "nobody"
 
 
 # --- show, moves ------------------------------------------------------------------------------
 
-def pick_seat(resp_game, view, wanted):
-    """The seat to act as: --seat, else one of mine that owes a move, else my first."""
-    if wanted:
-        return wanted
-    mine = resp_game.get("you") or []
-    to_act = (view or {}).get("to_act") or resp_game.get("to_act") or []
-    for seat in mine:
-        if seat in to_act:
-            return seat
-    return mine[0] if mine else None
 
 def _render(game_type, view, board, color):
     try:

@@ -4,9 +4,17 @@ import json
 
 import click
 
-from .completion import complete_game
-from .context import (EXIT_PREFIX, GAME_ID, PbemError, color_wanted, load_game, pass_ctx, terminal_width,
-                      wrap_lines)
+from ..completion import complete_game
+from ..context import (
+    EXIT_PREFIX,
+    GAME_ID,
+    PbemError,
+    color_wanted,
+    load_game,
+    pass_ctx,
+    terminal_width,
+    wrap_lines,
+)
 
 # --- log, export, verify ----------------------------------------------------------------------
 
@@ -15,7 +23,8 @@ def _check_log(game_id, entries, head):
     entry's envelope is for this game, carries its seq, links to the entry before it (the
     first one shown: to the prev it states) and hashes to its stated hash."""
     from shared.envelope import EnvelopeError, verify_entry
-    from .heads import HistoryError
+
+    from ..heads import HistoryError
     prev = None
     for e in entries:
         try:
@@ -23,12 +32,18 @@ def _check_log(game_id, entries, head):
                          prev=e["prev"] if prev is None else prev, expected_hash=e["hash"])
         except (EnvelopeError, KeyError, TypeError):
             raise HistoryError(f"the log of game {game_id} is inconsistent at move "
-                               f"{e.get('seq') if isinstance(e, dict) else '?'}: its hash "
+                               f"{_number(e)}: its hash "
                                "chain is broken") from None
         prev = e["hash"]
     if head is not None and entries and (head["length"] != entries[-1]["seq"] + 1
                                          or head["hash"] != prev):
         raise HistoryError(f"the log of game {game_id} does not end at the server's signed head")
+
+
+def _number(entry):
+    """The move number of a log entry as people read it (from 1), or "?"."""
+    seq = entry.get("seq") if isinstance(entry, dict) else None
+    return seq + 1 if isinstance(seq, int) else "?"
 
 
 def _device_note(entry):
@@ -80,7 +95,8 @@ def _with_talk(c, game_id, entries):
     """Entries and the messages the caller may read, interleaved (shared.messages); the
     messages are left out when the server has no table talk (an older server)."""
     from shared.messages import interleave
-    from .api import NotFound, NotPbemServer
+
+    from ..api import NotFound, NotPbemServer
     if c.json:
         return [("entry", e) for e in entries]
     try:
@@ -114,7 +130,8 @@ def export(c, game_id, output):
       pbem export k7m2q9xa3b -o game.json && pbem verify game.json
     """
     from shared.archive import ArchiveError, check_chain
-    from .home import atomic_write
+
+    from ..home import atomic_write
     archive = c.api.archive(game_id)
     try:
         check_chain(archive)
@@ -206,7 +223,7 @@ def verify(c, file, server_key, no_color):
     data["handovers"] = report.get("handovers") or []
     if data["handovers"]:  # seats handed to a bot during the game (@handover entries)
         seats_line += _printable(" Handed over: " + ", ".join(
-            f"{h['seat']} to {h['player']} at move {h['seq']}"
+            f"{h['seat']} to {h['player']} at move {h['seq'] + 1}"
             + (" (its deadline passed)" if h["forced"] else " (by its player)")
             for h in data["handovers"]) + ".")
     if not report["complete"]:
