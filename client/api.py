@@ -282,6 +282,15 @@ class Api:
     def me(self):
         return self.request("GET", "/api/players/me")
 
+    def update_settings(self, changes):
+        """PATCH /api/players/me: email, tz, notify (every, digest, none), quiet_start,
+        quiet_end, webhook_url; the profile with its settings."""
+        return self.request("PATCH", "/api/players/me", changes)
+
+    def vacation(self, days):
+        """Take ``days`` vacation days from now: the caller's deadlines pause that long."""
+        return self.request("POST", "/api/players/me/vacation", {"days": days})
+
     def player(self, name):
         return self.request("GET", "/api/players/" + quote(name, safe=""), signed=False)
 

@@ -22,7 +22,10 @@ COMMANDS = {
     "new": ("commands.games", "Create a game of TYPE, take the first seat and print its id."),
     "join": ("commands.games", "Take a free seat in GAME; the game starts when all seats are "
              "filled."),
-    "games": ("commands.games", "My games: whose move it is and deadlines in my time zone."),
+    "games": ("commands.inbox", "My games: what waits for me first, then each game and its "
+              "deadline in my time zone."),
+    "next": ("commands.inbox", "Print the id of the game where you owe a move that comes first "
+             "(exit 3: none)."),
     "show": ("commands.games", "The board and panel of GAME as you may see it."),
     "moves": ("commands.games", "Your legal moves in GAME, one per line, in the game's "
               "notation."),
@@ -54,6 +57,10 @@ COMMANDS = {
                 "size)."),
     "open": ("commands.web", "Print a one-time link that opens GAME's page as you see it, and "
              "open a browser."),
+    "settings": ("commands.settings", "Show your settings, or change them: time zone, email, "
+                 "quiet hours, notices."),
+    "vacation": ("commands.settings", "Take N vacation days from now: your deadlines pause "
+                 "that long."),
     "device": ("commands.devices", "Let another device (a second home, a browser) move for "
                "you: add, import, list, revoke."),
     # table talk and standing orders

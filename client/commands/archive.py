@@ -70,6 +70,7 @@ def log(c, game_id):
       pbem log k7m2q9xa3b
       pbem --json log k7m2q9xa3b | jq -r '.[].move'
     """
+    from ..numbers import shown_events, shown_text
     resp = c.api.log(game_id)
     c.heads.check(game_id, resp.get("head"))
     entries = resp["entries"]
@@ -79,16 +80,37 @@ def log(c, game_id):
         if kind == "message":
             lines.append(_talk_line(e))
             continue
-        events = "; ".join(e.get("events") or [])
+        events = "; ".join(shown_events(e))
         forced = " (forced)" if e.get("forced") else ""
         forced += _device_note(e)  # a move signed by a device key (pbem device)
         if forced and '"order":' in e.get("envelope", ""):
             forced = " (standing order)"
-        lines.append(f"{e['seq']:>4}  {e['seat']:<10} {e['move']}{forced}"
+        # numbered from 1, as on the game's pages (client/numbers.py)
+        lines.append(f"{e['seq'] + 1:>4}  {e['seat']:<10} {shown_text(e['move'])}{forced}"
                      + (f"  -- {events}" if events else ""))
     if not entries and not c.json:
         c.note(f"no moves yet in game {game_id}")
-    c.emit(entries, wrap_lines(lines, terminal_width(), hang=" " * 17))
+    c.emit(entries, log_lines(lines, terminal_width()))
+
+
+def log_lines(lines, width):
+    """``lines`` wrapped to ``width`` under the move column; a word longer than the room left
+    (a long Stone Age path, 100-93-85-...) breaks after one of its hyphens, or where it must.
+
+    >>> wrapped = log_lines(["   1  red        move " + "-".join(["100"] * 20)], 40)
+    >>> max(map(len, wrapped)) <= 40, wrapped[1]
+    (True, '                 100-100-100-100-100-')
+    """
+    import textwrap
+    hang = " " * 17
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        out.extend(textwrap.wrap(line, width, subsequent_indent=hang, break_on_hyphens=True,
+                                 break_long_words=True) or [line])
+    return out
 
 
 def _with_talk(c, game_id, entries):

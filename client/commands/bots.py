@@ -164,7 +164,7 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
     played = []
     bot_ = None
     delay = interval
-    warned = False
+    warned = failed = False
     try:
         while True:
             try:
@@ -226,8 +226,13 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
                 click.echo(entry_line(entry))
             if not until_end:
                 return
+    except PbemError as exc:
+        # --json: the moves the bot played before the failure are in the error's details
+        exc.details = dict(exc.details, played=[entry_json(e) for e in played])
+        failed = True
+        raise
     finally:
-        if c.json:
+        if c.json and not failed:
             c.emit([entry_json(e) for e in played])
 
 
@@ -292,6 +297,7 @@ def watch(c, game_id, quiet, timeout, interval):
     """
     from ..api import RateLimited, ServerError, ServerUnreachable
     from ..context import WaitTimeout
+    from ..numbers import shown_events, shown_text
     start = time.monotonic()
     delay = interval
     since = 0
@@ -315,8 +321,8 @@ def watch(c, game_id, quiet, timeout, interval):
         for e in entries:
             seen.append(e)
             if not quiet and not c.json:
-                events = "; ".join(e.get("events") or [])
-                click.echo(f"{e['seq']:>4}  {e['seat']:<10} {e['move']}"
+                events = "; ".join(shown_events(e))
+                click.echo(f"{e['seq'] + 1:>4}  {e['seat']:<10} {shown_text(e['move'])}"
                            + (f"  -- {events}" if events else ""))
         if entries:
             since = entries[-1]["seq"] + 1
@@ -330,9 +336,10 @@ def watch(c, game_id, quiet, timeout, interval):
                 click.echo(_over_line(game_id, game, None) + f" after {since} move(s)")
             return
         if timeout is not None and time.monotonic() - start >= timeout:
-            c.emit({"game": game_id, "status": game.get("status"), "moves": since})
             raise WaitTimeout(f"timed out after {timeout:g}s watching game {game_id} "
-                              f"({since} move(s) played)")
+                              f"({since} move(s) played)",
+                              details={"game": game_id, "status": game.get("status"),
+                                       "moves": since})
         if not entries:
             pause = delay if timeout is None else \
                 max(0.0, min(delay, timeout - (time.monotonic() - start)))

@@ -223,18 +223,20 @@ def play(c, game_id, move_list, seat, offline, armor, force):
             try:
                 entry = poster.post(game_id, me, move, at=at, wanted_seat=seat)
             except ApiError as exc:
-                raise PbemError(_refusal(move, exc)) from None
+                # --json: the moves played before the refusal are in the error's details
+                details = dict(exc.details or {}, move=move,
+                               played=[entry_json(e) for e in played])
+                details.pop("view", None)
+                details.pop("entries", None)
+                raise PbemError(_refusal(move, exc), exc.code, details) from None
             played.append(entry)
             if not c.json:
                 click.echo(entry_line(entry))
             at = {"next_seq": entry["seq"] + 1, "prev": entry["hash"]}
     finally:
-        kept = c.home.cached_view(c.server, game_id) if played else None
-        if played and (kept or {}).get("next_seq", -1) < at["next_seq"]:
-            # an older server: no view came back
-            advance_cache(c, game_id, resp, at["next_seq"], at["prev"])
-        if c.json:
-            c.emit([entry_json(e) for e in played])
+        if played:
+            advance_cache(c, game_id, resp, at["next_seq"], at["prev"])  # an older server
+    c.emit([entry_json(e) for e in played])
 
 
 def _refusal(move, exc):
@@ -420,8 +422,9 @@ def wait(c, game_id, timeout, interval, seat):
             if game["status"] == "over":
                 winners = ", ".join((game.get("result") or {}).get("winners") or []) or "nobody"
                 spinner.clear()
-                c.emit({"game": game_id, "status": "over", "result": game.get("result")})
-                raise PbemError(f"game {game_id} is over (won by {winners})")
+                raise PbemError(f"game {game_id} is over (won by {winners})", "game_over",
+                                {"game": game_id, "status": "over",
+                                 "result": game.get("result")})
             due = [s for s in mine if s in (game.get("to_act") or [])]
             if game["status"] == "playing" and due:
                 spinner.clear()
@@ -433,9 +436,9 @@ def wait(c, game_id, timeout, interval, seat):
             elapsed = time.monotonic() - start
             if timeout is not None and elapsed >= timeout:
                 spinner.clear()
-                c.emit({"game": game_id, "status": "timeout", "to_act": game.get("to_act")})
                 raise WaitTimeout(f"timed out after {timeout:g}s waiting for your move in game "
-                                  f"{game_id}")
+                                  f"{game_id}", details={"game": game_id, "status": "timeout",
+                                                         "to_act": game.get("to_act")})
             left = None if timeout is None else timeout - elapsed
             try:
                 if push and not warned:

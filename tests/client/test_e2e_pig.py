@@ -53,7 +53,10 @@ def test_two_players_whole_flow(make_player, tmp_path):
     # moves: a list of strings; nothing for the seat that does not owe a move
     assert ann.json("moves", game) == ["roll", "hold", "peek"]
     assert ann.run("moves", game).stdout.split() == ["roll", "hold", "peek"]
-    assert bob.json("moves", game) == []
+    # nothing owed: exit 3, and under --json the reason in the API's error shape
+    refused = bob.json("moves", game, ok=3)["error"]
+    assert refused["code"] == "not_your_move" and refused["details"]["to_act"] == ["north"]
+    assert "east owes no move now" in refused["message"]
 
     # play several moves in order
     out = ann.run("play", game, "peek", "peek", "hold").stdout.splitlines()
@@ -160,7 +163,7 @@ def test_three_players(make_player, tmp_path):
     assert [p.json("show", game)["you"] for p in (ann, bob, cyd)] == ["north", "east", "south"]
     ann.run("play", game, "hold")
     assert to_act(cyd, game) == ["east"]
-    assert cyd.json("moves", game) == []
+    assert cyd.json("moves", game, ok=3)["error"]["code"] == "not_your_move"
     assert cyd.run("play", game, "hold", ok=1).stderr.strip() == \
         "pbem: 'hold' refused: south owes no move now"
     bob.run("play", game, "hold")
