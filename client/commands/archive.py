@@ -13,7 +13,6 @@ from ..context import (
     load_game,
     pass_ctx,
     terminal_width,
-    wrap_lines,
 )
 
 # --- log, export, verify ----------------------------------------------------------------------

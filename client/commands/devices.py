@@ -231,13 +231,14 @@ def revoke(c, label):
                     logged.append(game["id"])
                 except PbemError as exc:
                     problems.append(f"{game['id']} ({seat}): {exc.message}")
-    c.emit({"revoked": keys, "logged_in": logged, "refused_in": problems},
-           [f"device {label!r} revoked on {c.server}"]
-           + [f"recorded in game {g}" for g in logged]
-           + [f"not recorded in game {p}" for p in problems])
+    report = {"revoked": keys, "logged_in": logged, "refused_in": problems}
+    if not (c.json and problems):  # --json: a refusal's report is the error's details
+        c.emit(report, [f"device {label!r} revoked on {c.server}"]
+               + [f"recorded in game {g}" for g in logged]
+               + [f"not recorded in game {p}" for p in problems])
     if problems:
         raise PbemError(f"{len(problems)} game(s) refused the @revoke entry; the server "
-                        "refuses the device all the same")
+                        "refuses the device all the same", "refused", report)
 
 
 def _post_table_entry(c, api, main, game_id, seat, text):

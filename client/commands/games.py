@@ -38,11 +38,12 @@ def register(c, name, email, tz):
     Example:
       pbem register ann --email ann@example.org --tz America/Denver
     """
+    import secrets
+
     from shared.envelope import public_key_hex
 
     from ..api import Api, ApiError, Conflict, RateLimited, ServerError, ServerUnreachable
     from ..context import _as_pbem_error
-    import secrets
     home = c.home
     created = not home.has_main_key()
     if created:

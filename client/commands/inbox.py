@@ -120,7 +120,7 @@ def games(c, status):
     deadline that comes first first; games without a deadline after them,
     the oldest last move first), takeback requests to answer, rematches
     offered to you.  Then every game.  You on vacation: said on top.
-    With --json: the list of games in that order, each with "my_move",
+    In JSON: the list of games in that order, each with "my_move",
     "deadline", "waiting" (what waits for you in it: kind move, takeback
     or rematch, a text and the command) and "vacation_until".
 

@@ -303,10 +303,14 @@ def sync(c):
                 lines.append(f"accepted {game_id} " + entry_line(entry))
         remaining.pop(0)
         c.home.save_outbox(others + remaining)
-    c.emit({"accepted": accepted, "refused": refused, "skipped": skipped}, lines)
+    report = {"accepted": accepted, "refused": refused, "skipped": skipped}
     if refused or skipped:
+        if not c.json:
+            c.emit(report, lines)
+        # --json: the report is the error's details
         raise PbemError(f"{len(refused)} queued move(s) refused, {len(skipped)} skipped; "
-                        f"{len(accepted)} accepted")
+                        f"{len(accepted)} accepted", "refused", report)
+    c.emit(report, lines)
 
 
 def _sync_one(c, poster, item, chain):

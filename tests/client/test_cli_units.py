@@ -37,7 +37,7 @@ def _dummy_args(command):
                        "zarahemla" if param.name == "game_type" else
                        "ann" if param.name == "name" else "file.json")
         elif isinstance(param, click.Option) and param.required:
-            out += [param.opts[0], "2" if param.name == "seats" else "out.json"]
+            out += [param.opts[0], "2" if param.name in ("seats", "days") else "out.json"]
     return out
 
 
@@ -360,7 +360,9 @@ def test_games_table_while_an_offer_is_open(tmp_path):
                 "to_act": ["red", "blue"], "seats": [], "deadlines": {}}
         session = _Session(_Resp(200, json.dumps({"games": [game]}), "application/json"))
         out = invoke("--home", home.path, "games", obj={"session": session})
-        rows[me] = out.stdout.splitlines()[1].split()[3:]
+        # the row of the game (what waits for the player is listed above the table)
+        row = next(line for line in out.stdout.splitlines() if line.startswith("k7m2q9xa3b "))
+        rows[me] = row.split()[3:]
     assert rows == {"red": ["red", "YOU,", "blue"], "blue": ["blue", "YOU,", "red"]}
 
 

@@ -72,7 +72,8 @@ def test_offline_and_armor_check_zarahemla_moves_before_signing(make_player):
     # --force signs what the client refuses; the server still judges
     forced = them.run("play", "--offline", "--force", game, "city 99")
     assert "queued" in forced.stderr
-    assert them.json("sync", ok=1)["refused"][0]["reason"].startswith("'99' is not a corner")
+    refused = them.json("sync", ok=1)["error"]["details"]["refused"]
+    assert refused[0]["reason"].startswith("'99' is not a corner")
 
 
 # --- #13.6 ------------------------------------------------------------------------------------

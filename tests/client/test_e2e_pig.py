@@ -46,7 +46,10 @@ def test_two_players_whole_flow(make_player, tmp_path):
     # games: whose move it is
     mine = ann.json("games")
     assert [g["id"] for g in mine] == [game] and mine[0]["my_move"] is True
-    assert ann.run("games").stdout.splitlines()[1].split()[3:] == ["north", "YOU"]
+    games_text = ann.run("games").stdout.splitlines()
+    assert games_text[0] == "Waiting for you:" and game in games_text[1]  # ann's move waits
+    assert next(line for line in games_text if line.startswith(game + " ")).split()[3:] == \
+        ["north", "YOU"]
     assert bob.json("games")[0]["my_move"] is False
     assert bob.run("games").stdout.splitlines()[1].split()[3:] == ["east", "north"]
 
@@ -280,7 +283,10 @@ def test_register_needs_nothing_but_a_name_and_refuses_a_taken_one(make_player, 
     assert "already registered" in again.stdout
     thief = make_player("eve", register=False)
     taken = thief.run("register", ann.name, ok=1)
-    assert taken.stderr.strip().splitlines()[-1] == "pbem: that name is already registered"
+    assert taken.stderr.strip().splitlines()[-1] == \
+        "pbem: that name is already registered; no key was written: the home is as it was"
+    # nothing was left behind: no key, no "created a new key" note
+    assert not (thief.home / "key.ed25519").exists() and "created" not in taken.stderr
     unregistered = make_player("zed", register=False)
     assert "pbem register NAME" in unregistered.run("games", ok=1).stderr
     bad_tz = make_player("tim", register=False).run("register", "tim99", "--tz", "Mars/Olympus",
@@ -330,7 +336,7 @@ def test_offline_and_armor_refuse_what_the_rules_refuse_unless_forced(make_playe
     # --force signs it anyway and says the server will judge
     queued = bob.run("play", "--offline", "--force", game, "hold")
     assert "east owed no move" in queued.stderr
-    report = bob.json("sync", ok=1)
+    report = bob.json("sync", ok=1)["error"]["details"]   # --json: the report, in the error
     assert report["refused"][0]["reason"] == "east owes no move now"
 
 
