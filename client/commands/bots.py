@@ -112,6 +112,18 @@ def _play_one(c, bot, game_id, resp, me, legal):
             c.note(f"pbem: playing a random legal move instead: {move}")
 
 
+def _until_moved(c, game_id, game, pause, push):
+    """Wait for the other players: the server's long poll answers when the game moves on;
+    without one (or while the server cannot answer), a pause of ``pause`` seconds."""
+    from ..api import RateLimited, ServerError, ServerUnreachable
+    from ..waiting import until_moved
+    try:
+        until_moved(c.api, game_id, game.get("seq"), game.get("status"),
+                    pause if not push.get("on", True) else None, push)
+    except (ServerUnreachable, ServerError, RateLimited):
+        time.sleep(pause)
+
+
 def _over_line(game_id, game, view):
     result = (view or {}).get("result") or game.get("result") or {}
     winners = ", ".join(result.get("winners") or []) or "nobody"
@@ -165,6 +177,7 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
     bot_ = None
     delay = interval
     warned = failed = False
+    push = {"on": True}  # the server's long poll, until it shows it has none
     try:
         while True:
             try:
@@ -184,7 +197,7 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
                 if not until_end:
                     raise PbemError(f"game {game_id} has not started yet: seats are still "
                                     "free")
-                time.sleep(delay)
+                _until_moved(c, game_id, game, delay, push)
                 delay = min(30.0, delay * 1.5)
                 continue
             if view.get("status") == "over" or game.get("status") == "over":
@@ -201,7 +214,7 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
                     raise PbemError(f"{me} owes no move in game {game_id} now (pbem wait "
                                     f"{game_id} waits for it; pbem bot --until-end plays "
                                     "every turn)")
-                time.sleep(delay)
+                _until_moved(c, game_id, game, delay, push)
                 delay = min(30.0, delay * 1.5)
                 continue
             delay = interval
@@ -298,6 +311,8 @@ def watch(c, game_id, quiet, timeout, interval):
     from ..api import RateLimited, ServerError, ServerUnreachable
     from ..context import WaitTimeout
     from ..numbers import shown_events, shown_text
+    from ..waiting import until_moved
+    push = {"on": True}
     start = time.monotonic()
     delay = interval
     since = 0
@@ -343,6 +358,16 @@ def watch(c, game_id, quiet, timeout, interval):
         if not entries:
             pause = delay if timeout is None else \
                 max(0.0, min(delay, timeout - (time.monotonic() - start)))
+            # the server's long poll answers when the game moves on (Api.wait); without one,
+            # a pause that grows while nothing happens
+            if push.get("on", True):
+                left = None if timeout is None else \
+                    max(0.0, timeout - (time.monotonic() - start))
+                try:
+                    until_moved(c.api, game_id, since - 1, game.get("status"), left, push)
+                except (ServerUnreachable, ServerError, RateLimited):
+                    time.sleep(pause)
+                continue
             time.sleep(pause)
             delay = min(30.0, delay * 1.5)
 
