@@ -173,10 +173,16 @@ def cli(ctx, server, home, as_json, debug):
       pbem play GAME "settle 14" "road 14-19"  # sign and send moves, each quoted
       pbem wait GAME && pbem show GAME         # block until it is your move
 
-    Global options may also follow the command (pbem games --json).
+    Global options may also follow the command (pbem games --json).  With
+    --json a failure prints {"error": {"code", "message", "details"}} on
+    stdout.  Moves are numbered from 1, as on the game's pages.
+
+    \b
     Exit codes: 0 ok, 1 refused or failed (pbem wait: the game is over),
-    2 usage, 3 pbem wait timed out, 4 the server cannot be reached,
-    5 pbem verify: a verified prefix of a game, not a whole one.
+    2 usage, 3 you owe nothing (pbem wait timed out; pbem moves, pbem next),
+    4 the server cannot be reached,
+    5 pbem verify: a verified prefix of a game, not a whole one,
+    6 pbem moves: the game is over.
     """
     # a caller (a test, an embedding program) may inject a requests.Session-like object:
     # cli.main(obj={"session": session})

@@ -112,7 +112,7 @@ def test_two_players_whole_flow(make_player, tmp_path):
     assert log[0]["events"][0].startswith("north peeked at ")
     assert bob.json("log", game)[0]["events"] == ["north peeked"]
     text = bob.run("log", game).stdout.splitlines()
-    assert text[0].split() == ["0", "north", "peek", "--", "north", "peeked"]
+    assert text[0].split() == ["1", "north", "peek", "--", "north", "peeked"]  # from 1
 
     # export and verify a running game: links and signatures hold, replay waits
     archive = tmp_path / "running.json"

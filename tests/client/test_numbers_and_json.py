@@ -75,3 +75,17 @@ def test_json_refusals_carry_the_error_shape(make_player):
     # a refusal of the server keeps its code
     late = json.loads(ann.run("--json", "play", game, "hold", ok=1).stdout)
     assert re.fullmatch(r"[a-z_]+", late["error"]["code"]) and late["error"]["code"] != "usage"
+
+
+def test_a_long_stone_age_path_fits_80_columns():
+    """pbem log printed 86 columns for a long nomad path: one word wider than the room left
+    under the move column.  It now breaks after a hyphen and every line fits."""
+    from client.commands.archive import log_lines
+    path = "-".join(str(n) for n in range(100, 40, -3))        # 20 crossings, 79 characters
+    line = f"  15  white      move {path}  -- White's nomad walks {len(path)} crossings"
+    assert len(line) > 80
+    wrapped = log_lines([line], 80)
+    assert max(map(len, wrapped)) <= 80 and len(wrapped) > 1
+    assert all(w.startswith(" " * 17) for w in wrapped[1:])
+    assert wrapped[0].startswith("  15  white      move")
+    assert path in "".join(w.strip() for w in wrapped)    # nothing lost, only broken
