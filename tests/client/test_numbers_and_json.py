@@ -35,6 +35,8 @@ def test_takeback_notation_is_translated_both_ways(make_player):
     asked = ann.run("play", game, f"@takeback {number}").stdout
     assert asked.startswith(f"move {number + 1}: north @takeback {number}")
     assert f"(move {number})" in asked       # the event's seq, as a number
+    page = requests.get(f"{ann.server}/g/{game}", timeout=10).text
+    assert f"(from move {number})" in page   # the page's takeback panel: the same number
     wire = ann.json("log", game)[-1]
     assert wire["move"] == f"@takeback {hold['seq']}"   # the envelope keeps the seq
     shown = ann.run("log", game).stdout
