@@ -225,10 +225,11 @@ def verify(c, file, server_key, no_color):
     except ArchiveError as exc:
         where = f" (entry {exc.index})" if exc.index is not None and \
             f"entry {exc.index}" not in exc.message else ""
-        if c.json:
-            c.emit({"ok": False, "outcome": "refused", "file": file, "error": exc.message,
-                    "index": exc.index})
-        raise PbemError(_printable(f"{file}: {exc.message}{where}; archive refused")) from None
+        # --json: the verdict is the error's details (one JSON document on stdout)
+        raise PbemError(_printable(f"{file}: {exc.message}{where}; archive refused"),
+                        "archive_refused", {"ok": False, "outcome": "refused", "file": file,
+                                            "error": exc.message, "index": exc.index}) \
+            from None
     head = report["head"]
     data = {"ok": True, "outcome": "complete" if report["complete"] else "prefix", "file": file,
             "format": report["format"], "game": header["game"], "type": header["type"],

@@ -250,7 +250,7 @@ def test_a_game_of_bots_only_from_the_shell(bot_server, tmp_path):
     assert code == 0, err
     lines = out.strip().splitlines()
     assert lines[-1].startswith(f"game {game} is over (won by ")
-    assert len(lines) >= 3 and lines[0].split()[0] == "0"
+    assert len(lines) >= 3 and lines[0].split()[0] == "1"   # moves numbered from 1
     log = ann.json("log", game)
     assert len(lines) - 1 == len(log)
     again = ann.json("watch", game)
