@@ -322,7 +322,7 @@ def test_colour_only_on_a_terminal(make_player, monkeypatch):
 
 
 def test_offline_and_armor_refuse_what_the_rules_refuse_unless_forced(make_player):
-    """#13.4: a move that cannot be played now is not signed (the rules' reason, exit 1)."""
+    """a move that cannot be played now is not signed (the rules' reason, exit 1)."""
     game, (ann, bob) = start(make_player)
     bob.run("show", game)
     for mode in ("--offline", "--armor"):

@@ -1,4 +1,4 @@
-"""End to end (#19): a real server process and the real ``pbem`` for table talk and orders."""
+"""End to end: a real server process and the real ``pbem`` for table talk and orders."""
 
 import json
 

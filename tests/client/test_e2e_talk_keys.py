@@ -1,4 +1,4 @@
-"""End to end (#19): `pbem say` and `pbem order` after `pbem key rotate` and from a device
+"""End to end: `pbem say` and `pbem order` after `pbem key rotate` and from a device
 home (their documents verify with the key the table held when they were written, or carry
 the device's delegation); a revoked device's are refused; the archive verifies offline."""
 

@@ -1,4 +1,4 @@
-"""``pbem leave GAME --to-bot``: a player hands their seat to the server's bot (#16), against
+"""``pbem leave GAME --to-bot``: a player hands their seat to the server's bot, against
 a real ``pbem-server run`` (its bot thread plays the seat); the archive verifies and says so;
 the refusals are one sentence each."""
 

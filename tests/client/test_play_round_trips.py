@@ -1,5 +1,5 @@
 """`pbem play` needs one round trip when the home's view is as new as the last head it saw
-(#20), and still checks every head the server shows (history only grows)."""
+and still checks every head the server shows (history only grows)."""
 
 from client.api import Api
 from tests.client.test_e2e_pig import start
