@@ -143,7 +143,8 @@ def test_two_players_whole_flow(make_player, tmp_path):
     tampered.write_text(json.dumps(data))
     bad = bob.run("verify", tampered, ok=1)
     assert bad.stderr.startswith(f"pbem: {tampered}: entry 2 ")
-    assert bob.json("verify", tampered, ok=1)["ok"] is False
+    # --json: the refusal in the error shape, the verdict in its details
+    assert bob.json("verify", tampered, ok=1)["error"]["details"]["ok"] is False
     moved = dict(json.loads(final.read_text()))
     moved["seed"] = "00" * 32
     tampered.write_text(json.dumps(moved))

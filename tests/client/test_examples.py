@@ -35,9 +35,11 @@ def _help_examples():
         text = command.help or ""
         if "Example" not in text:
             continue
-        block = text[text.index("Example"):]
-        out += [(f"pbem {name} --help", line.strip()) for line in block.splitlines()[1:]
-                if "pbem " in line]
+        # the block: the lines after "Example(s):" up to the next blank line
+        block = text[text.index("Example"):].splitlines()[1:]
+        block = block[:next((i for i, line in enumerate(block) if not line.strip()),
+                            len(block))]
+        out += [(f"pbem {name} --help", line.strip()) for line in block if "pbem " in line]
     return out
 
 
