@@ -271,7 +271,7 @@ class Api:
         return self.request("GET", "/api/types", signed=False)["types"]
 
     def register(self, name, private_key, public_key, email=None, tz=None, recovery=None):
-        """``recovery``: {"recovery_key", "recovery_cert"} (client/commands_table.py)."""
+        """``recovery``: {"recovery_key", "recovery_cert"} (client/recovery.py)."""
         body = {"name": name, "public_key": public_key, **(recovery or {})}
         if email:
             body["email"] = email
@@ -281,6 +281,15 @@ class Api:
 
     def me(self):
         return self.request("GET", "/api/players/me")
+
+    def update_settings(self, changes):
+        """PATCH /api/players/me: email, tz, notify (every, digest, none), quiet_start,
+        quiet_end, webhook_url; the profile with its settings."""
+        return self.request("PATCH", "/api/players/me", changes)
+
+    def vacation(self, days):
+        """Take ``days`` vacation days from now: the caller's deadlines pause that long."""
+        return self.request("POST", "/api/players/me/vacation", {"days": days})
 
     def player(self, name):
         return self.request("GET", "/api/players/" + quote(name, safe=""), signed=False)
@@ -351,6 +360,67 @@ class Api:
         return self.request("POST", f"/api/games/{self._g(game_id)}/moves",
                             {"envelope": envelope, "signature": signature},
                             params={"answer": answer}, signed=self.identity is not None)
+
+    # --- the long poll (server/api/push.py) -------------------------------------------------
+
+    #: what :meth:`wait` returns when the server holds as many waiters as it can
+    BUSY = "busy"
+
+    def wait(self, game_id, after=None, status=None, timeout=25.0):
+        """Block (on the server) until ``game_id`` is past seq ``after`` (or no longer in
+        ``status``), or for ``timeout`` seconds; return the game's public head
+        ``{"seq", "status", "to_act", "result", ...}`` as it then is.
+
+        Returns None from a server without push (a pbem server older than the long poll,
+        or one that reads these parameters otherwise: poll ``game`` instead), and
+        ``Api.BUSY`` when the server holds as many waiters as it can (poll once, then ask
+        again).  A server whose push process answers elsewhere (a web process that holds no
+        waiters, with PBEM_PUSH_URL set) refuses with 503 and ``details.push_url``: the long
+        poll is asked there instead, and that address is remembered for the next calls;
+        when it fails, it is forgotten and BUSY returned.  NotFound for an unknown game.
+        """
+        pushed = getattr(self, "_push_api", None)
+        if pushed is not None:
+            try:
+                return pushed._wait_here(game_id, after, status, timeout, follow=False)
+            except NotFound:
+                raise
+            except ApiError:
+                self._push_api = None  # the announced push address fails: back to ours
+                return self.BUSY
+        return self._wait_here(game_id, after, status, timeout, follow=True)
+
+    def _wait_here(self, game_id, after, status, timeout, follow):
+        params = {"after": after, "status": status, "timeout": f"{max(0.0, timeout):.2f}"}
+        saved = self.timeout
+        self.timeout = max(saved, timeout + 10)  # the server answers by ``timeout``
+        try:
+            return self.request("GET", f"/api/games/{self._g(game_id)}/wait", params=params,
+                                signed=False)
+        except NotFound as exc:
+            if exc.code == "unknown_game":
+                raise
+            return None  # no such endpoint: poll instead
+        except NotPbemServer as exc:
+            if exc.status != 404:
+                raise
+            return None  # a pbem server from before push: its 404 for a path it lacks
+        except BadRequest:
+            return None  # a server that reads these parameters otherwise: poll instead
+        except ServerError as exc:
+            if exc.status == 503 and exc.code == "busy":
+                pointer = (exc.details or {}).get("push_url")
+                if follow and isinstance(pointer, str) and pointer:
+                    try:  # the push process answers elsewhere: ask there, and remember it
+                        self._push_api = Api(pointer, session=self.session, timeout=saved)
+                    except ApiError:
+                        return self.BUSY
+                    self.timeout = saved
+                    return self.wait(game_id, after, status, timeout)
+                return self.BUSY
+            raise
+        finally:
+            self.timeout = saved
 
     def table(self, game_id, seat=None):
         """The table state: the pending takeback request, the seqs this seat could take back

@@ -1,8 +1,10 @@
 """``pbem``: play slow board games from a terminal or a script.
 
-The click group and its global options live here; the commands live in
-``commands_games``, ``commands_play`` and ``commands_archive``, and what they
-share (errors, the context object) in ``context``.
+The click group and its global options live here; the commands live in the modules of
+``client/commands/`` (which never import each other), and what they share in the modules
+beside this one: errors and the context object in ``context``, signing and posting log
+entries in ``poster``, seats in ``seats``, recovery codes in ``recovery``, move numbers in
+``numbers``.
 """
 
 import importlib
@@ -15,55 +17,62 @@ from .context import DEFAULT_SERVER, Context, PbemGroup
 # `pbem --help` costs no more than click itself; tests/client/test_cli_lazy.py checks that
 # these lines are the commands' own short help.
 COMMANDS = {
-    "register": ("commands_games", "Create your key (if there is none) and register NAME with "
+    "register": ("commands.games", "Create your key (if there is none) and register NAME with "
                  "the server."),
-    "new": ("commands_games", "Create a game of TYPE, take the first seat and print its id."),
-    "join": ("commands_games", "Take a free seat in GAME; the game starts when all seats are "
+    "new": ("commands.games", "Create a game of TYPE, take the first seat and print its id."),
+    "join": ("commands.games", "Take a free seat in GAME; the game starts when all seats are "
              "filled."),
-    "games": ("commands_games", "My games: whose move it is and deadlines in my time zone."),
-    "show": ("commands_games", "The board and panel of GAME as you may see it."),
-    "moves": ("commands_games", "Your legal moves in GAME, one per line, in the game's "
+    "games": ("commands.inbox", "My games: what waits for me first, then each game and its "
+              "deadline in my time zone."),
+    "next": ("commands.inbox", "Print the id of the game where you owe a move that comes first "
+             "(exit 3: none)."),
+    "show": ("commands.games", "The board and panel of GAME as you may see it."),
+    "moves": ("commands.games", "Your legal moves in GAME, one per line, in the game's "
               "notation."),
-    "rules": ("commands_games", "A short help for TYPE's move notation, with examples (no "
+    "rules": ("commands.games", "A short help for TYPE's move notation, with examples (no "
               "TYPE: list the games)."),
-    "play": ("commands_play", "Sign and submit one or several moves in GAME, in order."),
-    "bot": ("commands_bots", "Let a local bot play your seat in GAME, signed with your key."),
-    "leave": ("commands_bots", "Hand your seat in GAME to one of the server's bots, which "
+    "play": ("commands.play", "Sign and submit one or several moves in GAME, in order."),
+    "bot": ("commands.bots", "Let a local bot play your seat in GAME, signed with your key."),
+    "leave": ("commands.bots", "Hand your seat in GAME to one of the server's bots, which "
               "plays it from then on."),
-    "watch": ("commands_bots", "Follow GAME to its end, printing each move (a game of bots "
+    "watch": ("commands.bots", "Follow GAME to its end, printing each move (a game of bots "
               "only, or any game)."),
-    "sync": ("commands_play", "Submit the moves queued with play --offline and report what "
+    "sync": ("commands.play", "Submit the moves queued with play --offline and report what "
              "happened."),
-    "wait": ("commands_play", "Block until you must act in GAME (exit 0); exit 1 if the game "
+    "wait": ("commands.play", "Block until you must act in GAME (exit 0); exit 1 if the game "
              "ends, 3 on timeout."),
-    "takeback": ("commands_table", "Ask to take back your last moves in GAME, or answer a "
+    "takeback": ("commands.table", "Ask to take back your last moves in GAME, or answer a "
                  "request (--accept, --refuse)."),
-    "key": ("commands_table", "Your main key: rotate it (with the old key, or the recovery "
+    "key": ("commands.table", "Your main key: rotate it (with the old key, or the recovery "
             "code if it is lost)."),
-    "log": ("commands_archive", "The moves of GAME so far, with what they caused as you may "
+    "log": ("commands.archive", "The moves of GAME so far, with what they caused as you may "
             "see it."),
-    "export": ("commands_archive", "Write the archive of GAME (every signed move; the seed "
+    "export": ("commands.archive", "Write the archive of GAME (every signed move; the seed "
                "once it is over) to FILE."),
-    "verify": ("commands_archive", "Check an archive offline: seed, signatures, hash links "
+    "verify": ("commands.archive", "Check an archive offline: seed, signatures, hash links "
                "and a full replay."),
-    "rematch": ("commands_ratings", "Offer a rematch of the finished GAME, or accept the one "
+    "rematch": ("commands.ratings", "Offer a rematch of the finished GAME, or accept the one "
                 "offered."),
-    "ratings": ("commands_ratings", "The ratings of TYPE (a cooperative game: wins by team "
+    "ratings": ("commands.ratings", "The ratings of TYPE (a cooperative game: wins by team "
                 "size)."),
-    "open": ("commands_web", "Print a one-time link that opens GAME's page as you see it, and "
+    "open": ("commands.web", "Print a one-time link that opens GAME's page as you see it, and "
              "open a browser."),
-    "device": ("commands_devices", "Let another device (a second home, a browser) move for "
+    "settings": ("commands.settings", "Show your settings, or change them: time zone, email, "
+                 "quiet hours, notices."),
+    "vacation": ("commands.settings", "Take N vacation days from now: your deadlines pause "
+                 "that long."),
+    "device": ("commands.devices", "Let another device (a second home, a browser) move for "
                "you: add, import, list, revoke."),
-    # table talk and standing orders (#19)
-    "say": ("commands_talk", "Say TEXT at the table of GAME: to everyone, or --to one seat "
+    # table talk and standing orders
+    "say": ("commands.talk", "Say TEXT at the table of GAME: to everyone, or --to one seat "
             "only."),
-    "order": ("commands_talk", "Leave a standing order in GAME (or cancel one): the server "
+    "order": ("commands.talk", "Leave a standing order in GAME (or cancel one): the server "
               "plays it for you."),
-    "orders": ("commands_talk", "Your standing orders in GAME: id, status, seat, the order and "
+    "orders": ("commands.talk", "Your standing orders in GAME: id, status, seat, the order and "
                "how often it played."),
-    "mute": ("commands_talk", "Stop reading NAME's messages (in every game): pbem log, pages "
+    "mute": ("commands.talk", "Stop reading NAME's messages (in every game): pbem log, pages "
              "and notices leave them out."),
-    "unmute": ("commands_talk", "Read NAME's messages again."),
+    "unmute": ("commands.talk", "Read NAME's messages again."),
 }
 
 
@@ -164,10 +173,16 @@ def cli(ctx, server, home, as_json, debug):
       pbem play GAME "settle 14" "road 14-19"  # sign and send moves, each quoted
       pbem wait GAME && pbem show GAME         # block until it is your move
 
-    Global options may also follow the command (pbem games --json).
+    Global options may also follow the command (pbem games --json).  With
+    --json a failure prints {"error": {"code", "message", "details"}} on
+    stdout.  Moves are numbered from 1, as on the game's pages.
+
+    \b
     Exit codes: 0 ok, 1 refused or failed (pbem wait: the game is over),
-    2 usage, 3 pbem wait timed out, 4 the server cannot be reached,
-    5 pbem verify: a verified prefix of a game, not a whole one.
+    2 usage, 3 you owe nothing (pbem wait timed out; pbem moves, pbem next),
+    4 the server cannot be reached,
+    5 pbem verify: a verified prefix of a game, not a whole one,
+    6 pbem moves: the game is over.
     """
     # a caller (a test, an embedding program) may inject a requests.Session-like object:
     # cli.main(obj={"session": session})

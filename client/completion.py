@@ -31,8 +31,9 @@ def _home_and_server(ctx):
 def complete_type(ctx, param, incomplete):
     """The game types this client's rules library knows."""
     try:
-        from .context import known_types
         from shared.games import get_game
+
+        from .context import known_types
         out = []
         for name in known_types():
             if name.startswith(incomplete):

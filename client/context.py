@@ -22,14 +22,30 @@ EXIT_TIMEOUT = 3
 EXIT_UNREACHABLE = 4
 #: ``pbem verify``: every check holds, but the archive is a prefix of a game, not a whole one
 EXIT_PREFIX = 5
+#: ``pbem moves``: the game is over (nothing will ever be owed in it)
+EXIT_OVER = 6
+#: ``pbem moves``, ``pbem next``: nothing is owed by you now (the same code as a ``pbem wait``
+#: that timed out: in all three, you owe nothing yet)
+EXIT_NOTHING_OWED = EXIT_TIMEOUT
 
 
 # --- errors -----------------------------------------------------------------------------
 
 class PbemError(click.ClickException):
-    """A failure explained in one sentence on stderr; exit code 1."""
+    """A failure explained in one sentence on stderr; exit code 1.
+
+    With --json, the failure is also printed on stdout in the API's shape,
+    ``{"error": {"code", "message", "details"}}`` (see PbemGroup.invoke): ``code`` is the
+    server's error code when the server refused, else the class's ``CODE``.
+    """
 
     exit_code = EXIT_REFUSED
+    CODE = "refused"
+
+    def __init__(self, message, code=None, details=None):
+        super().__init__(message)
+        self.code = code or self.CODE
+        self.details = details or {}
 
     def show(self, file=None):
         click.echo(f"pbem: {self.format_message()}", err=True)
@@ -37,22 +53,40 @@ class PbemError(click.ClickException):
 
 class WaitTimeout(PbemError):
     exit_code = EXIT_TIMEOUT
+    CODE = "timeout"
+
+
+class NothingOwed(PbemError):
+    """You owe nothing now (pbem moves, pbem next): exit code 3."""
+
+    exit_code = EXIT_NOTHING_OWED
+    CODE = "not_your_move"
+
+
+class GameOver(PbemError):
+    """The game is over (pbem moves): exit code 6."""
+
+    exit_code = EXIT_OVER
+    CODE = "game_over"
 
 
 class UsageProblem(PbemError):
     """Wrong usage explained in one sentence (no usage block); exit code 2."""
 
     exit_code = EXIT_USAGE
+    CODE = "usage"
 
 
 class Unreachable(PbemError):
     exit_code = EXIT_UNREACHABLE
+    CODE = "unreachable"
 
 
 def _as_pbem_error(exc):
     """The PbemError for a known exception, or None."""
     from shared import IllegalMove
     from shared.envelope import EnvelopeError
+
     from .api import ApiError, BadServerUrl, ServerUnreachable
     from .armor import ArmorError
     from .heads import HistoryError
@@ -60,9 +94,9 @@ def _as_pbem_error(exc):
     if isinstance(exc, ServerUnreachable):
         return Unreachable(exc.message)
     if isinstance(exc, BadServerUrl):
-        return UsageProblem(exc.message)
+        return UsageProblem(exc.message, "bad_server_url")
     if isinstance(exc, ApiError):
-        return PbemError(exc.message)
+        return PbemError(exc.message, exc.code, exc.details)
     if isinstance(exc, (EnvelopeError, IllegalMove)):
         return PbemError(exc.message)
     if isinstance(exc, (HomeError, HistoryError, ArmorError)):
@@ -101,6 +135,19 @@ class PbemGroup(click.Group):
 
     def invoke(self, ctx):
         try:
+            return self._invoke(ctx)
+        except click.ClickException as exc:
+            if not (isinstance(ctx.obj, Context) and ctx.obj.json):
+                raise
+            # --json: the failure in the API's shape on stdout too, then the usual sentence
+            # on stderr and exit code
+            click.echo(json.dumps({"error": error_json(exc)}, indent=2, ensure_ascii=False,
+                                  default=str))
+            exc.show()
+            raise click.exceptions.Exit(exc.exit_code) from None
+
+    def _invoke(self, ctx):
+        try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
@@ -114,7 +161,16 @@ class PbemGroup(click.Group):
             if known is not None:
                 raise known from None
             raise PbemError(f"unexpected error: {exc.__class__.__name__}: {exc} "
-                            "(run with --debug to see the traceback)") from None
+                            "(run with --debug to see the traceback)", "unexpected") from None
+
+
+def error_json(exc):
+    """``{"code", "message", "details"}`` for a failure (a PbemError or click's own usage
+    errors: code "usage")."""
+    if isinstance(exc, PbemError):
+        return {"code": exc.code, "message": exc.format_message(), "details": exc.details}
+    code = "usage" if exc.exit_code == EXIT_USAGE else "refused"
+    return {"code": code, "message": exc.format_message(), "details": {}}
 
 
 # --- argument types ----------------------------------------------------------------------

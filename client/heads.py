@@ -79,7 +79,7 @@ class HeadKeeper:
             seen = archive["genesis"] if old["length"] == 0 else \
                 archive["entries"][old["length"] - 1]["hash"]
             if seen != old["hash"]:
-                raise HistoryError(told + (f"move {old['length'] - 1} now has another hash "
+                raise HistoryError(told + (f"move {old['length']} now has another hash "
                                            "than the one seen before" if old["length"] else
                                            "the game's header is not the one seen before"))
         if old is None or old != {"length": head["length"], "hash": head["hash"]}:
@@ -95,7 +95,7 @@ class HeadKeeper:
                                f"showed {old['length']} before")
         if new["length"] == old["length"]:
             if new["hash"] != old["hash"]:
-                raise HistoryError(told + f"move {old['length'] - 1} now has another hash than "
+                raise HistoryError(told + f"move {old['length']} now has another hash than "
                                    "the one seen before")
             return
         if any(isinstance(e, dict) and e.get("seq") == old["length"]
@@ -114,7 +114,7 @@ class HeadKeeper:
         entries = self.api.log(game_id, since=old["length"] - 1, limit=1)["entries"]
         if not entries or not _entry_holds(entries[0], game_id, old["length"] - 1,
                                            expected_hash=old["hash"]):
-            raise HistoryError(told + f"move {old['length'] - 1} now has another hash than the "
+            raise HistoryError(told + f"move {old['length']} now has another hash than the "
                                "one seen before")
 
 

@@ -137,14 +137,20 @@ class Home:
             raise HomeError(f"the key file {self.file(self.KEY)} is damaged")
         return key
 
-    def create_key(self):
-        """Create a new private key (mode 0600) unless one exists; return the key."""
+    def create_key(self, dry=False):
+        """Create a new private key (mode 0600) unless one exists; return the key.  ``dry``:
+        only check that one may be created here (HomeError in a device home)."""
         if self.has_main_key():
             return self.private_key()
         if os.path.exists(self.file(self.DEVICE)):
             raise HomeError(f"{self.path} is a device home (pbem device import): it signs with "
                             "a delegated key and registers no player; use another --home")
-        key = secrets.token_bytes(32)
+        if dry:
+            return None
+        return self.save_key(secrets.token_bytes(32))
+
+    def save_key(self, key):
+        """Write ``key`` (32 private bytes) as this home's main key (mode 0600)."""
         try:
             atomic_write(self.file(self.KEY), key.hex() + "\n", mode=0o600)
         except OSError as exc:

@@ -25,6 +25,7 @@ player who forgot the quotes around a move with spaces.
 
 from shared import IllegalMove, InvalidMove
 
+
 def open_ended_kinds(game):
     """The kinds of move ``game`` lists only by examples (``Game.open_ended_kinds``)."""
     return frozenset(getattr(game, "open_ended_kinds", ()) or ())
@@ -164,3 +165,30 @@ def check_first(game, text, seat, view, legal):
         reason = f"{seat} has no legal move now"
     raise IllegalMove(f"{text!r} is not one of {seat}'s legal moves now: {reason}",
                       code="not_legal_now")
+
+
+def rules_for(resp, required):
+    """The rules-library game of ``resp``'s game, or None when this client cannot play it.
+
+    With ``required`` (a move is about to be signed unchecked otherwise), an unknown game
+    or rules version is refused with a hint at --force.
+    """
+    from .context import PbemError, load_game
+    game = resp.get("game") or {}
+    try:
+        rules = load_game(game.get("type"))
+    except (KeyError, TypeError):
+        if required:
+            raise PbemError(f"this client does not know the rules of {game.get('type')!r}, so "
+                            "it cannot check the move before signing it; --force signs it "
+                            "unchecked") from None
+        return None
+    version = str(game.get("rules_version") or "1")
+    if version not in tuple(str(v) for v in rules.rules_versions):
+        if required:
+            raise PbemError(f"game {game.get('id')} is played under {rules.name} rules version "
+                            f"{version}, which this client's rules library does not have "
+                            f"(it has {', '.join(rules.rules_versions)}): update pbem, or "
+                            "--force signs the move unchecked")
+        return None
+    return rules

@@ -3,8 +3,7 @@
 import secrets
 import time
 
-from shared.envelope import (EnvelopeError, make_envelope, request_message, sign,
-                             sign_envelope)
+from shared.envelope import EnvelopeError, make_envelope, request_message, sign, sign_envelope
 
 
 def request_headers(private_key, name, method, path, body=b"", ts=None, nonce=None):

@@ -88,7 +88,7 @@ def _turn_text(game, seat, player, kind):
         "  or reply to this email with the block printed by",
         f"  pbem play --armor {game.id} '<move>'", ""])
     subject = f"[pbem] {'Reminder: ' if kind == 'reminder' else ''}{game_def.title} " \
-              f"{game.id}: you owe {owes}"
+              f"{game.id}: your move: {owes}"  # owes is a phrase: "place a settlement (...)"
     payload = {"event": kind, "game": game.id, "type": game.type, "seat": seat, "owes": owes,
                "deadline": duty.due_at.isoformat() if duty and duty.due_at else None,
                "legal_moves": shown, "seq": game.head_seq}

@@ -48,7 +48,7 @@ class Server:
         self.proc = subprocess.Popen(["pbem-server", "run", "--host", "127.0.0.1", "--port",
                                       str(self.port)], env=env, cwd=ROOT, stdout=self.log,
                                      stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a shared, loaded machine starts slowly
         while True:
             try:
                 if requests.get(self.url + "/api/health", timeout=1).status_code == 200:

@@ -6,9 +6,19 @@ import secrets
 import pytest
 import requests
 
-from client.api import (Api, ApiError, BadRequest, BadServerUrl, Conflict, NotFound,
-                        NotPbemServer, RateLimited, Refused, ServerError, ServerUnreachable,
-                        Unauthorized, check_server_url)
+from client.api import (
+    Api,
+    ApiError,
+    BadRequest,
+    Conflict,
+    NotFound,
+    NotPbemServer,
+    RateLimited,
+    Refused,
+    ServerError,
+    ServerUnreachable,
+    Unauthorized,
+)
 from shared.envelope import public_key_hex, request_message, verify
 
 
@@ -83,7 +93,8 @@ def test_unreachable(exc, words):
 
 def test_not_json_success():
     api = Api("http://x", session=FakeSession(FakeResponse(200, text="<html>")))
-    with pytest.raises(NotPbemServer, match="with a web page .HTML. where the pbem API answers JSON"):
+    with pytest.raises(NotPbemServer,
+                       match="with a web page .HTML. where the pbem API answers JSON"):
         api.health()
 
 
@@ -112,7 +123,7 @@ def test_signed_request_signs_path_query_and_body():
 def test_moves_and_archives_are_signed_requests_when_there_is_an_identity():
     """The server renders a move's answer for the seat only on the seat's signed request
     (issue 12 item 1); an archive is public, and a signed request adds the caller's private
-    messages and own standing orders to it (pbem-archive-v3, #19)."""
+    messages and own standing orders to it (pbem-archive-v3)."""
     session = FakeSession(FakeResponse(201, {"seq": 0}), FakeResponse(200, {}),
                           FakeResponse(201, {"seq": 1}), FakeResponse(200, {}))
     api = Api("http://x", identity=("ann", secrets.token_bytes(32)), session=session)

@@ -71,7 +71,7 @@ def test_pbem_bot_one_move_and_its_refusals(make_player):
     bob.run("join", game)
     # one move, printed like pbem play prints it
     out = ann.run("bot", game, "--level", "random", "--seed", "x").stdout.strip().splitlines()
-    assert len(out) == 1 and out[0].startswith("move 0: north ")
+    assert len(out) == 1 and out[0].startswith("move 1: north ")
     # a seat that owes no move: one sentence, exit 1, nothing sent
     while "east" not in ann.json("show", game)["to_act"]:
         ann.run("play", game, "hold")
@@ -99,13 +99,13 @@ def test_pbem_bot_offline_queues_the_move_for_sync(make_player):
     assert "no fetched state" in fresh.run("bot", "--offline", game, ok=1).stderr
     ann.run("show", game)  # fetches the view and the legal moves
     queued = ann.run("bot", "--offline", game, "--seed", "s")
-    assert queued.stdout.startswith("queued move 0: north ")
+    assert queued.stdout.startswith("queued move 1: north ")
     assert "pbem sync" in queued.stderr
     # a second offline move would be chosen blind: refused until the state is fetched again
     again = ann.run("bot", "--offline", game, ok=1)
     assert "does not know the state" in again.stderr
     synced = ann.run("sync").stdout
-    assert synced.startswith(f"accepted {game} move 0: north ")
+    assert synced.startswith(f"accepted {game} move 1: north ")
     assert len(ann.json("log", game)) == 1
 
 
@@ -250,7 +250,7 @@ def test_a_game_of_bots_only_from_the_shell(bot_server, tmp_path):
     assert code == 0, err
     lines = out.strip().splitlines()
     assert lines[-1].startswith(f"game {game} is over (won by ")
-    assert len(lines) >= 3 and lines[0].split()[0] == "0"
+    assert len(lines) >= 3 and lines[0].split()[0] == "1"   # moves numbered from 1
     log = ann.json("log", game)
     assert len(lines) - 1 == len(log)
     again = ann.json("watch", game)
@@ -263,6 +263,7 @@ def test_a_game_of_bots_only_from_the_shell(bot_server, tmp_path):
 def test_the_bots_walk_through_in_the_cli_doc_runs(tmp_path):
     """docs/CLI.md's Bots block, as written, against pbem-server run (its bot thread plays)."""
     import re
+
     from .conftest import free_port
     text = (ROOT / "docs" / "CLI.md").read_text()
     section = text.split("## Bots", 1)[1]
@@ -335,11 +336,11 @@ def test_pbem_bot_survives_a_broken_bot_and_a_refused_move(make_player, monkeypa
     real_post = api_module.Api.post_move
     calls = []
 
-    def refuse_first(self, game_id, envelope, signature):
+    def refuse_first(self, game_id, envelope, signature, **kw):
         calls.append(json.loads(envelope)["move"])
         if len(calls) == 1:
             raise api_module.Refused("the rules say no", status=422, code="illegal_move")
-        return real_post(self, game_id, envelope, signature)
+        return real_post(self, game_id, envelope, signature, **kw)
 
     monkeypatch.setattr(api_module.Api, "post_move", refuse_first)
     out = ann.run("bot", game, "--seed", "z")

@@ -15,7 +15,7 @@ def test_command_table_matches_the_commands_own_help():
         module = importlib.import_module(f"client.{name}")
         for command in vars(module).values():
             if isinstance(command, click.Command):
-                real[command.name] = (module.__name__.rsplit(".", 1)[1],
+                real[command.name] = (module.__name__.split(".", 1)[1],
                                       command.get_short_help_str(limit=120))
     assert real == cli_module.COMMANDS
 

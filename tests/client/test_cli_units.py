@@ -1,4 +1,4 @@
-"""Issue #13 (a newcomer's first hour), the CLI parts that need no server.
+"""A newcomer's first hour, the CLI parts that need no server.
 
 Global options after the command, the checks before signing, quoting hints,
 server URLs, help examples, wrapping, completion and bad input.
@@ -26,7 +26,7 @@ def invoke(*args, env=None, obj=None):
                               catch_exceptions=False)
 
 
-# --- #13.2: global options after the command, over the whole command table -------------------
+# --- global options after the command, over the whole command table -------------------
 
 def _dummy_args(command):
     """Values for the command's required arguments and options."""
@@ -37,7 +37,7 @@ def _dummy_args(command):
                        "zarahemla" if param.name == "game_type" else
                        "ann" if param.name == "name" else "file.json")
         elif isinstance(param, click.Option) and param.required:
-            out += [param.opts[0], "2" if param.name == "seats" else "out.json"]
+            out += [param.opts[0], "2" if param.name in ("seats", "days") else "out.json"]
     return out
 
 
@@ -64,7 +64,7 @@ def test_json_after_the_command_is_in_its_help_and_not_repeated():
     assert [p.name for p in again.params].count("as_json") == 1
 
 
-# --- #13.4: what the client checks before signing -----------------------------------------------
+# --- what the client checks before signing -----------------------------------------------
 
 ZAR = load_game("zarahemla")
 
@@ -135,7 +135,7 @@ def test_every_game_refuses_bad_text_with_invalid_move(text):
             check_first(game, text, "x", {"to_act": ["x"]}, [])
 
 
-# --- #13.6: unquoted moves ----------------------------------------------------------------
+# --- unquoted moves ----------------------------------------------------------------
 
 def test_split_hint_groups_the_arguments_the_player_meant():
     assert split_hint(ZAR, ["robber", "C"]) == [["robber", "C"]]
@@ -155,10 +155,10 @@ def test_split_hint_groups_the_arguments_the_player_meant():
 ])
 def test_unquoted_words_whose_join_is_no_move_either_still_get_the_quoting_hint(
         args, joined, reason):
-    """Audit of #13.6: `pbem play G road 1 99` said "'road' refused: write road and a path,
+    """Audit: `pbem play G road 1 99` said "'road' refused: write road and a path,
     like: road 14-19", though the player wrote one: no word of the quotes, because the join
     did not parse either (99 is no corner).  Now the join's reason and the quoted command."""
-    from client.commands_play import _quoting_hint
+    from client.commands.play import _quoting_hint
     from client.context import UsageProblem
     with pytest.raises(UsageProblem) as caught:
         _quoting_hint(None, ZAR, "k7m2q9xa3b", args)
@@ -171,11 +171,11 @@ def test_unquoted_words_whose_join_is_no_move_either_still_get_the_quoting_hint(
                                   ["settle 14", "nonsense"]])
 def test_no_quoting_hint_for_moves_or_for_one_bad_word(args):
     """Separate moves, quoted moves, and a single bad word are left to the rules' reasons."""
-    from client.commands_play import _quoting_hint
+    from client.commands.play import _quoting_hint
     assert _quoting_hint(None, ZAR, "k7m2q9xa3b", args) is None
 
 
-# --- #13.7: server URLs -----------------------------------------------------------------------
+# --- server URLs -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("url,words", [
     ("127.0.0.1:5000", "has no scheme: write http://127.0.0.1:5000"),
@@ -269,7 +269,7 @@ def test_the_cli_prints_one_sentence_for_a_foreign_server(tmp_path):
     assert "unexpected" not in out.stderr
 
 
-# --- #13.5: exit codes ------------------------------------------------------------------------
+# --- exit codes ------------------------------------------------------------------------
 
 def test_unreachable_has_its_own_exit_code(tmp_path):
     import requests
@@ -296,7 +296,7 @@ def test_the_exit_codes_are_documented_where_the_commands_are():
     assert "4 the server cannot be reached" in invoke("--help").stdout
 
 
-# --- #13.8: examples the rules accept -----------------------------------------------------------
+# --- examples the rules accept -----------------------------------------------------------
 
 def _help_moves():
     """Every quoted move in the examples of pbem --help and pbem play --help."""
@@ -337,7 +337,7 @@ def test_docs_examples_of_roads_are_adjacent():
 
 
 def test_games_names_only_the_viewers_duty():
-    from client.commands_games import to_act_text
+    from client.seats import to_act_text
 
     def games_for(you):
         game = {"id": "k7m2q9xa3b", "type": "zarahemla", "status": "playing", "you": you,
@@ -360,17 +360,19 @@ def test_games_table_while_an_offer_is_open(tmp_path):
                 "to_act": ["red", "blue"], "seats": [], "deadlines": {}}
         session = _Session(_Resp(200, json.dumps({"games": [game]}), "application/json"))
         out = invoke("--home", home.path, "games", obj={"session": session})
-        rows[me] = out.stdout.splitlines()[1].split()[3:]
+        # the row of the game (what waits for the player is listed above the table)
+        row = next(line for line in out.stdout.splitlines() if line.startswith("k7m2q9xa3b "))
+        rows[me] = row.split()[3:]
     assert rows == {"red": ["red", "YOU,", "blue"], "blue": ["blue", "YOU,", "red"]}
 
 
-# --- #13.9: wrapping --------------------------------------------------------------------------
+# --- wrapping --------------------------------------------------------------------------
 
 def test_the_end_of_game_commands_are_never_cut_by_the_wrapping():
-    """Audit of #13.9: at the end of a game, pbem show wrapped "Check it: pbem export ID -o
+    """Audit: at the end of a game, pbem show wrapped "Check it: pbem export ID -o
     ID.json && pbem verify ID.json" at 80 columns between -o and its file, so the copied
     line failed.  Each command has a line of its own; the rules' reason is said too."""
-    from client.commands_games import _panel
+    from client.commands.games import _panel
     from client.context import wrap_lines
     resp = {"game": {"id": "fdk45dtqh9", "status": "over"},
             "view": {"status": "over", "result": {"winners": [],
@@ -413,7 +415,7 @@ def test_wrap_lines_keeps_words_and_indents():
     assert wrap_lines(["x" * 50], 40) == ["x" * 50]  # one long word is left whole
 
 
-# --- #13.10: completion -------------------------------------------------------------------------
+# --- completion -------------------------------------------------------------------------
 
 def complete(words, home, env=None):
     """What `pbem WORDS<Tab>` offers in bash (click's protocol: one "type,value" per line)."""
@@ -463,7 +465,7 @@ def test_completion_never_fails_loudly(tmp_path):
     assert complete(["show", ""], tmp_path) == []
 
 
-# --- #12.3 and friends: bad input never reaches "unexpected error" ------------------------------
+# --- bad input never reaches "unexpected error" ------------------------------
 
 @pytest.mark.parametrize("args", [
     ["show", ""], ["show", "🎲"], ["show", "../../etc"], ["show", "a/b"], ["show", "x" * 5000],
@@ -484,7 +486,8 @@ class _Recorder:
         raise AssertionError("no request expected")
 
 
-@pytest.mark.parametrize("move,words", [("", "is empty: give a move"), (" ", "is empty: give a move"),
+@pytest.mark.parametrize("move,words", [("", "is empty: give a move"),
+                                        (" ", "is empty: give a move"),
                                         ("x" * 501, "a move is at most 500")])
 def test_moves_no_envelope_can_carry_are_refused_before_any_request(move, words, tmp_path):
     home = Home(tmp_path / "h")
@@ -518,6 +521,7 @@ def test_precheck_agrees_with_the_rules_over_a_random_game(name, seats, options)
     pre-check passes silently (no note) is one the rules accept; moves listed for another
     seat or an earlier state are refused or noted, never passed silently when illegal."""
     import random
+
     from shared.games import game_types
     if name not in game_types():
         pytest.skip(f"no {name} engine here")

@@ -1,4 +1,4 @@
-"""`pbem device` end to end (#18): a second home made from a device file plays for its player,
+"""`pbem device` end to end: a second home made from a device file plays for its player,
 its archive verifies offline, and a revoked device is refused; misuse is one plain sentence."""
 
 import json

@@ -1,4 +1,4 @@
-"""Issue #13 (a newcomer's first hour) against a real ``pbem-server run``: Zarahemla and Pig."""
+"""A newcomer's first hour against a real ``pbem-server run``: Zarahemla and Pig."""
 
 import json
 
@@ -26,7 +26,7 @@ def other(players, seat):
     return next(p for s, p in players.items() if s != seat)
 
 
-# --- #13.2 ------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 
 def test_json_after_the_command_live(make_player):
     game, (ann, bob) = start_pig(make_player)
@@ -37,7 +37,7 @@ def test_json_after_the_command_live(make_player):
     assert json.loads(ann.run("moves", game, "--json").stdout) == ["roll", "hold", "peek"]
 
 
-# --- #13.4 ------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 
 @needs_zarahemla
 def test_offline_and_armor_check_zarahemla_moves_before_signing(make_player):
@@ -72,10 +72,11 @@ def test_offline_and_armor_check_zarahemla_moves_before_signing(make_player):
     # --force signs what the client refuses; the server still judges
     forced = them.run("play", "--offline", "--force", game, "city 99")
     assert "queued" in forced.stderr
-    assert them.json("sync", ok=1)["refused"][0]["reason"].startswith("'99' is not a corner")
+    refused = them.json("sync", ok=1)["error"]["details"]["refused"]
+    assert refused[0]["reason"].startswith("'99' is not a corner")
 
 
-# --- #13.6 ------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 
 @needs_zarahemla
 def test_unquoted_moves_get_the_quoted_command(make_player):
@@ -95,7 +96,7 @@ def test_unquoted_moves_get_the_quoted_command(make_player):
     assert [e["move"] for e in me.json("log", game)] == ["settle 14", "road 14-19"]
 
 
-# --- #13.5 ------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 
 class Flaky(requests.Session):
     """A real session whose requests fail for a while after the first ``up`` ones; ``then``
@@ -144,7 +145,7 @@ def test_wait_exit_codes_tell_an_outage_from_the_end(make_player, server):
     assert "there is no game 'nosuchgame'" in gone.stderr
 
 
-# --- #13.7 ------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
 
 def test_wrong_path_on_a_real_server(make_player, server):
     ann = make_player("ann")
@@ -158,7 +159,7 @@ def test_wrong_path_on_a_real_server(make_player, server):
     assert f"has no scheme: write {server.url}" in no_scheme
 
 
-# --- #13.8, #13.9, #13.10 ---------------------------------------------------------------------
+# ------------------------------------------------------------------------
 
 @needs_zarahemla
 def test_log_lines_fit_80_columns_when_piped(make_player):
@@ -211,10 +212,10 @@ def test_completion_after_show(make_player):
     assert complete(["play", game, ""], bob.home, env) == ["roll", "hold", "peek"]
 
 
-# --- #13.1 (audit): a refused sign-up leaves nothing half done --------------------------------
+# --- audit: a refused sign-up leaves nothing half done --------------------------------
 
 def test_a_sign_up_refused_by_the_limit_leaves_no_half_registered_key(tmp_path):
-    """#13.1: "too many requests ... after the key was already created".  The refusal names
+    """"too many requests ... after the key was already created".  The refusal names
     the limit and its setting, says the name is not registered and the key is kept; nothing
     of the player is on the server or in the home's config; and once the limit no longer
     refuses, the same command registers the same key."""

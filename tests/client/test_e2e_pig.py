@@ -46,19 +46,25 @@ def test_two_players_whole_flow(make_player, tmp_path):
     # games: whose move it is
     mine = ann.json("games")
     assert [g["id"] for g in mine] == [game] and mine[0]["my_move"] is True
-    assert ann.run("games").stdout.splitlines()[1].split()[3:] == ["north", "YOU"]
+    games_text = ann.run("games").stdout.splitlines()
+    assert games_text[0] == "Waiting for you:" and game in games_text[1]  # ann's move waits
+    assert next(line for line in games_text if line.startswith(game + " ")).split()[3:] == \
+        ["north", "YOU"]
     assert bob.json("games")[0]["my_move"] is False
     assert bob.run("games").stdout.splitlines()[1].split()[3:] == ["east", "north"]
 
     # moves: a list of strings; nothing for the seat that does not owe a move
     assert ann.json("moves", game) == ["roll", "hold", "peek"]
     assert ann.run("moves", game).stdout.split() == ["roll", "hold", "peek"]
-    assert bob.json("moves", game) == []
+    # nothing owed: exit 3, and under --json the reason in the API's error shape
+    refused = bob.json("moves", game, ok=3)["error"]
+    assert refused["code"] == "not_your_move" and refused["details"]["to_act"] == ["north"]
+    assert "east owes no move now" in refused["message"]
 
     # play several moves in order
     out = ann.run("play", game, "peek", "peek", "hold").stdout.splitlines()
-    assert out[0].startswith("move 0: north peek") and "peeked at" in out[0]
-    assert out[2].startswith("move 2: north hold")
+    assert out[0].startswith("move 1: north peek") and "peeked at" in out[0]
+    assert out[2].startswith("move 3: north hold")
 
     # a refused move: the rules' reason, exit 1, one line, no traceback
     refused = ann.run("play", game, "hold", ok=1)
@@ -106,7 +112,7 @@ def test_two_players_whole_flow(make_player, tmp_path):
     assert log[0]["events"][0].startswith("north peeked at ")
     assert bob.json("log", game)[0]["events"] == ["north peeked"]
     text = bob.run("log", game).stdout.splitlines()
-    assert text[0].split() == ["0", "north", "peek", "--", "north", "peeked"]
+    assert text[0].split() == ["1", "north", "peek", "--", "north", "peeked"]  # from 1
 
     # export and verify a running game: links and signatures hold, replay waits
     archive = tmp_path / "running.json"
@@ -137,7 +143,8 @@ def test_two_players_whole_flow(make_player, tmp_path):
     tampered.write_text(json.dumps(data))
     bad = bob.run("verify", tampered, ok=1)
     assert bad.stderr.startswith(f"pbem: {tampered}: entry 2 ")
-    assert bob.json("verify", tampered, ok=1)["ok"] is False
+    # --json: the refusal in the error shape, the verdict in its details
+    assert bob.json("verify", tampered, ok=1)["error"]["details"]["ok"] is False
     moved = dict(json.loads(final.read_text()))
     moved["seed"] = "00" * 32
     tampered.write_text(json.dumps(moved))
@@ -160,7 +167,7 @@ def test_three_players(make_player, tmp_path):
     assert [p.json("show", game)["you"] for p in (ann, bob, cyd)] == ["north", "east", "south"]
     ann.run("play", game, "hold")
     assert to_act(cyd, game) == ["east"]
-    assert cyd.json("moves", game) == []
+    assert cyd.json("moves", game, ok=3)["error"]["code"] == "not_your_move"
     assert cyd.run("play", game, "hold", ok=1).stderr.strip() == \
         "pbem: 'hold' refused: south owes no move now"
     bob.run("play", game, "hold")
@@ -190,7 +197,7 @@ def test_stale_seq_is_refetched_and_retried_once(make_player, monkeypatch):
     out = ann.run("play", game, "hold").stdout
     # hold signed for seq 0; the racing peek takes seq 0; hold is refetched and retried at 1
     assert calls == [0, 0, 1]
-    assert out.startswith("move 1: north hold")
+    assert out.startswith("move 2: north hold")
 
 
 def test_stale_move_not_retried_when_no_longer_owed(make_player, monkeypatch):
@@ -277,7 +284,10 @@ def test_register_needs_nothing_but_a_name_and_refuses_a_taken_one(make_player, 
     assert "already registered" in again.stdout
     thief = make_player("eve", register=False)
     taken = thief.run("register", ann.name, ok=1)
-    assert taken.stderr.strip().splitlines()[-1] == "pbem: that name is already registered"
+    assert taken.stderr.strip().splitlines()[-1] == \
+        "pbem: that name is already registered; no key was written: the home is as it was"
+    # nothing was left behind: no key, no "created a new key" note
+    assert not (thief.home / "key.ed25519").exists() and "created" not in taken.stderr
     unregistered = make_player("zed", register=False)
     assert "pbem register NAME" in unregistered.run("games", ok=1).stderr
     bad_tz = make_player("tim", register=False).run("register", "tim99", "--tz", "Mars/Olympus",
@@ -300,6 +310,7 @@ def test_colour_only_on_a_terminal(make_player, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     runner_env = {"PBEM_SERVER": ann.server, "PBEM_HOME": str(ann.home)}
     from click.testing import CliRunner
+
     from client.cli import cli
     coloured = CliRunner().invoke(cli, ["show", game], env=runner_env, color=True)
     plain = CliRunner().invoke(cli, ["show", game, "--no-color"], env=runner_env)
@@ -312,7 +323,7 @@ def test_colour_only_on_a_terminal(make_player, monkeypatch):
 
 
 def test_offline_and_armor_refuse_what_the_rules_refuse_unless_forced(make_player):
-    """#13.4: a move that cannot be played now is not signed (the rules' reason, exit 1)."""
+    """a move that cannot be played now is not signed (the rules' reason, exit 1)."""
     game, (ann, bob) = start(make_player)
     bob.run("show", game)
     for mode in ("--offline", "--armor"):
@@ -326,7 +337,7 @@ def test_offline_and_armor_refuse_what_the_rules_refuse_unless_forced(make_playe
     # --force signs it anyway and says the server will judge
     queued = bob.run("play", "--offline", "--force", game, "hold")
     assert "east owed no move" in queued.stderr
-    report = bob.json("sync", ok=1)
+    report = bob.json("sync", ok=1)["error"]["details"]   # --json: the report, in the error
     assert report["refused"][0]["reason"] == "east owes no move now"
 
 
@@ -361,6 +372,7 @@ def test_a_spectator_can_look_and_export_but_not_play(make_player, tmp_path):
 
 def test_offline_outbox_survives_an_unreachable_server(make_player):
     import requests as real_requests
+
     from client.armor import extract_blocks
 
     class Down:

@@ -1,4 +1,4 @@
-"""End to end (#19): a real server process and the real ``pbem`` for table talk and orders."""
+"""End to end: a real server process and the real ``pbem`` for table talk and orders."""
 
 import json
 
@@ -9,7 +9,7 @@ def test_say_log_orders_and_verify(make_player, tmp_path):
     game, (ann, bob, cyd) = start(make_player, seats=3, target=3)
     refused = ann.run("say", game, "Good", "luck\x1b[2J", ok=1)
     assert "control character" in refused.stderr and "\x1b" not in refused.stderr
-    assert "said at move 0" in ann.run("say", game, "Good", "luck <b>&").stdout
+    assert "said before move 1" in ann.run("say", game, "Good", "luck <b>&").stdout
     assert "only" in ann.run("say", game, "--to", "east", "psst,", "east").stdout
     # the private line reaches bob, never cyd; a stranger's say is refused in one sentence
     cyd.run("say", game, "--to", "north", "cyd here")

@@ -1,4 +1,4 @@
-"""End to end (#19): `pbem say` and `pbem order` after `pbem key rotate` and from a device
+"""End to end: `pbem say` and `pbem order` after `pbem key rotate` and from a device
 home (their documents verify with the key the table held when they were written, or carry
 the device's delegation); a revoked device's are refused; the archive verifies offline."""
 
@@ -12,12 +12,12 @@ def test_say_and_order_after_a_rotation_and_from_a_device(make_player, tmp_path)
     game, (ann, bob) = start(make_player, target=6)
     rotated = ann.json("key", "rotate")
     assert [g["game"] for g in rotated["games"]] == [game]
-    assert "said at move" in ann.run("say", game, "after", "my", "rotation").stdout
+    assert "said before move" in ann.run("say", game, "after", "my", "rotation").stdout
     placed = ann.run("order", game, "accept takeback").stdout
     assert "in force for north: accept takeback" in placed
     # a device home (its delegation signed by the rotated key) speaks and cancels
     laptop, _ = _device_home(ann, tmp_path)
-    assert "said at move" in laptop.run("say", game, "--to", "east", "from", "the",
+    assert "said before move" in laptop.run("say", game, "--to", "east", "from", "the",
                                         "laptop").stdout
     ident = str(ann.json("orders", game)[0]["id"])
     assert "cancelled" in laptop.run("order", "cancel", game, ident).stdout

@@ -13,7 +13,7 @@ from client.cli import cli
 from client.home import Home
 from shared.envelope import public_key_hex
 from tests.shared.test_archive_attacks import FORGER
-from tests.shared.test_archive_vectors import V, ArchiveBuilder, prefix, vector_builder
+from tests.shared.test_archive_vectors import ArchiveBuilder, V, prefix, vector_builder
 
 GAME = "vectorarchive"
 
@@ -122,4 +122,4 @@ def test_a_shorter_or_forked_archive_than_seen_before_is_refused(home, fake, tmp
     fake.archive = b.archive()
     assert fake.archive["entries"][:3] == V["archive"]["entries"][:3]
     result, _ = export(home, fake, tmp_path)
-    assert result.exit_code == 1 and "move 4 now has another hash" in result.stderr
+    assert result.exit_code == 1 and "move 5 now has another hash" in result.stderr

@@ -14,7 +14,7 @@ from flask import Flask, request
 
 from client.cli import cli
 from client.home import Home
-from shared.envelope import (canonical_json, entry_hash, head_message, public_key_hex, sign)
+from shared.envelope import canonical_json, entry_hash, head_message, public_key_hex, sign
 
 GAME = "fakegame01"
 GENESIS = "ab" * 32
@@ -144,14 +144,14 @@ def test_same_length_other_hash_is_refused(home, fake):
     fake.entries = chain(["roll", "roll", "hold"])
     pbem(home, fake, "show", GAME)
     fake.entries = chain(["roll", "roll", "roll"])
-    assert "move 2 now has another hash" in refused(home, fake)
+    assert "move 3 now has another hash" in refused(home, fake)
 
 
 def test_longer_log_that_forks_is_refused(home, fake):
     fake.entries = chain(["roll", "roll", "hold"])
     pbem(home, fake, "show", GAME)
     fake.entries = chain(["roll", "peek", "hold", "roll", "hold"])  # rewritten from move 1 on
-    assert "move 2 now has another hash" in refused(home, fake)
+    assert "move 3 now has another hash" in refused(home, fake)
 
 
 def test_longer_log_that_lies_about_the_old_entry_is_refused(home, fake):

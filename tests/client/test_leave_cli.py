@@ -1,4 +1,4 @@
-"""``pbem leave GAME --to-bot``: a player hands their seat to the server's bot (#16), against
+"""``pbem leave GAME --to-bot``: a player hands their seat to the server's bot, against
 a real ``pbem-server run`` (its bot thread plays the seat); the archive verifies and says so;
 the refusals are one sentence each."""
 
@@ -35,7 +35,7 @@ def test_leave_to_a_bot_then_the_bot_plays_to_the_end(make_player, tmp_path):
     assert "not handed over" in asked.stderr
     assert seats(ann, game) == [ann.name, bob.name]
     left = ann.run("leave", game, "--to-bot", "--yes")
-    assert left.stdout.startswith("move 0: north @handover bot-random ")
+    assert left.stdout.startswith("move 1: north @handover bot-random ")
     assert "pig has no greedy bot; bot-random takes the seat" in left.stderr
     assert f"north in game {game} is now played by bot-random" in left.stderr
     assert seats(bob, game) == ["bot-random", bob.name]
@@ -59,7 +59,7 @@ def test_leave_to_a_bot_then_the_bot_plays_to_the_end(make_player, tmp_path):
     verified = ann.proc("verify", str(path))
     assert verified.returncode == 0, verified.stderr
     assert "complete and verified" in verified.stdout
-    assert "Handed over: north to bot-random at move 0 (by its player)." in verified.stdout
+    assert "Handed over: north to bot-random at move 1 (by its player)." in verified.stdout
     report = verify_archive(json.loads(path.read_text()))
     assert report["complete"] and report["handovers"] == [
         {"seq": 0, "seat": "north", "player": "bot-random", "forced": False}]

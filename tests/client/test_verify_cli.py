@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from client.cli import cli
-from client.commands_archive import EXIT_PREFIX
+from client.context import EXIT_PREFIX
 from tests.shared.test_archive_attacks import export_text, running_heads
 from tests.shared.test_archive_vectors import V, prefix
 
@@ -73,7 +73,9 @@ def test_refusals_name_the_reason_and_the_entry(tmp_path):
     result = run(tmp_path, a)
     assert result.exit_code == 1 and result.stdout == ""
     assert "entry 3 lacks hash and has unknown keys 'hash_'; archive refused" in result.stderr
-    data = json.loads(run(tmp_path, a, "--json").stdout)
+    refused = json.loads(run(tmp_path, a, "--json").stdout)["error"]
+    assert refused["code"] == "archive_refused"
+    data = refused["details"]            # --json: the verdict, in the error's shape
     assert data == {"ok": False, "outcome": "refused", "file": data["file"],
                     "error": "entry 3 lacks hash and has unknown keys 'hash_'", "index": 3}
     a = copy.deepcopy(V["archive"])

@@ -71,6 +71,8 @@ def test_a_takeback_asked_accepted_and_shown(make_player, app):
                                     .order_by(Notice.id.desc())).scalars().first()
         assert notice.to_address == "bob@example.org"
         assert "north's request to take back 1 move" in notice.subject
+        # the subject reads as a sentence: "...: your move: answer north's request ..."
+        assert f"{game_id}: your move: " in notice.subject and "you owe" not in notice.subject
         assert "@accept takeback" in notice.body and "@refuse takeback" in notice.body
     r = bob.play(game_id, "east", "@accept takeback")
     assert r.status_code == 201, r.get_json()

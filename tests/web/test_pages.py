@@ -455,7 +455,7 @@ def test_pbem_open_prints_a_link_that_signs_in_once(app, client, clock, make_pla
 def test_pbem_open_never_fails_when_there_is_no_browser(monkeypatch):
     import webbrowser
 
-    from client import commands_web
+    from client.commands import web as commands_web
 
     def no_browser(url, new=0):
         raise webbrowser.Error("could not locate runnable browser")

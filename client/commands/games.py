@@ -1,12 +1,21 @@
-"""Commands about players and games: register, new, join, games, show, moves, rules."""
+"""Commands about players and games: register, new, join, show, moves, rules."""
 
 
 import click
 
-from .completion import complete_game, complete_type
-from .context import (GAME_ID, PLAYER_NAME, PbemError, UsageProblem, color_wanted,
-                      known_types, load_game,
-                      pass_ctx, terminal_width, wrap_lines)
+from ..completion import complete_game, complete_type
+from ..context import (
+    GAME_ID,
+    PLAYER_NAME,
+    PbemError,
+    UsageProblem,
+    color_wanted,
+    known_types,
+    load_game,
+    pass_ctx,
+    terminal_width,
+    wrap_lines,
+)
 
 # --- register -------------------------------------------------------------------------------
 
@@ -20,32 +29,49 @@ def register(c, name, email, tz):
 
     The key is an Ed25519 private key kept in the home (mode 0600); it never
     leaves it.  Registering again with the same key and name is harmless.
+    A new key is written to the home only once the server registered it; when
+    the server cannot be reached (or limits requests), it is kept so that
+    registering again finishes the job.  A refused registration (a taken
+    name, a bad time zone) leaves the home as it was.
 
     \b
     Example:
       pbem register ann --email ann@example.org --tz America/Denver
     """
+    import secrets
+
     from shared.envelope import public_key_hex
-    from .api import Api, Conflict, RateLimited, ServerError, ServerUnreachable
-    from .context import _as_pbem_error
+
+    from ..api import Api, ApiError, Conflict, RateLimited, ServerError, ServerUnreachable
+    from ..context import _as_pbem_error
     home = c.home
-    created = not home.has_key()
-    key = home.create_key()
-    public = public_key_hex(key)
+    created = not home.has_main_key()
     if created:
-        c.note(f"created a new key in {home.path}")
+        home.create_key(dry=True)  # a device home is refused here, before anything is sent
+    # a new key stays in memory until the server has it (a refused registration leaves the
+    # home as it was); an existing one is read
+    key = secrets.token_bytes(32) if created else home.private_key()
+    public = public_key_hex(key)
     api = Api(c.raw_server, session=c.session)
     c._api = api
-    c.heads.server_key()  # pin the server's key on first use
-    # a recovery code, printed once, can rotate a lost key away (client/commands_table.py)
-    from .commands_table import new_recovery_code, recovery_fields
+    server_key = api.server_info()["public_key"]  # a pbem server? (pinned once registered)
+
+    def keep():
+        if created:
+            home.save_key(key)
+            c.note(f"created a new key in {home.path}")
+        if home.pinned_key(c.server) is None:
+            home.pin_key(c.server, server_key)
+    # a recovery code, printed once, can rotate a lost key away (client/recovery.py)
+    from ..recovery import new_recovery_code, recovery_fields
     code, recovery = new_recovery_code()
     try:
         player = api.register(name, key, public, email=email, tz=tz,
                               recovery=recovery_fields(name, key, recovery))
         again = False
     except (RateLimited, ServerError, ServerUnreachable) as exc:
-        # nothing was registered: say so, and that the kept key finishes it later (#13.1)
+        # nothing was registered: say so, and that the kept key finishes it later
+        keep()
         error = _as_pbem_error(exc)
         when = " once the limit allows" if isinstance(exc, RateLimited) else ""
         raise type(error)(f"{error.message}; {name} is not registered, and the key in "
@@ -60,8 +86,16 @@ def register(c, name, email, tz):
             if exc.code == "key_taken":
                 raise PbemError(f"the key in {home.path} is already registered under another "
                                 "name; use another --home for another player") from None
-            raise
+            raise PbemError(f"{exc.message}; " + ("no key was written: the home is as it was"
+                                                   if created else f"the key in {home.path} is "
+                                                   "unchanged"), exc.code, exc.details) \
+                from None
         again = True
+    except ApiError as exc:  # refused (a bad name, time zone or email): nothing was written
+        raise PbemError(f"{exc.message}; " + ("no key was written: the home is as it was"
+                                               if created else f"the key in {home.path} is "
+                                               "unchanged"), exc.code, exc.details) from None
+    keep()
     config = home.config()
     config.update({"name": name, "email": email or config.get("email"),
                    "tz": tz or player.get("tz") or config.get("tz")})
@@ -77,7 +111,7 @@ def register(c, name, email, tz):
            lines)
 
 
-# --- new, join, games -------------------------------------------------------------------------
+# --- new, join -------------------------------------------------------------------------
 
 def _parse_options(pairs):
     options = {}
@@ -126,7 +160,7 @@ def new(c, game_type, seats, options, seat, move_hours, bots, bot_level, on_time
 
     \b
     Example:
-      pbem new zarahemla --seats 3 --option target=12
+      pbem new zarahemla --seats 3 --option vp_to_win=10
       GAME=$(pbem new pig --seats 2)
       pbem new zarahemla --seats 4 --bots 3 --bot-level strong
       pbem new zarahemla --seats 2 --bots 2 --bot-level strong
@@ -186,108 +220,8 @@ def join(c, game_id, seat):
     c.emit(game, text)
 
 
-def _tzinfo(c):
-    from zoneinfo import ZoneInfo
-    name = c.home.config().get("tz") if c.home.has_key() else None
-    if name:
-        try:
-            return ZoneInfo(name)
-        except Exception:  # noqa: BLE001
-            pass
-    return None  # the system's local zone
-
-
-def _parse_time(text):
-    from datetime import datetime, timezone
-    if not text:
-        return None
-    try:
-        when = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
-
-
-def _deadline(c, game):
-    """When my earliest move in this game is due (aware datetime), from the server, or None."""
-    mine = set(game.get("you") or ())
-    times = [_parse_time(t) for seat, t in (game.get("deadlines") or {}).items() if seat in mine]
-    times = [t for t in times if t is not None]
-    return min(times) if times else None
-
-
-@click.command()
-@click.option("--status", type=click.Choice(["open", "playing", "over"]),
-              help="Only games in this state.")
-@pass_ctx
-def games(c, status):
-    """My games: whose move it is and deadlines in my time zone.
-
-    \b
-    Example:
-      pbem games --status playing
-    """
-    items = c.signed_api().games(status)
-    c.home.remember_games(c.server, items)
-    tz = _tzinfo(c)
-    rows = []
-    for g in items:
-        due = _deadline(c, g)
-        you, to_act = g.get("you") or [], g.get("to_act") or []
-        g = dict(g, my_move=bool(set(you) & set(to_act)),
-                 deadline=due.isoformat() if due else g.get("deadline"))
-        g["deadline_local"] = due.astimezone(tz).strftime("%a %d %b %H:%M %Z") if due else None
-        rows.append(g)
-    lines = []
-    if rows:
-        lines.append(f"{'GAME':<12} {'TYPE':<16} {'STATUS':<8} {'YOU':<8} {'TO ACT':<18} DUE")
-    for g in rows:
-        if g["status"] == "playing":
-            to_act = to_act_text(g.get("you") or [], g.get("to_act") or [])
-        elif g["status"] == "over":
-            winners = (g.get("result") or {}).get("winners") or []
-            to_act = "won by " + ", ".join(winners) if winners else "over"
-        else:
-            free = sum(1 for s in g["seats"] if not s["player"])
-            to_act = f"{free} seat(s) free"
-        lines.append(f"{g['id']:<12} {g['type']:<16} {g['status']:<8} "
-                     f"{','.join(g.get('you') or []):<8} {to_act:<18} {g['deadline_local'] or ''}"
-                     .rstrip())
-    if not rows and not c.json:
-        c.note("you have no games yet: pbem new TYPE --seats N, or pbem join GAME")
-    c.emit(rows, lines)
-
-
-def to_act_text(you, to_act):
-    """Who owes a move, as the viewer reads it: "YOU" for the viewer's own seats (named when
-    the viewer holds several), then the other seats that owe one.
-
-    >>> to_act_text(["red"], ["red", "blue"]), to_act_text(["blue"], ["red", "blue"])
-    ('YOU, blue', 'YOU, red')
-    >>> to_act_text(["red", "blue"], ["blue", "white"]), to_act_text(["red"], ["white"])
-    ('YOU (blue), white', 'white')
-    """
-    mine = [s for s in to_act if s in you]
-    others = [s for s in to_act if s not in you]
-    parts = []
-    if mine:
-        parts.append("YOU" + (f" ({', '.join(mine)})" if len(you) > 1 else ""))
-    parts.extend(others)
-    return ", ".join(parts) or "nobody"
-
-
 # --- show, moves ------------------------------------------------------------------------------
 
-def pick_seat(resp_game, view, wanted):
-    """The seat to act as: --seat, else one of mine that owes a move, else my first."""
-    if wanted:
-        return wanted
-    mine = resp_game.get("you") or []
-    to_act = (view or {}).get("to_act") or resp_game.get("to_act") or []
-    for seat in mine:
-        if seat in to_act:
-            return seat
-    return mine[0] if mine else None
 
 def _render(game_type, view, board, color):
     try:
@@ -311,8 +245,9 @@ def _panel(resp, seat):
                   f"  pbem export {game['id']} -o {game['id']}.json",
                   f"  pbem verify {game['id']}.json"]
         return lines
+    from ..numbers import shown_event
     to_act = view.get("to_act") or []
-    owes = view.get("owes") or {}
+    owes = {s: shown_event(t) for s, t in (view.get("owes") or {}).items()}
     you = f"You are {seat}." if seat else "You are watching."
     if seat in to_act:
         what = f": {owes[seat]}" if owes.get(seat) else ""
@@ -370,16 +305,30 @@ def show(c, game_id, seat, no_color):
 def moves(c, game_id, seat):
     """Your legal moves in GAME, one per line, in the game's notation.
 
+    When there is none, it says why: exit 3 when your seat owes no move now
+    (pbem wait GAME waits for it), exit 6 when the game is over.  With
+    --json: the list of moves (exit 0), else {"error": {"code", "message",
+    "details"}} with code not_your_move or game_over.
+
     \b
     Example:
       pbem moves k7m2q9xa3b
       pbem play k7m2q9xa3b "$(pbem moves k7m2q9xa3b | head -1)"
     """
+    from ..context import GameOver, NothingOwed
     resp = c.signed_api().legal(game_id, seat)
     legal = resp["moves"]
     _keep_legal(c, game_id, resp)
-    if not legal and not c.json:
-        c.note(f"{resp['seat']} owes no move now in game {game_id} (pbem wait {game_id})")
+    if not legal:
+        game = c.api.game(game_id)
+        if game.get("status") == "over":
+            winners = ", ".join((game.get("result") or {}).get("winners") or []) or "nobody"
+            raise GameOver(f"game {game_id} is over (won by {winners}): there are no moves",
+                           details={"game": game_id, "result": game.get("result")})
+        raise NothingOwed(f"{resp['seat']} owes no move now in game {game_id} (pbem wait "
+                          f"{game_id} waits for it)",
+                          details={"game": game_id, "seat": resp.get("seat"),
+                                   "to_act": game.get("to_act") or []})
     c.emit(legal, legal)
 
 def _keep_legal(c, game_id, resp):

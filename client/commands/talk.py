@@ -10,8 +10,8 @@ import time
 
 import click
 
-from .completion import complete_game
-from .context import GAME_ID, PLAYER_NAME, PbemError, UsageProblem, load_game, pass_ctx
+from ..completion import complete_game
+from ..context import GAME_ID, PLAYER_NAME, PbemError, UsageProblem, load_game, pass_ctx
 
 
 def _seat(c, game_id, wanted):
@@ -37,7 +37,8 @@ def _send(c, game_id, make, post):
     device home the device's key, whose delegation then goes into the document's body
     (shared/messages.py) as it goes into a device's move envelopes."""
     from shared.messages import sign_document, with_delegation
-    from .api import Conflict
+
+    from ..api import Conflict
     key = c.home.private_key()
     delegation = getattr(key, "delegation", None)  # a device home's key (home.DeviceKey)
     if delegation is not None and int(time.time()) > delegation["not_after"]:
@@ -82,8 +83,13 @@ def say(c, game_id, words, to, seat):
       pbem say k7m2q9xa3b "Good luck, all"
       pbem say k7m2q9xa3b --to blue "Wood for your stone next turn?"
     """
-    from shared.messages import (DocumentError, MAX_MESSAGE_LENGTH, MESSAGE_DOMAIN,
-                                 check_text, make_message)
+    from shared.messages import (
+        MAX_MESSAGE_LENGTH,
+        MESSAGE_DOMAIN,
+        DocumentError,
+        check_text,
+        make_message,
+    )
     text = " ".join(words)
     try:
         check_text(text, MAX_MESSAGE_LENGTH)
@@ -104,7 +110,8 @@ def say(c, game_id, words, to, seat):
         message = _send(c, game_id, make, c.api.post_message)
     except DocumentError as exc:
         raise PbemError(exc.message) from None
-    c.emit(message, [f"said at move {message['at']}: " + _line(message)])
+    # "before move N": the page's words and numbering (client/numbers.py)
+    c.emit(message, [f"said before move {message['at'] + 1}: " + _line(message)])
 
 
 def _parse_locally(game, text):

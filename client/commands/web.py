@@ -5,7 +5,7 @@ from urllib.parse import quote
 
 import click
 
-from .context import pass_ctx
+from ..context import pass_ctx
 
 
 @click.command("open")

@@ -1,72 +1,25 @@
 """Commands about the table (shared/table.py): takebacks, and the player's key (rotation with
 the old key or with the recovery code printed at registration)."""
 
-import base64
-import hashlib
 import secrets
 
 import click
 
-from .completion import complete_game
-from .context import GAME_ID, PbemError, pass_ctx
-
-RECOVERY_PREFIX = "pbemrc"
-
-
-# --- recovery codes ------------------------------------------------------------------------
-
-def new_recovery_code():
-    """(code text, private key bytes): 32 random bytes written as base32 in groups of four."""
-    raw = secrets.token_bytes(32)
-    return format_recovery_code(raw), raw
-
-
-def _check(raw):
-    """Four check letters (base32, as the code): a mistyped code is caught before use."""
-    return base64.b32encode(hashlib.sha256(raw).digest()[:5]).decode("ascii")[:4].lower()
-
-
-def format_recovery_code(raw):
-    text = base64.b32encode(raw).decode("ascii").rstrip("=").lower()
-    check = _check(raw)
-    groups = [text[i:i + 4] for i in range(0, len(text), 4)]
-    return "-".join([RECOVERY_PREFIX, *groups, check])
-
-
-def read_recovery_code(code):
-    """The private key bytes a recovery code stands for; PbemError for a mistyped code."""
-    words = code.strip().lower().replace(" ", "-").split("-")
-    words = [w for w in words if w]
-    if len(words) < 3 or words[0] != RECOVERY_PREFIX:
-        raise PbemError(f"that is not a recovery code (they begin with {RECOVERY_PREFIX}-)")
-    body, check = "".join(words[1:-1]), words[-1]
-    try:
-        raw = base64.b32decode(body.upper() + "=" * (-len(body) % 8))
-    except ValueError:
-        raw = b""
-    if len(raw) != 32 or _check(raw) != check:
-        raise PbemError("the recovery code is mistyped (its check letters do not match)")
-    return raw
-
-
-def recovery_fields(name, main_key, recovery_key):
-    """The registration fields that bind ``recovery_key`` (private bytes) to ``name``'s
-    ``main_key`` (private bytes): its public half and the main key's certificate."""
-    from shared.envelope import public_key_hex, sign
-    from shared.table import recovery_message
-    rpub = public_key_hex(recovery_key)
-    return {"recovery_key": rpub, "recovery_cert": sign(main_key, recovery_message(name, rpub))}
-
+from ..completion import complete_game
+from ..context import GAME_ID, PbemError, pass_ctx
 
 # --- takebacks --------------------------------------------------------------------------------
 
 def _post_entry(c, game_id, seat, text, wanted_seat):
-    """Sign ``text`` for ``seat`` at the game's head and post it; the entry."""
-    from .commands_play import _entry_line, _submit
-    resp = c.fetch_view(game_id, wanted_seat)
-    entry = _submit(c, game_id, seat, text, resp["next_seq"], resp["prev"], wanted_seat)
-    c.emit({k: entry.get(k) for k in ("seq", "seat", "move", "events", "hash")},
-           _entry_line(entry))
+    """Sign ``text`` for ``seat`` at the game's head and post it (client/poster.py)."""
+    from ..api import ApiError
+    from ..numbers import shown_text
+    from ..poster import Poster, entry_json, entry_line
+    try:
+        entry = Poster(c).post(game_id, seat, text, wanted_seat=wanted_seat)
+    except ApiError as exc:
+        raise PbemError(f"{shown_text(text)!r} refused: {exc.message}") from None
+    c.emit(entry_json(entry), entry_line(entry))
     return entry
 
 
@@ -156,8 +109,10 @@ def rotate_key(c, recovery_code):
     """What ``pbem key rotate`` does (see its help)."""
     from shared.envelope import public_key_hex, sign
     from shared.table import key_rotation_message, recovery_message
-    from .api import ApiError
-    from .home import atomic_write
+
+    from ..api import ApiError
+    from ..home import atomic_write
+    from ..recovery import read_recovery_code
     home = c.home
     name = home.name()
     if not name:
@@ -209,7 +164,8 @@ def rotate_key(c, recovery_code):
                 lines.append(f"game {game['id']} ({seat}): not rotated: {exc.message}")
                 continue
             done.append({"game": game["id"], "seat": seat, "seq": entry["seq"]})
-            lines.append(f"game {game['id']} ({seat}): @rotate appended as move {entry['seq']}")
+            lines.append(f"game {game['id']} ({seat}): @rotate appended as move "
+                         f"{entry['seq'] + 1}")
     c.emit({"name": name, "public_key": new_pub, "games": done}, lines)
 
 
@@ -217,7 +173,5 @@ key.add_command(_rotate_command())
 
 
 def _rotate_in(c, game_id, seat, text, signer):
-    from .signing import signed_move
-    resp = c.fetch_view(game_id)
-    body = signed_move(signer, game_id, resp["next_seq"], resp["prev"], seat, text)
-    return c.api.post_move(game_id, body["envelope"], body["signature"])
+    from ..poster import Poster
+    return Poster(c, signer=signer).post(game_id, seat, text)

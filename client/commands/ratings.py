@@ -2,8 +2,8 @@
 
 import click
 
-from .completion import complete_game, complete_type
-from .context import GAME_ID, pass_ctx
+from ..completion import complete_game, complete_type
+from ..context import GAME_ID, pass_ctx
 
 
 @click.command()

@@ -6,131 +6,10 @@ import time
 
 import click
 
-from .completion import complete_game, complete_move
-from .context import GAME_ID, PbemError, UsageProblem, WaitTimeout, pass_ctx
-from .commands_games import pick_seat
+from ..completion import complete_game, complete_move
+from ..context import GAME_ID, PbemError, UsageProblem, WaitTimeout, pass_ctx
 
 # --- play, sync ------------------------------------------------------------------------------
-
-def _entry_line(entry):
-    events = "; ".join(entry.get("events") or [])
-    return f"move {entry['seq']}: {entry['seat']} {entry['move']}" + \
-        (f"  ({events})" if events else "")
-
-
-def _submit(c, game_id, seat, move, seq, prev, wanted_seat, cached=False):
-    """Sign and post one move; retry once on a stale seq.  Returns the entry.
-
-    ``cached``: (seq, prev) come from the cached view (_known_view), not from a view fetched
-    now.  When the game moved on since, the refusal's view stands for that fetch: the move
-    is signed again on it and goes on as if it had been fetched first.
-
-    The move is posted with ``answer=view``: the entry comes back with the view after it and
-    its signed head, and a stale_seq refusal with the current view and the entry the move
-    linked to, so that a retry needs no other request (older servers: the view is fetched).
-    The heads the server shows are checked (client/heads.py) before anything is signed on
-    them.
-    """
-    from .api import Conflict, Refused, Forbidden
-    from .signing import signed_move
-    key = c.home.private_key()
-    if cached:
-        try:
-            return _posted(c, game_id, signed_move(key, game_id, seq, prev, seat, move))
-        except Conflict as exc:
-            if exc.code != "stale_seq":
-                raise PbemError(f"{move!r} refused: {exc.message}") from None
-            resp = _view_of_refusal(c, game_id, exc.details) or \
-                c.fetch_view(game_id, wanted_seat)
-        except (Refused, Forbidden) as exc:
-            raise PbemError(f"{move!r} refused: {exc.message}") from None
-        seq, prev = resp["next_seq"], resp["prev"]
-    body = signed_move(key, game_id, seq, prev, seat, move)
-    try:
-        return _posted(c, game_id, body)
-    except Conflict as exc:
-        if exc.code != "stale_seq":
-            raise PbemError(f"{move!r} refused: {exc.message}") from None
-        resp = _view_of_refusal(c, game_id, exc.details)
-    except (Refused, Forbidden) as exc:
-        raise PbemError(f"{move!r} refused: {exc.message}") from None
-    # the game moved on: retry once if this seat still owes a move
-    if resp is None:
-        resp = c.fetch_view(game_id, wanted_seat)
-    if seat not in ((resp.get("view") or {}).get("to_act") or []):
-        raise PbemError(f"{move!r} not played: the game moved on and {seat} owes no move now "
-                        f"(pbem show {game_id})")
-    body = signed_move(key, game_id, resp["next_seq"], resp["prev"], seat, move)
-    try:
-        return _posted(c, game_id, body)
-    except (Conflict, Refused, Forbidden) as exc:
-        raise PbemError(f"{move!r} refused: {exc.message}") from None
-
-
-def _posted(c, game_id, body):
-    """POST one signed move with answer=view; the view after it, its head checked, is kept
-    as the game's cached view (the next play signs against it without fetching)."""
-    entry = c.api.post_move(game_id, body["envelope"], body["signature"], answer="view")
-    view = entry.pop("view", None)
-    if _is_view(view, game_id):
-        c.heads.check(game_id, view["head"], entries=[entry])
-        _keep_view(c, game_id, view)
-    return entry
-
-
-def _view_of_refusal(c, game_id, details):
-    """The view a stale_seq refusal carries (its head checked against the remembered one
-    with the entry it carries), kept as the cached view; None from an older server."""
-    view = details.get("view") if isinstance(details, dict) else None
-    if not _is_view(view, game_id):
-        return None
-    entries = details.get("entries")
-    c.heads.check(game_id, view["head"], entries=entries if isinstance(entries, list) else ())
-    _keep_view(c, game_id, view)
-    return view
-
-
-def _is_view(view, game_id):
-    return isinstance(view, dict) and isinstance(view.get("head"), dict) \
-        and isinstance(view.get("game"), dict) and view["game"].get("id") == game_id \
-        and isinstance(view.get("next_seq"), int) and isinstance(view.get("prev"), str)
-
-
-def _keep_view(c, game_id, view):
-    view["view_next_seq"] = view["next_seq"]
-    c.home.cache_view(c.server, game_id, view)
-
-
-def _known_view(c, game_id, seat):
-    """The cached view of ``game_id`` when it is as new as the last head this home saw
-    (remembered by every view, move and refusal the server answered): then ``play`` signs
-    against it and needs one round trip; a stale one costs a refusal that carries the
-    fresh view (see _submit).  None when it cannot serve."""
-    resp = c.home.cached_view(c.server, game_id)
-    head = c.home.last_head(c.server, game_id)
-    if resp is None or head is None or resp.get("view") is None:
-        return None
-    if resp.get("next_seq") != head.get("length") or resp.get("prev") != head.get("hash") \
-            or resp.get("view_next_seq", resp["next_seq"]) != resp["next_seq"]:
-        return None
-    if seat is not None and resp.get("seat") != seat:
-        return None
-    return resp
-
-
-def _sign_chain(c, game_id, seat, move_list, seq, prev):
-    """Sign ``move_list`` in order from (seq, prev), linking each to the one before."""
-    from shared.envelope import entry_hash
-    from .signing import signed_move
-    key = c.home.private_key()
-    out = []
-    for move in move_list:
-        body = signed_move(key, game_id, seq, prev, seat, move)
-        out.append({"game": game_id, "seat": seat, "move": move, "seq": seq, **body})
-        prev = entry_hash(body["envelope"].encode("utf-8"), body["signature"])
-        seq += 1
-    return out, seq, prev
-
 
 def _check_texts(move_list):
     """Refuse texts no envelope can carry, before anything is fetched or signed."""
@@ -145,37 +24,13 @@ def _check_texts(move_list):
                             f"{MAX_MOVE_LENGTH}")
 
 
-def _rules_for(c, resp, required):
-    """The rules-library game of ``resp``'s game, or None when this client cannot play it.
-
-    With ``required`` (a move is about to be signed unchecked otherwise), an unknown game
-    or rules version is refused with a hint at --force.
-    """
-    from .context import load_game
-    game = resp.get("game") or {}
-    try:
-        rules = load_game(game.get("type"))
-    except (KeyError, TypeError):
-        if required:
-            raise PbemError(f"this client does not know the rules of {game.get('type')!r}, so "
-                            "it cannot check the move before signing it; --force signs it "
-                            "unchecked") from None
-        return None
-    version = str(game.get("rules_version") or "1")
-    if version not in tuple(str(v) for v in rules.rules_versions):
-        if required:
-            raise PbemError(f"game {game.get('id')} is played under {rules.name} rules version "
-                            f"{version}, which this client's rules library does not have "
-                            f"(it has {', '.join(rules.rules_versions)}): update pbem, or "
-                            "--force signs the move unchecked")
-        return None
-    return rules
 
 
 def _quoting_hint(c, rules, game_id, move_list):
     """Refuse arguments that only make moves when joined: the player forgot the quotes."""
-    from .precheck import parse, split_hint
     from shared import IllegalMove
+
+    from ..precheck import parse, split_hint
     groups = split_hint(rules, move_list)
     if not groups:
         _unparsed_words(rules, game_id, move_list)
@@ -198,8 +53,9 @@ def _unparsed_words(rules, game_id, move_list):
     join is no move either (``road 1 99``, ``settle 99``): the player forgot the quotes as
     well, and the rules' reason for the word alone ("write road and a path") would send
     them looking for the mistake in the wrong place.  The reason given is the join's."""
-    from .precheck import parse
     from shared import IllegalMove
+
+    from ..precheck import parse
 
     def lone_word(text):
         if not text.strip() or len(text.split()) != 1:
@@ -242,7 +98,8 @@ def _precheck(c, rules, resp, me, move_list):
     Raises PbemError with the rules' reason; notes on stderr what could not be checked.
     """
     from shared import IllegalMove
-    from .precheck import check_first, parse
+
+    from ..precheck import check_first, parse
     fresh = resp.get("view_next_seq", resp.get("next_seq")) == resp.get("next_seq")
     legal = resp.get("legal")
     if isinstance(legal, dict) and legal.get("seat") == me and \
@@ -303,7 +160,12 @@ def play(c, game_id, move_list, seat, offline, armor, force):
       pbem play --offline k7m2q9xa3b hold     # queue now, pbem sync later
       pbem play --armor k7m2q9xa3b hold       # print a block to paste into an email
     """
-    from .armor import encode_block
+    from ..armor import encode_block
+    from ..numbers import shown_text, wire_text
+    from ..poster import advance_cache, known_view, queue, sign_chain
+    from ..precheck import rules_for
+    from ..seats import pick_seat
+    move_list = [wire_text(m) for m in move_list]
     _check_texts(move_list)
     c.identity()  # only a registered player signs moves
     if offline:
@@ -312,8 +174,7 @@ def play(c, game_id, move_list, seat, offline, armor, force):
             raise PbemError(f"no fetched state of game {game_id} in this home: run pbem show "
                             f"{game_id} once while online")
     else:
-        resp = None if armor else _known_view(c, game_id, seat)
-        cached = resp is not None
+        resp = None if armor else known_view(c, game_id, seat)
         resp = resp or c.fetch_view(game_id, seat, legal=armor)
     if resp.get("view") is None:
         raise PbemError(f"game {game_id} has not started yet: seats are still free")
@@ -325,7 +186,7 @@ def play(c, game_id, move_list, seat, offline, armor, force):
     checking = (offline or armor) and not force
     # the rules library is loaded (~15% of a play's start-up) only when something needs it:
     # the checks before signing, or the quoting hint, which needs two arguments or more
-    rules = _rules_for(c, resp, required=checking) \
+    rules = rules_for(resp, required=checking) \
         if checking or (len(move_list) > 1 and not force) else None
     if rules is not None and not force:
         _quoting_hint(c, rules, game_id, move_list)
@@ -335,49 +196,56 @@ def play(c, game_id, move_list, seat, offline, armor, force):
         c.note(f"note: when last fetched, {me} owed no move in game {game_id}; the server "
                "will judge")
     if armor:
-        signed, _, _ = _sign_chain(c, game_id, me, move_list, resp["next_seq"], resp["prev"])
+        signed, _, _ = sign_chain(c, game_id, me, move_list, resp["next_seq"], resp["prev"])
         blocks = [encode_block(s["game"], s["envelope"], s["signature"]) for s in signed]
         c.emit([{"game": s["game"], "envelope": s["envelope"], "signature": s["signature"]}
                 for s in signed], "".join(blocks).rstrip("\n"))
         return
     if offline:
-        signed, seq, prev = _sign_chain(c, game_id, me, move_list, resp["next_seq"],
+        signed, seq, prev = sign_chain(c, game_id, me, move_list, resp["next_seq"],
                                         resp["prev"])
-        outbox = c.home.outbox()
-        outbox.extend(dict(s, server=c.server) for s in signed)
-        c.home.save_outbox(outbox)
-        _advance_cache(c, game_id, resp, seq, prev)
+        queue(c, signed)
+        advance_cache(c, game_id, resp, seq, prev)
         if not c.json:
             c.note(f"queued {len(signed)} move(s) for game {game_id} as {me}; "
                    "send them with pbem sync")
         c.emit([{"game": game_id, "seat": me, "move": s["move"], "seq": s["seq"],
                  "queued": True} for s in signed],
-               [f"queued move {s['seq']}: {me} {s['move']}" for s in signed])
+               [f"queued move {s['seq'] + 1}: {me} {shown_text(s['move'])}" for s in signed])
         return
-    seq, prev = resp["next_seq"], resp["prev"]
+    from ..api import ApiError
+    from ..poster import Poster, entry_json, entry_line
+    poster = Poster(c, rules=rules)
+    at = resp
     played = []
     try:
         for move in move_list:
-            entry = _submit(c, game_id, me, move, seq, prev, seat, cached=cached and not played)
+            try:
+                entry = poster.post(game_id, me, move, at=at, wanted_seat=seat)
+            except ApiError as exc:
+                # --json: the moves played before the refusal are in the error's details
+                details = dict(exc.details or {}, move=move,
+                               played=[entry_json(e) for e in played])
+                details.pop("view", None)
+                details.pop("entries", None)
+                raise PbemError(_refusal(move, exc), exc.code, details) from None
             played.append(entry)
             if not c.json:
-                click.echo(_entry_line(entry))
-            seq, prev = entry["seq"] + 1, entry["hash"]
+                click.echo(entry_line(entry))
+            at = {"next_seq": entry["seq"] + 1, "prev": entry["hash"]}
     finally:
-        kept = c.home.cached_view(c.server, game_id) if played else None
-        if played and (kept or {}).get("next_seq", -1) < seq:
-            _advance_cache(c, game_id, resp, seq, prev)  # an older server: no view came back
-        if c.json:
-            c.emit([{k: e.get(k) for k in ("seq", "seat", "move", "events", "hash")}
-                    for e in played])
+        if played:
+            advance_cache(c, game_id, resp, at["next_seq"], at["prev"])  # an older server
+    c.emit([entry_json(e) for e in played])
 
 
-def _advance_cache(c, game_id, resp, seq, prev):
-    """Sign the next offline move after the ones just queued or played: the cached view is
-    kept (it is now older than the chain: ``view_next_seq`` says so)."""
-    c.home.cache_view(c.server, game_id, dict(
-        resp, next_seq=seq, prev=prev, view_next_seq=resp.get("view_next_seq",
-                                                              resp["next_seq"])))
+def _refusal(move, exc):
+    """The sentence for a move the server refused (or that no longer stands)."""
+    from ..numbers import shown_text
+    from ..poster import MovedOn
+    if isinstance(exc, MovedOn) and exc.code == "moved_on":
+        return f"{shown_text(move)!r} not played: {exc.message}"
+    return f"{shown_text(move)!r} refused: {exc.message}"
 
 
 @click.command()
@@ -395,7 +263,7 @@ def sync(c):
     Example:
       pbem play --offline k7m2q9xa3b roll && pbem sync
     """
-    from .api import ApiError, ServerUnreachable
+    from ..api import ApiError, ServerUnreachable
     outbox = c.home.outbox()
     mine = [item for item in outbox if item.get("server", c.server) == c.server]
     others = [item for item in outbox if item.get("server", c.server) != c.server]
@@ -404,8 +272,9 @@ def sync(c):
         if not c.json:
             c.note("the outbox is empty: nothing to send")
         return
+    from ..poster import Poster, entry_line
     c.signed_api()
-    key = c.home.private_key()
+    poster = Poster(c)
     accepted, refused, skipped = [], [], []
     chain, failed = {}, set()
     remaining = list(mine)
@@ -419,7 +288,7 @@ def sync(c):
             lines.append(f"skipped {game_id} {seat} {move}: an earlier move was refused")
         else:
             try:
-                entry = _sync_one(c, key, item, chain.get(game_id))
+                entry = _sync_one(c, poster, item, chain.get(game_id))
             except ServerUnreachable:
                 c.home.save_outbox(others + remaining)
                 raise
@@ -431,34 +300,27 @@ def sync(c):
                 chain[game_id] = (entry["seq"] + 1, entry["hash"])
                 accepted.append(dict(_public(item), seq=entry["seq"],
                                      events=entry.get("events") or []))
-                lines.append(f"accepted {game_id} " + _entry_line(entry))
+                lines.append(f"accepted {game_id} " + entry_line(entry))
         remaining.pop(0)
         c.home.save_outbox(others + remaining)
-    c.emit({"accepted": accepted, "refused": refused, "skipped": skipped}, lines)
+    report = {"accepted": accepted, "refused": refused, "skipped": skipped}
     if refused or skipped:
+        if not c.json:
+            c.emit(report, lines)
+        # --json: the report is the error's details
         raise PbemError(f"{len(refused)} queued move(s) refused, {len(skipped)} skipped; "
-                        f"{len(accepted)} accepted")
+                        f"{len(accepted)} accepted", "refused", report)
+    c.emit(report, lines)
 
 
-def _sync_one(c, key, item, chain):
+def _sync_one(c, poster, item, chain):
     """Post one queued move (re-signed on ``chain`` = (seq, prev) when the game moved on)."""
-    from .api import ApiError, Conflict
-    from .signing import signed_move
     game_id, seat, move = item["game"], item["seat"], item["move"]
     env = json.loads(item["envelope"])
     body = {"envelope": item["envelope"], "signature": item["signature"]}
     if chain is not None and (env["seq"], env["prev"]) != chain:
-        body = signed_move(key, game_id, chain[0], chain[1], seat, move)
-    try:
-        return c.api.post_move(game_id, body["envelope"], body["signature"])
-    except Conflict as exc:
-        if exc.code != "stale_seq":
-            raise
-    resp = c.fetch_view(game_id)
-    if seat not in ((resp.get("view") or {}).get("to_act") or []):
-        raise ApiError(f"the game moved on and {seat} owes no move now")
-    body = signed_move(key, game_id, resp["next_seq"], resp["prev"], seat, move)
-    return c.api.post_move(game_id, body["envelope"], body["signature"])
+        return poster.post(game_id, seat, move, at={"next_seq": chain[0], "prev": chain[1]})
+    return poster.post(game_id, seat, move, body=body)
 
 
 def _public(item):
@@ -488,7 +350,6 @@ class _Spinner:
 
 
 LONG_POLL = 25.0  # seconds one /wait request may wait on the server
-BUSY = "busy"
 
 
 def _while_spinning(call, spinner, game, started):
@@ -512,61 +373,15 @@ def _while_spinning(call, spinner, game, started):
     return out["value"]
 
 
-def _long_poll(api, game_id, game, seconds, spinner, started, where=None):
-    """Ask the server (GET /api/games/GAME/wait) to answer when ``game`` moves on, or after
-    ``seconds``.  Returns the game's public head; None from a server without push (a pbem
-    server older than #20); BUSY when the server holds as many waiters as it can.  While it
-    waits, the spinner turns (on a terminal).
-
-    A server whose push process answers elsewhere (docs/DEPLOYMENT.md: a web process that
-    holds no waiters, with PBEM_PUSH_URL set) refuses with 503 and ``details.push_url``: the
-    long poll is asked there instead, once, and ``where["api"]`` remembers it for the next
-    ones; when that address fails, pbem wait forgets it and polls once."""
-    from .api import Api, ApiError, BadRequest, NotFound, NotPbemServer, ServerError
-    where = {} if where is None else where
-    if where.get("api") is not None and where["api"] is not api:
-        try:
-            # {"api": None}: a push process that points elsewhere again is not followed
-            return _long_poll(where["api"], game_id, game, seconds, spinner, started,
-                              {"api": None})
-        except NotFound:
-            raise
-        except ApiError:
-            where.pop("api")  # the announced push address fails: back to the server's own
-            return BUSY
-    params = {"after": game.get("seq"), "status": game.get("status"),
-              "timeout": f"{max(0.0, seconds):.2f}"}
-    path = f"/api/games/{api._g(game_id)}/wait"
-    saved = api.timeout
-    api.timeout = max(saved, seconds + 10)  # the server answers by ``seconds``
-    try:
-        if not spinner.enabled:
-            return api.request("GET", path, params=params, signed=False)
-        return _while_spinning(lambda: api.request("GET", path, params=params, signed=False),
-                               spinner, game, started)
-    except NotFound as exc:
-        if exc.code == "unknown_game":
-            raise
-        return None  # no such endpoint: poll instead
-    except NotPbemServer as exc:
-        if exc.status != 404:
-            raise
-        return None  # a pbem server from before push: its 404 for a path it lacks
-    except BadRequest:
-        return None  # a server that reads these parameters otherwise: poll instead
-    except ServerError as exc:
-        if exc.status == 503 and exc.code == "busy":
-            pointer = (exc.details or {}).get("push_url")
-            if isinstance(pointer, str) and pointer and "api" not in where:
-                try:  # the push process answers elsewhere: ask there, and remember it
-                    where["api"] = Api(pointer, session=api.session, timeout=api.timeout)
-                except ApiError:
-                    return BUSY
-                return _long_poll(api, game_id, game, seconds, spinner, started, where)
-            return BUSY  # the server holds as many waiters as it can: poll this once
-        raise
-    finally:
-        api.timeout = saved
+def _long_poll(api, game_id, game, seconds, spinner, started):
+    """``Api.wait`` for ``game`` (its seq and status as last seen) while the spinner turns
+    (on a terminal): the game's public head, None from a server without push, Api.BUSY."""
+    def call():
+        return api.wait(game_id, after=game.get("seq"), status=game.get("status"),
+                        timeout=seconds)
+    if not spinner.enabled:
+        return call()
+    return _while_spinning(call, spinner, game, started)
 
 
 @click.command()
@@ -594,7 +409,7 @@ def wait(c, game_id, timeout, interval, seat):
       while pbem wait k7m2q9xa3b; do pbem play k7m2q9xa3b hold; done
       pbem wait k7m2q9xa3b --timeout 3600 || echo "not yet"
     """
-    from .api import RateLimited, ServerError, ServerUnreachable
+    from ..api import RateLimited, ServerError, ServerUnreachable
     api = c.signed_api()
     start = time.monotonic()
     delay = interval
@@ -605,15 +420,15 @@ def wait(c, game_id, timeout, interval, seat):
     last_seq = game.get("seq")
     warned = False
     push = True  # until the server shows it has no /wait
-    where = {}  # where["api"]: the push address the server announced (see _long_poll)
     try:
         while True:
             mine = [seat] if seat else game.get("you") or []
             if game["status"] == "over":
                 winners = ", ".join((game.get("result") or {}).get("winners") or []) or "nobody"
                 spinner.clear()
-                c.emit({"game": game_id, "status": "over", "result": game.get("result")})
-                raise PbemError(f"game {game_id} is over (won by {winners})")
+                raise PbemError(f"game {game_id} is over (won by {winners})", "game_over",
+                                {"game": game_id, "status": "over",
+                                 "result": game.get("result")})
             due = [s for s in mine if s in (game.get("to_act") or [])]
             if game["status"] == "playing" and due:
                 spinner.clear()
@@ -625,19 +440,19 @@ def wait(c, game_id, timeout, interval, seat):
             elapsed = time.monotonic() - start
             if timeout is not None and elapsed >= timeout:
                 spinner.clear()
-                c.emit({"game": game_id, "status": "timeout", "to_act": game.get("to_act")})
                 raise WaitTimeout(f"timed out after {timeout:g}s waiting for your move in game "
-                                  f"{game_id}")
+                                  f"{game_id}", details={"game": game_id, "status": "timeout",
+                                                         "to_act": game.get("to_act")})
             left = None if timeout is None else timeout - elapsed
             try:
                 if push and not warned:
                     head = _long_poll(api, game_id, game, LONG_POLL if left is None
-                                      else min(LONG_POLL, left), spinner, start, where)
-                    if head is not None and head != BUSY:
+                                      else min(LONG_POLL, left), spinner, start)
+                    if head is not None and head != api.BUSY:
                         game.update({k: head[k] for k in ("status", "seq", "to_act", "result")
                                      if k in head})
                         continue
-                    push = head == BUSY  # BUSY: poll once, then ask again
+                    push = head == api.BUSY  # BUSY: poll once, then ask again
                 pause = delay if left is None else min(delay, left)
                 waiting_for = ", ".join(game.get("to_act") or []) or "players to join"
                 end = time.monotonic() + pause

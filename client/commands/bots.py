@@ -12,8 +12,8 @@ import time
 
 import click
 
-from .completion import complete_game
-from .context import GAME_ID, PbemError, UsageProblem, pass_ctx
+from ..completion import complete_game
+from ..context import GAME_ID, PbemError, UsageProblem, pass_ctx
 
 LEVELS = ("random", "greedy", "strong")
 
@@ -71,8 +71,8 @@ class _Bot:
 
 def _rules(c, resp):
     """The rules library's game: the bot cannot choose without it."""
-    from .commands_play import _rules_for
-    rules = _rules_for(c, resp, required=False)
+    from ..precheck import rules_for
+    rules = rules_for(resp, required=False)
     if rules is None:
         game = resp.get("game") or {}
         raise PbemError(f"this client's rules library cannot play {game.get('type')!r} under "
@@ -84,17 +84,18 @@ def _rules(c, resp):
 def _play_one(c, bot, game_id, resp, me, legal):
     """Choose, sign and post one move at the fetched state.  Returns the entry, or None when
     the game moved on first (the caller fetches again)."""
-    from .api import Conflict, Forbidden, Refused
-    from .signing import signed_move
-    key = c.home.private_key()
+    from ..api import Conflict, Forbidden, Refused
+    from ..poster import MovedOn, Poster
+    poster = Poster(c, rules=bot.rules)
     view = resp["view"]
     rng = bot.rng(game_id, resp["next_seq"])
     move = bot.choose(view, me, legal, rng)
     tried = []
     while True:
-        body = signed_move(key, game_id, resp["next_seq"], resp["prev"], me, move)
         try:
-            return c.api.post_move(game_id, body["envelope"], body["signature"])
+            return poster.post(game_id, me, move, at=resp)
+        except MovedOn:
+            return None
         except Conflict as exc:
             if exc.code in ("stale_seq", "game_over"):
                 return None
@@ -109,6 +110,18 @@ def _play_one(c, bot, game_id, resp, me, legal):
                     from None
             move = rng.choice(sorted(others))
             c.note(f"pbem: playing a random legal move instead: {move}")
+
+
+def _until_moved(c, game_id, game, pause, push):
+    """Wait for the other players: the server's long poll answers when the game moves on;
+    without one (or while the server cannot answer), a pause of ``pause`` seconds."""
+    from ..api import RateLimited, ServerError, ServerUnreachable
+    from ..waiting import until_moved
+    try:
+        until_moved(c.api, game_id, game.get("seq"), game.get("status"),
+                    pause if not push.get("on", True) else None, push)
+    except (ServerUnreachable, ServerError, RateLimited):
+        time.sleep(pause)
 
 
 def _over_line(game_id, game, view):
@@ -157,13 +170,14 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
     c.identity()  # only a registered player signs moves
     if offline:
         return _offline(c, game_id, level, seat, seed, seconds)
-    from .api import ApiError, RateLimited, ServerError, ServerUnreachable
-    from .commands_games import pick_seat
-    from .commands_play import _advance_cache, _entry_line
+    from ..api import ApiError, RateLimited, ServerError, ServerUnreachable
+    from ..poster import advance_cache, entry_json, entry_line
+    from ..seats import pick_seat
     played = []
     bot_ = None
     delay = interval
-    warned = False
+    warned = failed = False
+    push = {"on": True}  # the server's long poll, until it shows it has none
     try:
         while True:
             try:
@@ -183,7 +197,7 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
                 if not until_end:
                     raise PbemError(f"game {game_id} has not started yet: seats are still "
                                     "free")
-                time.sleep(delay)
+                _until_moved(c, game_id, game, delay, push)
                 delay = min(30.0, delay * 1.5)
                 continue
             if view.get("status") == "over" or game.get("status") == "over":
@@ -200,7 +214,7 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
                     raise PbemError(f"{me} owes no move in game {game_id} now (pbem wait "
                                     f"{game_id} waits for it; pbem bot --until-end plays "
                                     "every turn)")
-                time.sleep(delay)
+                _until_moved(c, game_id, game, delay, push)
                 delay = min(30.0, delay * 1.5)
                 continue
             delay = interval
@@ -220,21 +234,25 @@ def bot(c, game_id, level, seat, until_end, offline, seed, seconds, interval):
             if entry is None:
                 continue
             played.append(entry)
-            _advance_cache(c, game_id, resp, entry["seq"] + 1, entry["hash"])
+            advance_cache(c, game_id, resp, entry["seq"] + 1, entry["hash"])
             if not c.json:
-                click.echo(_entry_line(entry))
+                click.echo(entry_line(entry))
             if not until_end:
                 return
+    except PbemError as exc:
+        # --json: the moves the bot played before the failure are in the error's details
+        exc.details = dict(exc.details, played=[entry_json(e) for e in played])
+        failed = True
+        raise
     finally:
-        if c.json:
-            c.emit([{k: e.get(k) for k in ("seq", "seat", "move", "events", "hash")}
-                    for e in played])
+        if c.json and not failed:
+            c.emit([entry_json(e) for e in played])
 
 
 def _offline(c, game_id, level, seat, seed, seconds):
     """One move from the fetched state and legal moves, queued in the outbox."""
-    from .commands_games import pick_seat
-    from .commands_play import _advance_cache, _sign_chain
+    from ..poster import advance_cache, queue, sign_chain
+    from ..seats import pick_seat
     resp = c.home.cached_view(c.server, game_id)
     if resp is None or resp.get("view") is None:
         raise PbemError(f"no fetched state of game {game_id} in this home: run pbem show "
@@ -257,15 +275,13 @@ def _offline(c, game_id, level, seat, seed, seconds):
                         f"{game_id}: run pbem show {game_id} once while online")
     bot_ = _Bot(_rules(c, resp), level, seed, seconds, c.note)
     move = bot_.choose(view, me, legal, bot_.rng(game_id, resp["next_seq"]))
-    signed, seq, prev = _sign_chain(c, game_id, me, [move], resp["next_seq"], resp["prev"])
-    outbox = c.home.outbox()
-    outbox.extend(dict(s, server=c.server) for s in signed)
-    c.home.save_outbox(outbox)
-    _advance_cache(c, game_id, resp, seq, prev)
+    signed, seq, prev = sign_chain(c, game_id, me, [move], resp["next_seq"], resp["prev"])
+    queue(c, signed)
+    advance_cache(c, game_id, resp, seq, prev)
     if not c.json:
         c.note(f"queued the bot's move for game {game_id} as {me}; send it with pbem sync")
     c.emit([{"game": game_id, "seat": me, "move": s["move"], "seq": s["seq"], "queued": True}
-            for s in signed], [f"queued move {s['seq']}: {me} {s['move']}" for s in signed])
+            for s in signed], [f"queued move {s['seq'] + 1}: {me} {s['move']}" for s in signed])
 
 
 @click.command("watch")
@@ -292,8 +308,11 @@ def watch(c, game_id, quiet, timeout, interval):
       pbem watch "$GAME"
       pbem watch "$GAME" --quiet --timeout 600
     """
-    from .api import RateLimited, ServerError, ServerUnreachable
-    from .context import WaitTimeout
+    from ..api import RateLimited, ServerError, ServerUnreachable
+    from ..context import WaitTimeout
+    from ..numbers import shown_events, shown_text
+    from ..waiting import until_moved
+    push = {"on": True}
     start = time.monotonic()
     delay = interval
     since = 0
@@ -317,8 +336,8 @@ def watch(c, game_id, quiet, timeout, interval):
         for e in entries:
             seen.append(e)
             if not quiet and not c.json:
-                events = "; ".join(e.get("events") or [])
-                click.echo(f"{e['seq']:>4}  {e['seat']:<10} {e['move']}"
+                events = "; ".join(shown_events(e))
+                click.echo(f"{e['seq'] + 1:>4}  {e['seat']:<10} {shown_text(e['move'])}"
                            + (f"  -- {events}" if events else ""))
         if entries:
             since = entries[-1]["seq"] + 1
@@ -332,12 +351,23 @@ def watch(c, game_id, quiet, timeout, interval):
                 click.echo(_over_line(game_id, game, None) + f" after {since} move(s)")
             return
         if timeout is not None and time.monotonic() - start >= timeout:
-            c.emit({"game": game_id, "status": game.get("status"), "moves": since})
             raise WaitTimeout(f"timed out after {timeout:g}s watching game {game_id} "
-                              f"({since} move(s) played)")
+                              f"({since} move(s) played)",
+                              details={"game": game_id, "status": game.get("status"),
+                                       "moves": since})
         if not entries:
             pause = delay if timeout is None else \
                 max(0.0, min(delay, timeout - (time.monotonic() - start)))
+            # the server's long poll answers when the game moves on (Api.wait); without one,
+            # a pause that grows while nothing happens
+            if push.get("on", True):
+                left = None if timeout is None else \
+                    max(0.0, timeout - (time.monotonic() - start))
+                try:
+                    until_moved(c.api, game_id, since - 1, game.get("status"), left, push)
+                except (ServerUnreachable, ServerError, RateLimited):
+                    time.sleep(pause)
+                continue
             time.sleep(pause)
             delay = min(30.0, delay * 1.5)
 
@@ -372,10 +402,9 @@ def leave(c, game_id, to_bot, level, seat, yes):
         raise UsageProblem("a started game's seat can only be handed to a bot: pbem leave "
                            f"{game_id} --to-bot")
     c.identity()  # only a registered player signs the handover
-    from .api import Conflict
-    from .commands_games import pick_seat
-    from .commands_play import _advance_cache, _entry_line
-    from .signing import signed_move
+    from ..api import ApiError
+    from ..poster import Poster, advance_cache, entry_line
+    from ..seats import pick_seat
     resp = c.fetch_view(game_id, seat)
     game, view = resp["game"], resp.get("view")
     if game.get("status") == "open" or view is None:
@@ -409,17 +438,13 @@ def leave(c, game_id, to_bot, level, seat, yes):
             raise PbemError(f"not handed over: {me} is still yours (pbem leave {game_id} "
                             "--to-bot --yes does it without asking)")
     text = f"@handover {bot_['player']} {bot_['public_key']}"
-    body = signed_move(c.home.private_key(), game_id, resp["next_seq"], resp["prev"], me, text)
     try:
-        entry = c.api.post_move(game_id, body["envelope"], body["signature"])
-    except Conflict as exc:
-        if exc.code == "stale_seq":
-            raise PbemError(f"game {game_id} moved on while the handover was signed: run the "
-                            "command again") from None
-        raise
-    _advance_cache(c, game_id, resp, entry["seq"] + 1, entry["hash"])
+        entry = Poster(c).post(game_id, me, text, at=resp)
+    except ApiError as exc:
+        raise PbemError(f"not handed over: {exc.message}") from None
+    advance_cache(c, game_id, resp, entry["seq"] + 1, entry["hash"])
     if not c.json:
-        click.echo(_entry_line(entry))
+        click.echo(entry_line(entry))
         c.note(f"{me} in game {game_id} is now played by {bot_['player']}; you hold no seat "
                f"in it any more (follow it with pbem watch {game_id})")
     c.emit({"game": game_id, "seat": me, "bot": bot_["player"], "seq": entry["seq"],

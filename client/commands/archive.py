@@ -4,9 +4,16 @@ import json
 
 import click
 
-from .completion import complete_game
-from .context import (EXIT_PREFIX, GAME_ID, PbemError, color_wanted, load_game, pass_ctx, terminal_width,
-                      wrap_lines)
+from ..completion import complete_game
+from ..context import (
+    EXIT_PREFIX,
+    GAME_ID,
+    PbemError,
+    color_wanted,
+    load_game,
+    pass_ctx,
+    terminal_width,
+)
 
 # --- log, export, verify ----------------------------------------------------------------------
 
@@ -15,7 +22,8 @@ def _check_log(game_id, entries, head):
     entry's envelope is for this game, carries its seq, links to the entry before it (the
     first one shown: to the prev it states) and hashes to its stated hash."""
     from shared.envelope import EnvelopeError, verify_entry
-    from .heads import HistoryError
+
+    from ..heads import HistoryError
     prev = None
     for e in entries:
         try:
@@ -23,12 +31,18 @@ def _check_log(game_id, entries, head):
                          prev=e["prev"] if prev is None else prev, expected_hash=e["hash"])
         except (EnvelopeError, KeyError, TypeError):
             raise HistoryError(f"the log of game {game_id} is inconsistent at move "
-                               f"{e.get('seq') if isinstance(e, dict) else '?'}: its hash "
+                               f"{_number(e)}: its hash "
                                "chain is broken") from None
         prev = e["hash"]
     if head is not None and entries and (head["length"] != entries[-1]["seq"] + 1
                                          or head["hash"] != prev):
         raise HistoryError(f"the log of game {game_id} does not end at the server's signed head")
+
+
+def _number(entry):
+    """The move number of a log entry as people read it (from 1), or "?"."""
+    seq = entry.get("seq") if isinstance(entry, dict) else None
+    return seq + 1 if isinstance(seq, int) else "?"
 
 
 def _device_note(entry):
@@ -55,6 +69,7 @@ def log(c, game_id):
       pbem log k7m2q9xa3b
       pbem --json log k7m2q9xa3b | jq -r '.[].move'
     """
+    from ..numbers import shown_events, shown_text
     resp = c.api.log(game_id)
     c.heads.check(game_id, resp.get("head"))
     entries = resp["entries"]
@@ -64,23 +79,45 @@ def log(c, game_id):
         if kind == "message":
             lines.append(_talk_line(e))
             continue
-        events = "; ".join(e.get("events") or [])
+        events = "; ".join(shown_events(e))
         forced = " (forced)" if e.get("forced") else ""
         forced += _device_note(e)  # a move signed by a device key (pbem device)
         if forced and '"order":' in e.get("envelope", ""):
             forced = " (standing order)"
-        lines.append(f"{e['seq']:>4}  {e['seat']:<10} {e['move']}{forced}"
+        # numbered from 1, as on the game's pages (client/numbers.py)
+        lines.append(f"{e['seq'] + 1:>4}  {e['seat']:<10} {shown_text(e['move'])}{forced}"
                      + (f"  -- {events}" if events else ""))
     if not entries and not c.json:
         c.note(f"no moves yet in game {game_id}")
-    c.emit(entries, wrap_lines(lines, terminal_width(), hang=" " * 17))
+    c.emit(entries, log_lines(lines, terminal_width()))
+
+
+def log_lines(lines, width):
+    """``lines`` wrapped to ``width`` under the move column; a word longer than the room left
+    (a long Stone Age path, 100-93-85-...) breaks after one of its hyphens, or where it must.
+
+    >>> wrapped = log_lines(["   1  red        move " + "-".join(["100"] * 20)], 40)
+    >>> max(map(len, wrapped)) <= 40, wrapped[1]
+    (True, '                 100-100-100-100-100-')
+    """
+    import textwrap
+    hang = " " * 17
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        out.extend(textwrap.wrap(line, width, subsequent_indent=hang, break_on_hyphens=True,
+                                 break_long_words=True) or [line])
+    return out
 
 
 def _with_talk(c, game_id, entries):
     """Entries and the messages the caller may read, interleaved (shared.messages); the
     messages are left out when the server has no table talk (an older server)."""
     from shared.messages import interleave
-    from .api import NotFound, NotPbemServer
+
+    from ..api import NotFound, NotPbemServer
     if c.json:
         return [("entry", e) for e in entries]
     try:
@@ -114,7 +151,8 @@ def export(c, game_id, output):
       pbem export k7m2q9xa3b -o game.json && pbem verify game.json
     """
     from shared.archive import ArchiveError, check_chain
-    from .home import atomic_write
+
+    from ..home import atomic_write
     archive = c.api.archive(game_id)
     try:
         check_chain(archive)
@@ -187,10 +225,11 @@ def verify(c, file, server_key, no_color):
     except ArchiveError as exc:
         where = f" (entry {exc.index})" if exc.index is not None and \
             f"entry {exc.index}" not in exc.message else ""
-        if c.json:
-            c.emit({"ok": False, "outcome": "refused", "file": file, "error": exc.message,
-                    "index": exc.index})
-        raise PbemError(_printable(f"{file}: {exc.message}{where}; archive refused")) from None
+        # --json: the verdict is the error's details (one JSON document on stdout)
+        raise PbemError(_printable(f"{file}: {exc.message}{where}; archive refused"),
+                        "archive_refused", {"ok": False, "outcome": "refused", "file": file,
+                                            "error": exc.message, "index": exc.index}) \
+            from None
     head = report["head"]
     data = {"ok": True, "outcome": "complete" if report["complete"] else "prefix", "file": file,
             "format": report["format"], "game": header["game"], "type": header["type"],
@@ -206,7 +245,7 @@ def verify(c, file, server_key, no_color):
     data["handovers"] = report.get("handovers") or []
     if data["handovers"]:  # seats handed to a bot during the game (@handover entries)
         seats_line += _printable(" Handed over: " + ", ".join(
-            f"{h['seat']} to {h['player']} at move {h['seq']}"
+            f"{h['seat']} to {h['player']} at move {h['seq'] + 1}"
             + (" (its deadline passed)" if h["forced"] else " (by its player)")
             for h in data["handovers"]) + ".")
     if not report["complete"]:

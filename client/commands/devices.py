@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 
 import click
 
-from .context import PbemError, UsageProblem, pass_ctx
+from ..context import PbemError, UsageProblem, pass_ctx
 
 MAX_DAYS = 3650
 FILE_FORMAT = "pbem-device-v1"
@@ -63,7 +63,7 @@ def device():
 
 
 def _subcommand(fn):
-    from .cli import with_global_options
+    from ..cli import with_global_options
     return with_global_options(fn)
 
 
@@ -94,10 +94,12 @@ def add(c, label, days, browser, out, yes):
     api = c.signed_api()
     if browser:
         return _add_browser(c, api, name, main, label, not_after, yes)
+    import secrets
+
     from shared.delegation import fingerprint, make_delegation
     from shared.envelope import public_key_hex
-    import secrets
-    from .home import atomic_write
+
+    from ..home import atomic_write
     key = secrets.token_bytes(32)
     delegation = make_delegation(main, name, public_key_hex(key), label, not_after)
     path = out or f"pbem-device-{re.sub(r'[^A-Za-z0-9_-]+', '_', label)}.json"
@@ -229,30 +231,25 @@ def revoke(c, label):
                     logged.append(game["id"])
                 except PbemError as exc:
                     problems.append(f"{game['id']} ({seat}): {exc.message}")
-    c.emit({"revoked": keys, "logged_in": logged, "refused_in": problems},
-           [f"device {label!r} revoked on {c.server}"]
-           + [f"recorded in game {g}" for g in logged]
-           + [f"not recorded in game {p}" for p in problems])
+    report = {"revoked": keys, "logged_in": logged, "refused_in": problems}
+    if not (c.json and problems):  # --json: a refusal's report is the error's details
+        c.emit(report, [f"device {label!r} revoked on {c.server}"]
+               + [f"recorded in game {g}" for g in logged]
+               + [f"not recorded in game {p}" for p in problems])
     if problems:
         raise PbemError(f"{len(problems)} game(s) refused the @revoke entry; the server "
-                        "refuses the device all the same")
+                        "refuses the device all the same", "refused", report)
 
 
 def _post_table_entry(c, api, main, game_id, seat, text):
-    """Sign ``text`` as a log entry of ``seat`` with the main key and post it (one retry on a
-    stale seq).  Raises PbemError with the server's reason."""
-    from .api import ApiError, Conflict
-    from .signing import signed_move
-    for attempt in (0, 1):
-        view = api.view(game_id, seat)
-        body = signed_move(main, game_id, view["next_seq"], view["prev"], seat, text)
-        try:
-            return api.post_move(game_id, body["envelope"], body["signature"])
-        except Conflict as exc:
-            if exc.code != "stale_seq" or attempt:
-                raise PbemError(exc.message) from None
-        except ApiError as exc:
-            raise PbemError(exc.message) from None
+    """Sign ``text`` as a log entry of ``seat`` with the main key and post it
+    (client/poster.py).  Raises PbemError with the server's reason."""
+    from ..api import ApiError
+    from ..poster import Poster
+    try:
+        return Poster(c, signer=main).post(game_id, seat, text)
+    except ApiError as exc:
+        raise PbemError(exc.message) from None
 
 
 for _cmd in (add, import_, list_, revoke):

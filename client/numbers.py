@@ -1,0 +1,78 @@
+"""One move numbering for people: moves count from 1, as on the game's pages.
+
+The API and the signed envelopes count from 0 (``seq``: the first move is seq 0, and
+``@takeback SEQ`` names the seq of the first move taken back; shared/table.py).  The game's
+pages say "Move 15 of 425" for seq 14 and "before move 1" for a message written before any
+move.  The CLI shows and reads the pages' numbers and translates at its boundary: the text
+it prints (``pbem log``, ``pbem play``, ``pbem say``...) and the takeback notation a player
+types (``pbem play GAME "@takeback 15"`` posts ``@takeback 14``).  ``--json`` keeps the
+API's fields (``seq`` from 0) unchanged, and adds nothing a script must translate back.
+"""
+
+import re
+
+_TAKEBACK = re.compile(r"@takeback[ \t]+(\d+)")
+# the table's event and duty texts name seqs (shared/table.py, _moves_text):
+# "asks to take back 2 moves (moves 14-15)", "takes back 1 move (move 14)"
+_TABLE_MOVES = re.compile(r"(\d+ moves? \()(moves?) (\d+)(?:-(\d+))?\)")
+
+
+def shown(seq):
+    """The number people read for the entry at ``seq``."""
+    return seq + 1
+
+
+def wire_text(text):
+    """The entry text to sign for what a player typed: ``@takeback N`` names move N as the
+    pages number it, so the envelope carries seq N - 1.  Other texts pass unchanged.
+
+    >>> wire_text("@takeback 15"), wire_text("settle 14"), wire_text("@accept takeback")
+    ('@takeback 14', 'settle 14', '@accept takeback')
+    """
+    match = _TAKEBACK.fullmatch(text.strip())
+    if match is None:
+        return text
+    number = int(match.group(1))
+    if number < 1:
+        from .context import PbemError
+        raise PbemError("moves are numbered from 1: @takeback N takes back your moves from "
+                        "move N on (pbem log shows the numbers)")
+    return f"@takeback {number - 1}"
+
+
+def shown_text(text):
+    """An entry's text as people read it (the inverse of :func:`wire_text`).
+
+    >>> shown_text("@takeback 14"), shown_text("roll")
+    ('@takeback 15', 'roll')
+    """
+    match = _TAKEBACK.fullmatch(text.strip()) if isinstance(text, str) else None
+    if match is None:
+        return text
+    return f"@takeback {int(match.group(1)) + 1}"
+
+
+def shown_event(text):
+    """A table event or duty text with its seqs as move numbers.
+
+    >>> shown_event("red asks to take back 2 moves (moves 14-15)")
+    'red asks to take back 2 moves (moves 15-16)'
+    >>> shown_event("blue takes back 1 move (move 0)")
+    'blue takes back 1 move (move 1)'
+    """
+    if not isinstance(text, str):
+        return text
+
+    def renumber(m):
+        first = int(m.group(3)) + 1
+        last = f"-{int(m.group(4)) + 1}" if m.group(4) else ""
+        return f"{m.group(1)}{m.group(2)} {first}{last})"
+    return _TABLE_MOVES.sub(renumber, text)
+
+
+def shown_events(entry):
+    """The events of a log entry as people read them (a table entry's seqs as numbers)."""
+    events = entry.get("events") or []
+    if not str(entry.get("move", "")).startswith("@"):
+        return list(events)
+    return [shown_event(e) for e in events]

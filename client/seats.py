@@ -1,0 +1,32 @@
+"""Which of the viewer's seats a command acts for, and who owes a move as the viewer reads it
+(shared by the commands: client/commands/ modules never import each other)."""
+
+
+def pick_seat(resp_game, view, wanted):
+    """The seat to act as: --seat, else one of mine that owes a move, else my first."""
+    if wanted:
+        return wanted
+    mine = resp_game.get("you") or []
+    to_act = (view or {}).get("to_act") or resp_game.get("to_act") or []
+    for seat in mine:
+        if seat in to_act:
+            return seat
+    return mine[0] if mine else None
+
+
+def to_act_text(you, to_act):
+    """Who owes a move, as the viewer reads it: "YOU" for the viewer's own seats (named when
+    the viewer holds several), then the other seats that owe one.
+
+    >>> to_act_text(["red"], ["red", "blue"]), to_act_text(["blue"], ["red", "blue"])
+    ('YOU, blue', 'YOU, red')
+    >>> to_act_text(["red", "blue"], ["blue", "white"]), to_act_text(["red"], ["white"])
+    ('YOU (blue), white', 'white')
+    """
+    mine = [s for s in to_act if s in you]
+    others = [s for s in to_act if s not in you]
+    parts = []
+    if mine:
+        parts.append("YOU" + (f" ({', '.join(mine)})" if len(you) > 1 else ""))
+    parts.extend(others)
+    return ", ".join(parts) or "nobody"

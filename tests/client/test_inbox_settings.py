@@ -1,0 +1,86 @@
+"""End to end against a real server: what waits for a player (pbem games, pbem next), their
+settings and vacation (pbem settings, pbem vacation), and a refused registration."""
+
+import json
+
+from tests.client.test_e2e_pig import finish
+from tests.client.test_table_cli import _hold_with_a_pot
+
+
+def _game(ann, bob, *extra):
+    game = ann.run("new", "pig", "--seats", 2, "--option", "target=100", *extra).stdout.strip()
+    bob.run("join", game)
+    return game
+
+
+def test_next_and_games_put_the_first_deadline_first(make_player):
+    ann, bob = make_player("ann"), make_player("bob")
+    assert ann.run("next", ok=3).stdout == ""           # nothing owed: exit 3, no id
+    untimed = _game(ann, bob)
+    late = _game(ann, bob, "--move-hours", 48)
+    soon = _game(ann, bob, "--move-hours", 2)
+    assert ann.run("next").stdout.strip() == soon
+    assert ann.json("next")["owed"] == [soon, late, untimed]
+    listed = ann.json("games")
+    assert [g["id"] for g in listed] == [soon, late, untimed]
+    assert listed[0]["waiting"][0]["kind"] == "move"
+    text = ann.run("games").stdout
+    assert text.startswith("Waiting for you:") and text.index(soon) < text.index(late)
+    ann.run("play", soon, "hold")
+    assert ann.run("next").stdout.strip() == late
+    # a filter tells the truth: three games, none open
+    none_open = ann.run("games", "--status", "open")
+    assert "you have no open games (you have 3 games" in none_open.stderr
+    assert "no games yet" not in none_open.stderr
+
+
+def test_takeback_and_rematch_wait_in_the_inbox(make_player):
+    ann, bob = make_player("ann"), make_player("bob")
+    game = _game(ann, bob)
+    _hold_with_a_pot(ann, bob, game)
+    ann.run("takeback", game)
+    waiting = [w for g in bob.json("games") for w in g["waiting"]]
+    assert [w["kind"] for w in waiting] == ["takeback"]
+    assert f"pbem takeback {game} --accept" in bob.run("games").stdout
+    bob.run("takeback", game, "--refuse")
+    short = ann.run("new", "pig", "--seats", 2, "--option", "target=3").stdout.strip()
+    bob.run("join", short)
+    finish(short, {"north": ann, "east": bob}, ann)
+    bob.run("rematch", short)                           # bob offers; ann is invited
+    offered = [w for g in ann.json("games") for w in g["waiting"] if w["kind"] == "rematch"]
+    assert [w["command"] for w in offered] == [f"pbem rematch {short} (or --decline)"]
+    assert not [w for g in bob.json("games") for w in g["waiting"] if w["kind"] == "rematch"]
+
+
+def test_settings_are_shown_and_changed(make_player):
+    ann = make_player("ann")
+    shown = ann.run("settings").stdout
+    assert "time zone    UTC" in shown and "quiet hours  off" in shown
+    changed = ann.json("settings", "--tz", "Europe/Paris", "--email", "ann@example.org",
+                       "--quiet-hours", "22-7", "--digest", "daily")
+    assert (changed["tz"], changed["email"], changed["notify"]) == \
+        ("Europe/Paris", "ann@example.org", "digest")
+    assert (changed["quiet_start"], changed["quiet_end"]) == (22, 7)
+    assert json.loads((ann.home / "config.json").read_text())["tz"] == "Europe/Paris"
+    assert "22:00 to 07:00" in ann.run("settings").stdout
+    assert ann.json("settings", "--quiet-hours", "off", "--email", "none")["email"] is None
+    # bad input: a sentence and a non-zero exit, nothing changed
+    assert "22-7" in ann.run("settings", "--quiet-hours", "25-3", ok=2).stderr
+    assert "same hour" in ann.run("settings", "--quiet-hours", "7-7", ok=2).stderr
+    bad = ann.run("settings", "--tz", "Mars/Olympus", ok=1)
+    assert bad.stderr.startswith("pbem: ") and "Traceback" not in bad.stderr
+    assert ann.json("settings")["tz"] == "Europe/Paris"
+
+
+def test_vacation_is_taken_and_shown(make_player):
+    ann, bob = make_player("ann"), make_player("bob")
+    game = _game(ann, bob, "--move-hours", 2)
+    before = ann.json("games")[0]["deadline"]
+    taken = ann.json("vacation", "--days", 3)
+    assert taken["vacation_until"] and taken["vacation_days_left"] >= 0
+    listed = ann.json("games")
+    assert listed[0]["id"] == game and listed[0]["vacation_until"]
+    assert listed[0]["deadline"] > before                 # the deadline moved on
+    assert ann.run("games").stdout.startswith("You are on vacation until ")
+    assert "60" in ann.run("vacation", "--days", 61, ok=2).stderr
+    assert ann.run("vacation", "--days", 60, ok=1).stderr.startswith("pbem: you have ")
