@@ -287,6 +287,36 @@ class Api:
         quiet_end, webhook_url; the profile with its settings."""
         return self.request("PATCH", "/api/players/me", changes)
 
+    def channels(self):
+        """GET /api/players/me/channels: your channels, chat ids and push subscriptions."""
+        return self.request("GET", "/api/players/me/channels")
+
+    def add_channel(self, kind, target, game_id=None):
+        """A channel of your own, or (``game_id``) the game's channel."""
+        path = f"/api/games/{self._g(game_id)}/channels" if game_id else \
+            "/api/players/me/channels"
+        return self.request("POST", path, {"kind": kind, "target": target})
+
+    def game_channels(self, game_id):
+        return self.request("GET", f"/api/games/{self._g(game_id)}/channels")
+
+    def remove_channel(self, channel_id):
+        return self.request("DELETE", f"/api/players/me/channels/{int(channel_id)}")
+
+    def test_channel(self, channel_id):
+        return self.request("POST", f"/api/players/me/channels/{int(channel_id)}/test", {})
+
+    def rotate_channel_secret(self, channel_id):
+        return self.request("POST", f"/api/players/me/channels/{int(channel_id)}/secret", {})
+
+    def set_chat_ids(self, ids):
+        return self.request("PUT", "/api/players/me/chat-ids", ids)
+
+    def calendar(self, new=False):
+        """Your private calendar feed's address (``new``: a new one; the old one ends)."""
+        return self.request("POST" if new else "GET", "/api/players/me/calendar",
+                            {} if new else None)
+
     def vacation(self, days):
         """Take ``days`` vacation days from now: the caller's deadlines pause that long."""
         return self.request("POST", "/api/players/me/vacation", {"days": days})

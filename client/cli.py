@@ -61,6 +61,10 @@ COMMANDS = {
                  "quiet hours, notices."),
     "vacation": ("commands.settings", "Take N vacation days from now: your deadlines pause "
                  "that long."),
+    "calendar": ("commands.settings", "Print the private address of a calendar feed of "
+                 "your deadlines."),
+    "notify": ("commands.notify", "Where your notices go: chat channels, webhooks, a game's "
+               "channel."),
     "device": ("commands.devices", "Let another device (a second home, a browser) move for "
                "you: add, import, list, revoke."),
     # table talk and standing orders

@@ -1,5 +1,6 @@
 """Your settings on the server: ``pbem settings`` (time zone, email, quiet hours, notices,
-vacation) and ``pbem vacation`` (PATCH /api/players/me, POST /api/players/me/vacation)."""
+weekends, vacation), ``pbem vacation`` (PATCH /api/players/me, POST
+/api/players/me/vacation) and ``pbem calendar`` (the private feed of your deadlines)."""
 
 import re
 
@@ -9,6 +10,8 @@ from ..context import UsageProblem, pass_ctx
 
 # --digest: the server's "notify" setting in the words a player uses
 DIGEST = {"daily": "digest", "off": "every", "none": "none"}
+WEEKENDS = {True: "off: your deadlines skip Saturday and Sunday",
+            False: "your deadlines run every day"}
 NOTIFY_WORDS = {"every": "a notice for each move", "digest": "one digest a day",
                 "none": "no notices"}
 
@@ -43,6 +46,7 @@ def _lines(me):
             f"quiet hours  {quiet}",
             f"notices      {notify} ({NOTIFY_WORDS.get(notify, notify)})",
             f"webhook      {me.get('webhook_url') or '(none)'}",
+            f"weekends     {WEEKENDS[bool(me.get('weekends_off'))]}",
             f"vacation     {'until ' + str(away) if away else 'none'}; "
             f"{me.get('vacation_days_left')} day(s) left this year (pbem vacation --days N)"]
 
@@ -64,8 +68,11 @@ def _remember_tz(c, me):
 @click.option("--digest", type=click.Choice(sorted(DIGEST)),
               help="daily: one digest a day instead of a notice per move; off: a notice per "
                    "move; none: no notices.")
+@click.option("--weekends-off", type=click.Choice(["on", "off"]),
+              help="on: your deadlines count no hour of Saturday or Sunday in your time zone "
+                   "(new deadlines from now on).")
 @pass_ctx
-def settings(c, tz, email, quiet_hours, digest):
+def settings(c, tz, email, quiet_hours, digest, weekends_off):
     """Show your settings, or change them: time zone, email, quiet hours, notices.
 
     Without options it shows them, and your vacation days.  With options it
@@ -76,6 +83,7 @@ def settings(c, tz, email, quiet_hours, digest):
       pbem settings
       pbem settings --tz Europe/Paris --quiet-hours 22-7 --digest daily
       pbem settings --email ann@example.org --quiet-hours off
+      pbem settings --weekends-off on
     """
     api = c.signed_api()
     changes = {}
@@ -87,6 +95,8 @@ def settings(c, tz, email, quiet_hours, digest):
         changes["quiet_start"], changes["quiet_end"] = parse_quiet_hours(quiet_hours)
     if digest is not None:
         changes["notify"] = DIGEST[digest]
+    if weekends_off is not None:
+        changes["weekends_off"] = weekends_off == "on"
     me = api.update_settings(changes) if changes else api.me()
     if changes:
         _remember_tz(c, me)
@@ -110,3 +120,23 @@ def vacation(c, days):
     me = c.signed_api().vacation(days)
     c.emit(me, [f"on vacation until {me.get('vacation_until')}: your deadlines are {days} "
                 f"day(s) later; {me.get('vacation_days_left')} day(s) left this year"])
+
+
+@click.command()
+@click.option("--new", "new", is_flag=True,
+              help="Make a new address; the old one stops working (if it leaked).")
+@pass_ctx
+def calendar(c, new):
+    """Print the private address of a calendar feed of your deadlines.
+
+    Add the address to a calendar app (as a subscription): each deadline you
+    have is an event, named by its game.  Keep it private: whoever has it
+    reads your deadlines.
+
+    \b
+    Examples:
+      pbem calendar
+      pbem calendar --new
+    """
+    feed = c.signed_api().calendar(new=new)
+    c.emit(feed, [feed["url"]])
