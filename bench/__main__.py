@@ -1,4 +1,6 @@
-"""``python -m bench [--quick] [--only engines,http,cli,archive,pages,bots,push] [--no-profile] [--no-write]``
+"""``python -m bench [--quick] [--only engines,http,...] [--no-profile] [--no-write]``
+
+``--only`` takes some of engines, http, cli, archive, pages, bots, push.
 
 Runs every measurement, prints a table, writes docs/PERFORMANCE.md and exits 0 whatever the
 figures (benchmarks inform; they never fail CI because a machine is slow).

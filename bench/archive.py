@@ -164,6 +164,7 @@ def _profile(run, archive):
     """cProfile of verify_archive: own time per function (deterministic, unlike sampling)."""
     import cProfile
     import pstats
+
     from shared.archive import verify_archive
     prof = cProfile.Profile()
     prof.enable()

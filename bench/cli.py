@@ -121,7 +121,9 @@ def bench_play(run, server, env, base, other, reps):
     """``pbem play`` when the home's view is current (one POST), against ``pbem --help`` plus
     one round trip: the same signed move POST (answer=view) from a warm Python client."""
     import requests
+
     from client.signing import request_headers, signed_move
+
     from .servers import Setup
     setup = Setup(server.url)
     # a Pig game: ``peek`` keeps the turn, so every play finds the view it left current
@@ -171,8 +173,8 @@ def _pick_type():
     """Zarahemla (a real board to draw) when its engine loads here, else the Pig fixture."""
     try:
         from shared.games import get_game
-        get_game("zarahemla").render
-        return "zarahemla"
+        if get_game("zarahemla").render:
+            return "zarahemla"
     except Exception:  # noqa: BLE001
         return "pig"
 

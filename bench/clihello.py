@@ -1,4 +1,6 @@
-"""A bare click command: the baseline for ``pbem --help`` start-up (``python -m bench.clihello``)."""
+"""A bare click command: the baseline for ``pbem --help`` start-up.
+
+Run as ``python -m bench.clihello``."""
 
 import click
 

@@ -19,9 +19,20 @@ import requests
 
 from . import load as loadgen
 from .common import fmt_ms, fmt_rate, median, percentile
-from .servers import (Database, HelloServer, Player, Setup, cpu_seconds, hold_chain,
-                      pbem_server, pids_named, procfile_options, rss_mb, threaded_options,
-                      worker_pids)
+from .servers import (
+    Database,
+    HelloServer,
+    Player,
+    Setup,
+    cpu_seconds,
+    hold_chain,
+    pbem_server,
+    pids_named,
+    procfile_options,
+    rss_mb,
+    threaded_options,
+    worker_pids,
+)
 
 CONNECTIONS = 8
 RATIO_TARGET = {"sqlite": 0.2, "postgres": 0.15}
@@ -377,7 +388,8 @@ _INTEREST = [
     ("  load_state (cache / snapshot)", ("load_state (server/db/state_cache.py",)),
     ("  rules engine play()", ("play (tests/fixtures/pig.py", "play (shared/")),
     ("  duties.refresh", ("refresh (server/game/duties.py",)),
-    ("  session.commit (incl. SQLite/PG write + lock waits)", ("commit (sqlalchemy/orm/session.py",)),
+    ("  session.commit (incl. SQLite/PG write + lock waits)",
+     ("commit (sqlalchemy/orm/session.py",)),
     ("  UPDATE game head (execute)", ("execute (sqlalchemy/orm/session.py",)),
     ("get_or_404 (game row SELECT)", ("get_or_404 (server/api/games.py",)),
     ("request body parsing (marshmallow/webargs)", ("_parser (webargs", "parse (webargs")),
@@ -428,7 +440,7 @@ def bench_views(run, backend, server, setup, a, b, keys):
         chain, _ = hold_chain(game["id"], game["head"], 0, n, keys)
         s = requests.Session()
         for start in range(0, n, 500):   # sequential, one game: posting in order
-            for method, path, body in chain[start:start + 500]:
+            for _method, path, body in chain[start:start + 500]:
                 r = s.post(server.url + path, data=body,
                            headers={"Content-Type": "application/json"}, timeout=30)
                 if r.status_code != 201:
@@ -492,7 +504,7 @@ print(json.dumps(out))
         run.unavailable(section, "cold load_state", proc.stderr.strip().splitlines()[-1])
         return
     data = {int(k): v for k, v in json.loads(proc.stdout.strip().splitlines()[-1]).items()}
-    (s10, r10), (sl, rl) = data[10], data[long_n]
+    (s10, _r10), (sl, rl) = data[10], data[long_n]
     run.add(section, "cold load_state (no cache: snapshot row), 10 vs "
                      f"{long_n:,} moves", f"{fmt_ms(s10)} vs {fmt_ms(sl)} ({sl / s10:.2f}x)")
     run.add(section, f"replaying the {long_n:,}-move log instead (what snapshots avoid)",
@@ -500,8 +512,9 @@ print(json.dumps(out))
 
 
 def main(run):
-    from .common import guarded
     import os
+
+    from .common import guarded
     for backend in os.environ.get("PBEM_BENCH_BACKENDS", "sqlite,postgres").split(","):
         guarded(run, f"3-4. HTTP {backend}", f"HTTP benchmarks on {backend}", bench_backend,
                 run, backend)

@@ -112,7 +112,7 @@ def main(url, n):
            for func, (cc, nc, tt, ct, callers) in rows]
     stages = {}
     per = n - half
-    for func, (cc, nc, tt, ct, callers) in stats.stats.items():
+    for func, (_cc, _nc, _tt, ct, _callers) in stats.stats.items():
         fname, _, name = func
         for label, (suffix, want) in STAGES.items():
             if name == want and fname.endswith(suffix):

@@ -21,22 +21,30 @@ port (the bench sends ``/wait`` to the push port as the documented nginx front r
 
 import asyncio
 import http.client
-import shutil
-from collections import Counter
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from . import load as loadgen
 from .common import ROOT, child_env, fmt_ms, fmt_rate, median, percentile
-from .servers import (Database, Player, Setup, _stop, cpu_seconds, hold_chain, pids_named,
-                      worker_pids)
+from .servers import (
+    Database,
+    Player,
+    Setup,
+    _stop,
+    cpu_seconds,
+    hold_chain,
+    pids_named,
+    worker_pids,
+)
 
 WAITERS = 500
 CONNECTIONS = 8
@@ -225,7 +233,7 @@ def _latencies(url, push_url, game, keys, count):
         body = signed_move(keys[seats[nxt % 2]], game["id"], nxt, prev, seats[nxt % 2], "hold")
         got = {}
 
-        def wait():
+        def wait(seq=seq, got=got):
             conn = http.client.HTTPConnection(push_host, int(push_port), timeout=60)
             conn.request("GET", f"/api/games/{game['id']}/wait?after={seq}&timeout=30")
             resp = conn.getresponse()

@@ -153,7 +153,6 @@ class Database:
 def pbem_server(db_url, workdir, log, options=None):
     """A started pbem server on ``db_url`` under gunicorn with ``options`` (default:
     tests/liveserver.py's 2 workers x 4 threads)."""
-    from tests.liveserver import LiveServer
     instance = Path(workdir) / f"instance-{secrets.token_hex(3)}"
     instance.mkdir(parents=True, exist_ok=True)
     server = GunicornServer(db_url, instance, log=log)

@@ -1,7 +1,8 @@
-"""``python -m bench.tol_balance [--games N] [--difficulty book,hard] [--players greedy,random,strong]``
+"""``python -m bench.tol_balance [--games N] [--difficulty book,hard] [--players ...]``
 
-Measures how often a Title of Liberty team wins, for one to five armies, under the game's
-current rules version (printed with the table): the purposeful (greedy) player of ``shared/bots/title_of_liberty.py``, its
+``--players`` takes some of greedy, random, strong.  Measures how often a Title of Liberty
+team wins, for one to five armies, under the game's current rules version (printed with the
+table): the purposeful (greedy) player of ``shared/bots/title_of_liberty.py``, its
 ``strong`` level (the greedy player with rollouts at the marches and stops) and a random
 player (uniform over the legal moves).  Every game has a fixed seed (game ``i`` of
 a cell uses seed ``b"balance-<i>"`` and the chooser's ``random.Random(i)``), so a run is
@@ -14,10 +15,9 @@ import random
 import sys
 import time
 
+from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 from shared.title_of_liberty import GAME
 from shared.title_of_liberty.state import over_code
-from shared.bots.title_of_liberty import choose_for_state as greedy_choice
-
 
 
 def strong_choice(state, seat, legal, rnd):
