@@ -1,6 +1,6 @@
 """Rules version 2: the engine follows the rulebook (issue #14, Title of Liberty part).
 
-Every test quotes the passage of ``shared/seeds/nephite-war-rules.txt`` it guards.  The
+Every test quotes the passage of ``docs/rulebooks/nephite-war-rules.txt`` it guards.  The
 version-1 behaviour each one replaces is kept for old games (see the ``version="1"`` tests
 here and in the other files, and the golden game).
 """

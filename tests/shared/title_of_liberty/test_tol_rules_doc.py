@@ -5,15 +5,11 @@ puts in double quotes is the rulebook's own words; and the tests it names exist.
 import os
 import re
 
-import pytest
 
 HERE = os.path.dirname(__file__)
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 RULES_MD = os.path.join(ROOT, "shared", "title_of_liberty", "RULES.md")
-BOOK_CANDIDATES = [os.environ.get("PBEM_RULEBOOKS", ""),
-                   os.path.join(ROOT, "..", "shared", "seeds"),
-                   os.path.join(ROOT, "..", "..", "shared", "seeds")]
-BOOK_NAME = "nephite-war-rules.txt"
+BOOK = os.path.join(ROOT, "docs", "rulebooks", "nephite-war-rules.txt")
 
 
 def _norm(text):
@@ -31,10 +27,7 @@ def _choices():
 
 
 def _book():
-    found = [p for p in BOOK_CANDIDATES if p and os.path.exists(os.path.join(p, BOOK_NAME))]
-    if not found:
-        pytest.skip("the rulebook is not beside the repository (set PBEM_RULEBOOKS)")
-    with open(os.path.join(found[0], BOOK_NAME), encoding="utf-8") as f:
+    with open(BOOK, encoding="utf-8") as f:
         return _norm(f.read())
 
 
