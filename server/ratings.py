@@ -50,11 +50,21 @@ def rated_by_default(game_def, bots):
     return not game_def.cooperative and not bots
 
 
+def cooperative_types():
+    """The game types whose games keep team records (``Game.cooperative``)."""
+    from shared.games import game_types
+    return sorted(t for t in game_types() if get_game(t).cooperative)
+
+
 def rate_finished_games(limit=100):
-    """Rate every finished game not yet counted; returns how many were counted."""
+    """Rate every finished game not yet counted; returns how many were counted.
+
+    A rated game changes ratings; a cooperative game (never rated) adds to its players' team
+    records, so it is picked too (selecting only rated games, no team record was ever kept).
+    """
+    counts = db.or_(Game.rated.is_(True), Game.type.in_(cooperative_types()))
     rows = db.session.execute(
-        db.select(Game.id).where(Game.status == "over", Game.rated.is_(True),
-                                 Game.rated_at.is_(None))
+        db.select(Game.id).where(Game.status == "over", counts, Game.rated_at.is_(None))
         .order_by(Game.finished_at, Game.id).limit(limit)).scalars().all()
     counted = 0
     for game_id in rows:
