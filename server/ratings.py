@@ -99,7 +99,9 @@ def _count(game):
             rec.games += 1
             rec.wins += s.seat in winners
         return
-    if len({s.player_id for s in seats}) < 2:  # one player holding every seat proves nothing
+    if len({s.player_id for s in seats}) < len(seats):
+        # one player in two seats (no rated game seats one twice now; older ones may): the
+        # game would count twice, with the last seat's result
         return
     places = game_def.standings(game.result, [s.seat for s in seats])
     m = model()
