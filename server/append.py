@@ -86,6 +86,7 @@ class NewEntry:
     viewer: object         # the seat the answer is rendered for (None: a spectator)
     owed_anew: bool = False  # a takeback request was asked or settled: fresh duties
     handed_to: object = None  # a @handover entry: the bot account's player id
+    revoked_key: object = None  # a @revoke entry: the device key (its orders end)
 
 
 def _game_row(game_id):
@@ -302,9 +303,14 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                           "game waits until every seat has answered")
         raise Refused("not_your_turn", f"{env['seat']} owes no move now")
     asked = (log.pending() or {}).get("asked")
-    handed = None
+    handed = revoked = None
     if table_entry and env["move"].startswith("@handover "):
         handed = _handover_bot(game, env)
+    if table_entry and env["move"].startswith("@revoke ") and not forced:
+        revoked = env["move"].split(" ", 1)[1]
+        from .revocation import check_revoker
+        holder = seat_owners(game.id, log.table["players"]).get(env["seat"])
+        check_revoker(holder, revoked)
     try:
         events = log.step(env)
     except TableError as exc:  # about the table, never about a hand: anyone may read it
@@ -323,7 +329,7 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                      result=game_def.result(state), received=now(),
                      viewer=_reader_seat(game.id, env["seat"], reader, log.table["players"]),
                      owed_anew=asked != (log.pending() or {}).get("asked"),
-                     handed_to=handed)
+                     handed_to=handed, revoked_key=revoked)
     with write_lock():
         return _write_move(entry, before, optimistic)  # (entry, True, orders in force)
 
@@ -358,6 +364,9 @@ def _write_move(new, before, optimistic=False):
         store_snapshot(game.id, env["seq"], text)  # the game's first snapshot row
     if new.handed_to is not None:
         _hand_over(game.id, env["seat"], new.handed_to)
+    if new.revoked_key is not None:  # the device's standing orders in this seat end here
+        from .revocation import end_orders
+        end_orders([new.revoked_key], game.id, env["seat"])
     duties.after_move(writer, game, seat_owners(game.id, new.table["players"]), before,
                       new.to_act, env["seat"],
                       env["seq"], over=over, reset=new.owed_anew)

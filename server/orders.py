@@ -239,7 +239,12 @@ def _next(game, game_def, log, rows, length):
     to_act = log.to_act() or []
     start = min([length - _RECENT] + [r.at for r in rows if r.text.startswith("if ")])
     history = _history(game.id, max(0, start), length)
+    from shared.table import revoked_for
+    from .revocation import signed_by
     for row in rows:
+        if table["revoked"] and signed_by(row, revoked_for(table, row.seat)):
+            row.done = True  # its device was revoked (@revoke): the orders it signed end
+            continue
         try:
             order = parse_order(game_def, row.text)
         except OrderError:
