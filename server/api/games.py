@@ -12,7 +12,7 @@ from shared.games import game_types, get_game
 
 from .. import bots, duties
 from ..append import append_move
-from ..domain import Conflict
+from ..domain import Conflict, DomainError
 from ..archives import archive_for
 from ..auth import current_player
 from ..errors import Blueprint, fail, loads_request_json
@@ -344,8 +344,13 @@ class Moves(MethodView):
         try:
             entry, created = append_move(game_id, data["envelope"], data["signature"],
                                          reader=player.id if player else None)
-        except Conflict as exc:
-            if answer_kind == "view" and exc.code == "stale_seq":
+        except DomainError as exc:
+            if exc.seat is not None:
+                # its seat's signature verified (a lost race, a rules refusal): the request
+                # counts for that seat, never as an unverified one against the address
+                g.pbem_verified_seat = f"{game_id}:{exc.seat}"
+            if isinstance(exc, Conflict) and answer_kind == "view" \
+                    and exc.code == "stale_seq":
                 _stale_details(exc, player, game_id, data["envelope"])
             raise
         if answer_kind == "view":

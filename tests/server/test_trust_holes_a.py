@@ -296,3 +296,52 @@ def test_the_verifier_refuses_an_order_entry_after_its_device_was_revoked():
     with pytest.raises(ArchiveError) as refused:
         _check_order_holder(table, env, Book, "entry 5")
     assert "revoked" in str(refused.value)
+
+
+# --- moves the game page posts (no signed headers) that lose a race ----------------------------
+
+def test_a_verified_move_that_loses_a_race_never_counts_as_unverified(tmp_path, clock,
+                                                                      monkeypatch):
+    """The attack: the game page posts moves without signed headers; each one with a valid
+    seat signature that lost a race (409 stale_seq) counted as unverified against the
+    address, and after PBEM_LIMIT_UNVERIFIED the address was locked out, reads included.
+    A move whose signature verified counts for its seat (PBEM_LIMIT_MOVES), or not at all."""
+    from flask_migrate import upgrade
+
+    from client.signing import signed_move
+    from server import create_app
+    from server.extensions import db
+    from tests.conftest import database_url
+    from tests.server.test_limits_hold import _dispose, client_from, start_pig_on
+    for name, value in {"UNVERIFIED": "5/minute", "MOVES": "100/minute",
+                        "REGISTER": "100/hour"}.items():
+        monkeypatch.setenv(f"PBEM_LIMIT_{name}", value)
+    url, cleanup = database_url(tmp_path)
+    app = create_app({"TESTING": True, "PBEM_CLOCK": clock, "SQLALCHEMY_DATABASE_URI": url,
+                      "RATELIMIT_STORAGE_URI": None})
+    try:
+        with app.app_context():
+            upgrade()
+        game_id, ann, bob = start_pig_on(client_from(app, "10.0.0.1"), clock)
+        page = client_from(app, "10.0.0.2")  # the game page: no signed headers
+        info = ann.get(f"/api/games/{game_id}/view").get_json()
+        seat = info["view"]["to_act"][0]
+        key = {"north": ann, "east": bob}[seat].key
+        first = signed_move(key, game_id, info["next_seq"], info["prev"], seat, "roll",
+                            ts=clock(), nonce="first0000000")
+        assert page.post(f"/api/games/{game_id}/moves", json=first).status_code == 201
+        codes = []
+        for i in range(12):  # each a valid signature for the seq just taken: a lost race
+            late = signed_move(key, game_id, info["next_seq"], info["prev"], seat, "roll",
+                               ts=clock(), nonce=f"late{i:08d}")
+            codes.append(page.post(f"/api/games/{game_id}/moves", json=late).status_code)
+        assert set(codes) == {409}, codes
+        assert page.get(f"/api/games/{game_id}").status_code == 200  # not locked out
+        # a forged signature still counts against the address, and is refused past the limit
+        forged = [page.post(f"/api/games/{game_id}/moves", json=signed_move(
+            bytes(range(32)), game_id, info["next_seq"] + 1, "0" * 64, seat, "roll",
+            ts=clock(), nonce=f"forged{i:06d}")).status_code for i in range(8)]
+        assert forged[:5] == [403] * 5 and 429 in forged, forged
+    finally:
+        _dispose(app, db)
+        cleanup()
