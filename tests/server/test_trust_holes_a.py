@@ -33,6 +33,36 @@ def test_a_rated_game_refuses_a_second_seat_for_one_player(app, make_player):
     assert sorted(s["player"] or "" for s in seats) == ["", "ann", "bob"]
 
 
+def test_two_joins_of_one_player_at_once_take_one_seat_of_a_rated_game(app, make_player,
+                                                                       clock):
+    """The race: ann posts two joins of her rated game at the same moment, for two seats;
+    one takes a seat, the other is refused (already_seated or seat_taken), on both
+    databases."""
+    import threading
+
+    from tests.conftest import Player
+    ann = make_player("ann")
+    creator = make_player("cat")
+    r = creator.post("/api/games", {"type": "pig", "seats": 3, "options": {"target": 1}})
+    game_id = r.get_json()["id"]
+    barrier, codes = threading.Barrier(2), []
+
+    def join(seat):
+        me = Player(app.test_client(), clock, "ann")
+        me.key, me.public_key = ann.key, ann.public_key
+        barrier.wait()
+        codes.append(me.post(f"/api/games/{game_id}/join", {"seat": seat}).status_code)
+
+    threads = [threading.Thread(target=join, args=(seat,)) for seat in ("east", "south")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200, 409], codes
+    seats = creator.get(f"/api/games/{game_id}").get_json()["seats"]
+    assert [s["player"] for s in seats].count("ann") == 1
+
+
 def test_an_unrated_game_may_still_seat_one_player_twice(app, make_player):
     ann = make_player("ann")
     r = ann.post("/api/games", {"type": "pig", "seats": 2, "rated": False})
