@@ -8,8 +8,8 @@ import requests
 
 from client.signing import request_headers
 from shared.envelope import public_key_hex
-from tests.liveserver import LiveServer
 from tests.conftest import database_url
+from tests.liveserver import LiveServer
 from tests.server.test_mail import _mail, armored, pig_game
 
 
@@ -80,4 +80,4 @@ def test_pbem_server_run_without_smtp_writes_each_notice_to_its_log(tmp_path):
         cleanup()
     assert "notice (no SMTP configured) to ann@example.org" in text, text[-2000:]
     line = text.split("notice (no SMTP configured) to ann@example.org", 1)[1]
-    assert f"Subject: [pbem]" in line.split("\n\n", 1)[0] and game_id in line
+    assert "Subject: [pbem]" in line.split("\n\n", 1)[0] and game_id in line
