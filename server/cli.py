@@ -129,8 +129,16 @@ def mail_in():
     if not raw.strip():
         raise click.UsageError("no message on standard input")
     outcome = process(raw)
+    from flask import current_app
+    database = database_label(current_app.config["SQLALCHEMY_DATABASE_URI"])
     for r in outcome["results"]:
-        if r["status"] == "refused":
+        if r["status"] == "refused" and r.get("code") is None \
+                and r["reason"] == "there is no such game":
+            # the block names a game this database has not: say which database was read (an
+            # environment naming another one is the usual cause)
+            click.echo(f"game {r['game']}: refused: there is no such game in the database "
+                       f"{database} (PBEM_DATABASE_URL names the database)")
+        elif r["status"] == "refused":
             click.echo(f"game {r['game']}: refused: {r['reason']}")
         else:
             click.echo(f"game {r['game']} move {r['seq']} ({r['seat']}: {r['move']}): "
@@ -141,6 +149,20 @@ def mail_in():
         click.echo("no signed move found in the message")
     if not outcome["results"] or any(r["status"] == "refused" for r in outcome["results"]):
         raise SystemExit(1)
+
+
+def database_label(uri):
+    """The database ``uri`` names, for people to read: without its password (a SQLite file as
+    its path)."""
+    from sqlalchemy.engine import URL, make_url
+    from sqlalchemy.exc import ArgumentError
+    try:
+        url = make_url(uri)
+    except ArgumentError:
+        return "(an unreadable database URL)"
+    bare = URL.create(url.drivername, username=url.username, host=url.host, port=url.port,
+                      database=url.database)  # no password, no query (it may hold one too)
+    return bare.render_as_string(hide_password=False)
 
 
 def _register_db():

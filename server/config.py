@@ -66,6 +66,10 @@ def from_env(instance_path):
         # trusted proxies in front (X-Forwarded-For hops): the limits count real addresses
         "PBEM_PROXY_HOPS": int(os.environ.get("PBEM_PROXY_HOPS", 0)),
         "PBEM_VACATION_DAYS": int(os.environ.get("PBEM_VACATION_DAYS", 21)),
+        # a rated game changes ratings only between accounts this old, with this many
+        # finished games (server/ratings.py)
+        "PBEM_RATING_MIN_DAYS": int(os.environ.get("PBEM_RATING_MIN_DAYS") or 7),
+        "PBEM_RATING_MIN_GAMES": int(os.environ.get("PBEM_RATING_MIN_GAMES") or 3),
         "PBEM_NOTIFY_INTERVAL": int(os.environ.get("PBEM_NOTIFY_INTERVAL", 5)),
         "RATELIMIT_ENABLED": os.environ.get("PBEM_RATELIMIT", "on") != "off",
         # the pages' sign-in links and sessions (server/web/signin.py)

@@ -66,7 +66,7 @@ from .envelope import (EntryError, EnvelopeError, canonical_json, final_head_mes
                        genesis_hash, head_message, move_entropy, running_head_message,
                        seed_commitment, start_message, valid_public_key, verify)
 from .games import get_game
-from .table import LogReplay, TableError, is_table_move, verify_logged
+from .table import LogReplay, TableError, is_table_move, revoked_for, verify_logged
 
 FORMAT = "pbem-archive-v2"
 OLD_FORMAT = "pbem-archive-v1"
@@ -518,6 +518,12 @@ def _check_order_holder(table, env, orders, where):
         raise ArchiveError(f"{where} claims a standing order written before {env['seat']} was "
                            f"handed to a bot at entry {handed}: a handover ends the seat's "
                            "orders", env["seq"])
+    # an order a device signed ends when its player revokes that device (@revoke)
+    delegation = found[0].get("delegation") if found is not None else None
+    if delegation is not None and delegation["device_key"] in revoked_for(table, env["seat"]):
+        raise ArchiveError(f"{where} claims a standing order signed by device "
+                           f"{delegation['label']!r}, which its player revoked before this "
+                           "entry: revoking a device ends the orders it signed", env["seq"])
 
 
 def _check_setup(game, header):

@@ -180,20 +180,28 @@ class KeyHistory:
     """
 
     def __init__(self, keys, revoked=()):
-        self._points = [(-1, dict(keys), frozenset(revoked))]  # (seq, keys, revoked) after seq
+        # (seq, keys, revoked) after seq; revoked: a frozenset (every seat's) or, from a
+        # table state, {seat: frozenset}: the keys its player revoked (shared.table)
+        self._points = [(-1, dict(keys), _revocations(None, revoked))]
 
     @classmethod
     def of_table(cls, table):
         """The history of a table state taken as it stands (the server's, at the head: a
         document it takes is written at the log's length)."""
-        return cls(table["keys"], table["revoked"])
+        return cls(table["keys"], _revocations(table))
 
     def observe(self, seq, table):
         """Record the table state after entry ``seq`` (kept only when keys or revocations
         changed)."""
         last = self._points[-1]
-        if table["keys"] != last[1] or frozenset(table["revoked"]) != last[2]:
-            self._points.append((seq, dict(table["keys"]), frozenset(table["revoked"])))
+        revoked = _revocations(table)
+        if table["keys"] != last[1] or revoked != last[2]:
+            self._points.append((seq, dict(table["keys"]), revoked))
+
+    def revoked_for(self, at, seat):
+        """The device keys revoked for ``seat``'s delegations before entry ``at``."""
+        revoked = self.at(at)[1]
+        return revoked.get(seat, frozenset()) if isinstance(revoked, dict) else revoked
 
     def seats(self):
         return self._points[0][1]
@@ -207,6 +215,17 @@ class KeyHistory:
             else:
                 break
         return found[1], found[2]
+
+
+def _revocations(table, revoked=()):
+    """{seat: frozenset of the device keys revoked for it} of a table state (shared.table's
+    ``revoked_for``), or ``revoked`` as a frozenset when there is no table."""
+    if table is None:
+        return frozenset(revoked)
+    if not table["revoked"]:
+        return frozenset()
+    from .table import revoked_for
+    return {seat: revoked_for(table, seat) for seat in table["keys"]}
 
 
 def signer_of(body, seat_key, revoked, what="the document"):
@@ -273,8 +292,9 @@ def read_signed(doc, validators, seat_keys, game_id=None, length=None, what="the
         message = document_message(domain, body)
     except EnvelopeError as exc:
         raise DocumentError(f"{what}: {exc.message}") from None
-    keys, revoked = history.at(body["at"])
-    signer = signer_of(body, keys[body["seat"]], revoked, what)
+    keys = history.at(body["at"])[0]
+    signer = signer_of(body, keys[body["seat"]], history.revoked_for(body["at"], body["seat"]),
+                       what)
     if not verify(signer, message, signature):
         device = " (its device key)" if signer != keys[body["seat"]] else ""
         raise DocumentError(f"{what} has a bad signature (not signed by seat "

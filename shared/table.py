@@ -16,6 +16,11 @@ owns their text grammar; one space between words, lowercase hex)::
                              signed order; these two are the only table entries the server
                              may sign
     @revoke DEVICEKEY        a device key (shared/delegation.py) may sign no later entry
+                             for the revoking seat's player: a seat revokes only the keys its
+                             own player delegated (a key the log shows delegated by another
+                             player is refused), and a revocation binds only the delegations
+                             of the player who made it (see :func:`revoked_for`); the
+                             standing orders the device signed end with it
     @rotate NEWKEY           from this entry on the seat's main key is NEWKEY; signed by the
                              current main key, or
     @rotate NEWKEY recovery RECOVERYKEY CERT
@@ -257,11 +262,30 @@ def key_rotation_message(player, old_key, new_key, rotation):
 # --- the table state ------------------------------------------------------------------------
 
 def new_table(header):
-    """The table state of a game that has just started (a JSON-serialisable dict)."""
+    """The table state of a game that has just started (a JSON-serialisable dict).
+
+    ``revoked`` lists every device key a ``@revoke`` named; ``revoked_by`` ({key: [player
+    names]}) says whose revocation each is, and ``devices`` ({key: player name}) which player
+    the log shows delegated each device key that signed an entry.
+    """
     return {"keys": {s["seat"]: s["public_key"] for s in header["seats"]},
             "players": {s["seat"]: s["player"] for s in header["seats"]},
-            "revoked": [], "pending": None, "taken_back": [],
-            "window": {"seat": None, "seqs": []}, "blocked": [], "asked": {}}
+            "revoked": [], "revoked_by": {}, "devices": {}, "pending": None,
+            "taken_back": [], "window": {"seat": None, "seqs": []}, "blocked": [],
+            "asked": {}}
+
+
+def revoked_for(table, seat):
+    """The device keys revoked for ``seat``'s delegations at this point of the log: those its
+    player revoked.  (One player's ``@revoke`` never binds another's devices: a seat that
+    names another player's key, or a bot's, revokes nothing of theirs.)  A table state from
+    before ``revoked_by`` was kept counts every revoked key, as it did then."""
+    revoked = table["revoked"]
+    by = table.get("revoked_by")
+    if not revoked or by is None:
+        return frozenset(revoked)
+    player = table["players"].get(seat)
+    return frozenset(k for k in revoked if k not in by or player in by[k])
 
 
 def verify_logged(table, envelope_text, signature, *, server_key=None, subject="the entry",
@@ -291,7 +315,16 @@ def verify_logged(table, envelope_text, signature, *, server_key=None, subject="
             raise EntryError(f"{subject}'s recovery certificate is not signed by seat "
                              f"{env['seat']}'s key", "bad_signature")
         seat_keys = dict(seat_keys, **{env["seat"]: tm.recovery_key})
-    extra = {"revoked": frozenset(table["revoked"])} if _TAKES_REVOKED else {}
+    extra = {}
+    if _TAKES_REVOKED and table["revoked"]:
+        # the revocations that bind an entry are its seat's player's: read the seat (only
+        # for a delegated entry, in a game with revocations: nothing else checks them)
+        seat = None
+        if isinstance(envelope_text, str) and '"delegation":' in envelope_text:
+            env = env if env is not None else read_envelope(envelope_text)
+            seat = env["seat"]
+        extra = {"revoked": revoked_for(table, seat) if seat in seat_keys
+                 else frozenset(table["revoked"])}
     return verify_entry(envelope_text, signature, seat_keys=seat_keys, server_key=server_key,
                         subject=subject, **checks, **extra)
 
@@ -393,9 +426,14 @@ class LogReplay:
         Raises TableError for a table entry that may not be made now, IllegalMove (from the
         rules) for a rules move; either way nothing changed.
         """
-        if is_table_move(env["move"]):
-            return self._table_step(env)
-        return self._rules_step(env)
+        events = self._table_step(env) if is_table_move(env["move"]) \
+            else self._rules_step(env)
+        delegation = env.get("delegation")
+        if delegation is not None:  # whose device this key is, as the log shows it
+            devices = self.table.setdefault("devices", {})
+            if delegation["device_key"] not in devices:
+                devices[delegation["device_key"]] = self.table["players"][env["seat"]]
+        return events
 
     def _rules_step(self, env):
         seat, seq, table = env["seat"], env["seq"], self.table
@@ -445,20 +483,32 @@ class LogReplay:
         if tm.kind == "handover":
             return self._handover(seat, tm, bool(env.get("forced")), seq)
         if tm.kind == "revoke":
-            if tm.key in table["revoked"]:
-                _bad("that device key is already revoked", "already_revoked")
-            if tm.key in table["keys"].values():
-                _bad("that is a seat's main key: replace it with @rotate", "main_key")
-            table["revoked"].append(tm.key)
-            return [_event(f"{seat} revoked device key {tm.key[:16]}...")]
+            return self._revoke(seat, tm.key)
         if tm.key == table["keys"][seat]:
             _bad("the new key is the seat's key already", "same_key")
-        if tm.key in table["revoked"]:
+        if tm.key in revoked_for(table, seat):
             _bad("the new key is a revoked device key", "device_revoked")
         table["keys"][seat] = tm.key
         how = " with its recovery key" if tm.recovery_key else ""
         return [_event(f"{seat} rotated its key{how}: from now on it signs with "
                        f"{tm.key[:16]}...")]
+
+    def _revoke(self, seat, key):
+        table = self.table
+        player = table["players"][seat]
+        owner = (table.get("devices") or {}).get(key)
+        if owner is not None and owner != player:
+            _bad(f"that device key is {owner}'s: a seat revokes only the keys its own player "
+                 "delegated", "not_your_device")
+        if key in table["keys"].values():
+            _bad("that is a seat's main key: replace it with @rotate", "main_key")
+        if key in revoked_for(table, seat):
+            _bad("that device key is already revoked", "already_revoked")
+        if key not in table["revoked"]:
+            table["revoked"].append(key)
+        table.setdefault("revoked_by", {}).setdefault(key, []).append(player)
+        return [_event(f"{seat} revoked device key {key[:16]}...: it signs nothing more for "
+                       f"{player}, and the standing orders it signed end")]
 
     def _handover(self, seat, tm, forced, seq):
         table = self.table
@@ -472,7 +522,7 @@ class LogReplay:
             if name == tm.player and table["keys"][other] != tm.key:
                 _bad(f"{tm.player} plays {other} with another key: one bot account has one "
                      "key", "wrong_bot_key")
-        if tm.key in table["revoked"]:
+        if tm.key in revoked_for(table, seat):
             _bad("the bot's key is a revoked device key", "device_revoked")
         if forced:
             allowed = timeout_bot(self.header.get("options"))

@@ -221,7 +221,8 @@ def revoke(c, label):
     """
     name, main = _main_key(c)
     api = c.signed_api()
-    keys = api.request("POST", f"/api/devices/{label}/revoke")["revoked"]
+    answer = api.request("POST", f"/api/devices/{label}/revoke")
+    keys, ended = answer["revoked"], answer.get("orders_ended") or []
     problems, logged = [], []
     for game in api.games(status="playing"):
         for seat in game.get("you") or []:
@@ -231,9 +232,12 @@ def revoke(c, label):
                     logged.append(game["id"])
                 except PbemError as exc:
                     problems.append(f"{game['id']} ({seat}): {exc.message}")
-    report = {"revoked": keys, "logged_in": logged, "refused_in": problems}
+    report = {"revoked": keys, "orders_ended": ended, "logged_in": logged,
+              "refused_in": problems}
     if not (c.json and problems):  # --json: a refusal's report is the error's details
         c.emit(report, [f"device {label!r} revoked on {c.server}"]
+               + [f"standing order ended in game {o['game']} ({o['seat']}): {o['order']}"
+                  for o in ended]
                + [f"recorded in game {g}" for g in logged]
                + [f"not recorded in game {p}" for p in problems])
     if problems:

@@ -59,6 +59,9 @@ class DeviceListSchema(ma.Schema):
 class RevokedSchema(ma.Schema):
     revoked = ma.fields.List(ma.fields.String(), dump_only=True, metadata={
         "description": "the device keys revoked"})
+    orders_ended = ma.fields.List(ma.fields.Dict(), dump_only=True, metadata={
+        "description": "the standing orders those devices signed, ended with them: "
+                       "{game, seat, order, hash}"})
 
 
 class DeviceLinkSchema(ma.Schema):
@@ -143,7 +146,8 @@ class Revoke(MethodView):
         """Revoke the caller's device ``label``: its key signs no more requests or moves here
         (``pbem device revoke`` also appends ``@revoke KEY`` to each running game)."""
         player = _main_key_player()
-        return {"revoked": devicekeys.revoke(player, label)}
+        keys, ended = devicekeys.revoke(player, label)
+        return {"revoked": keys, "orders_ended": ended}
 
 
 @blp.route("/devices/links")

@@ -12,7 +12,7 @@ from shared.games import game_types, get_game
 
 from ..game import bots, duties
 from ..game.append import append_move
-from ..game.domain import Conflict
+from ..game.domain import Conflict, DomainError
 from ..game.archives import archive_for
 from ..http.auth import current_player
 from ..http.errors import Blueprint, fail
@@ -348,8 +348,13 @@ class Moves(MethodView):
         try:
             entry, created = append_move(game_id, data["envelope"], data["signature"],
                                          reader=player.id if player else None)
-        except Conflict as exc:
-            if answer_kind == "view" and exc.code == "stale_seq":
+        except DomainError as exc:
+            if exc.seat is not None:
+                # its seat's signature verified (a lost race, a rules refusal): the request
+                # counts for that seat, never as an unverified one against the address
+                g.pbem_verified_seat = f"{game_id}:{exc.seat}"
+            if isinstance(exc, Conflict) and answer_kind == "view" \
+                    and exc.code == "stale_seq":
                 _stale_details(exc, player, game_id, data["envelope"])
             raise
         if answer_kind == "view":

@@ -77,7 +77,7 @@ class Players(MethodView):
         recovery = _recovery(data["name"], data["public_key"], data["recovery_key"],
                              data["recovery_cert"])
         player = Player(name=data["name"], public_key=data["public_key"],
-                        email=data["email"], tz=data["tz"], **recovery)
+                        email=data["email"], tz=data["tz"], created_at=now(), **recovery)
         db.session.add(player)
         try:
             db.session.flush()

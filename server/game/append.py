@@ -87,6 +87,7 @@ class NewEntry:
     viewer: object         # the seat the answer is rendered for (None: a spectator)
     owed_anew: bool = False  # a takeback request was asked or settled: fresh duties
     handed_to: object = None  # a @handover entry: the bot account's player id
+    revoked_key: object = None  # a @revoke entry: the device key (its orders end)
 
 
 def _game_row(game_id):
@@ -302,9 +303,14 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                           "game waits until every seat has answered")
         raise Refused("not_your_turn", f"{env['seat']} owes no move now")
     asked = (log.pending() or {}).get("asked")
-    handed = None
+    handed = revoked = None
     if table_entry and env["move"].startswith("@handover "):
         handed = _handover_bot(game, env)
+    if table_entry and env["move"].startswith("@revoke ") and not forced:
+        revoked = env["move"].split(" ", 1)[1]
+        from .revocation import check_revoker
+        holder = seat_owners(game.id, log.table["players"]).get(env["seat"])
+        check_revoker(holder, revoked)
     try:
         events = log.step(env)
     except TableError as exc:  # about the table, never about a hand: anyone may read it
@@ -323,7 +329,7 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                      result=game_def.result(state), received=now(),
                      viewer=_reader_seat(game.id, env["seat"], reader, log.table["players"]),
                      owed_anew=asked != (log.pending() or {}).get("asked"),
-                     handed_to=handed)
+                     handed_to=handed, revoked_key=revoked)
     with write_lock():
         return _write_move(entry, before, optimistic)  # (entry, True, Appended)
 
@@ -358,7 +364,7 @@ def _write_move(new, before, optimistic=False):
     if not writer.run(_RUN_SNAPSHOT, {"gid": game.id, "new_seq": env["seq"], "new_state": text}):
         store_snapshot(game.id, env["seq"], text)  # the game's first snapshot row
     appended = Appended(game_id=game.id, seq=env["seq"], seat=env["seat"], env=env, over=over,
-                        handed_to=new.handed_to, writer=writer)
+                        handed_to=new.handed_to, writer=writer, revoked_key=new.revoked_key)
     run_after_append(IN_TRANSACTION, appended)
     duties.after_move(writer, game, seat_owners(game.id, new.table["players"]), before,
                       new.to_act, env["seat"],

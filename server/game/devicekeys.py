@@ -91,14 +91,19 @@ def commit_or_conflict():
 
 
 def revoke(player, label):
-    """Mark the player's live devices labelled ``label`` revoked; return their keys."""
+    """Mark the player's live devices labelled ``label`` revoked, and end the standing orders
+    they signed in every game (server/revocation.py); return (their keys, the orders
+    ended)."""
+    from .revocation import end_orders
     rows = [d for d in live_devices(player) if d.label == label]
     if not rows:
         raise NotFound("unknown_device", f"you have no device labelled {label[:40]!r}")
     for row in rows:
         row.revoked_at = now()
+    keys = [r.device_key for r in rows]
+    ended = end_orders(keys, player_id=player.id)
     db.session.commit()
-    return [r.device_key for r in rows]
+    return keys, ended
 
 
 def request_key(player, device_key):

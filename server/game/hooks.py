@@ -45,6 +45,7 @@ class Appended:
     handed_to: int | None  # the bot's player id when the entry is a ``@handover``
     writer: object   # server.db.prepared.Writer of the append's transaction
     notes: dict = field(default_factory=dict)
+    revoked_key: str | None = None  # a ``@revoke`` entry: the device key it revokes
 
 
 def after_append(fn, phase=IN_TRANSACTION):

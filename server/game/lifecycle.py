@@ -118,17 +118,36 @@ def join_game(game, player, seat=None):
     if invited is not None and invited != player.id:
         raise Conflict("seat_taken", f"seat {seat} of game {game.id} is kept for another "
                        "player (a rematch)")
-    result = db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == seat,
-                                                   Seat.player_id.is_(None))
-                                .values(player_id=player.id, joined_at=now()))
-    if result.rowcount != 1:
-        db.session.rollback()
-        raise Conflict("seat_taken", f"seat {seat} of game {game.id} is taken")
-    push.announce(game.id, game.head_seq)  # the pages show who sat down
-    db.session.commit()
+    with write_lock():  # SQLite: one join at a time, so the rated check below is exact
+        if game.rated:
+            _refuse_second_seat(game, player)
+        result = db.session.execute(update(Seat).where(Seat.game_id == game.id,
+                                                       Seat.seat == seat,
+                                                       Seat.player_id.is_(None))
+                                    .values(player_id=player.id, joined_at=now()))
+        if result.rowcount != 1:
+            db.session.rollback()
+            raise Conflict("seat_taken", f"seat {seat} of game {game.id} is taken")
+        push.announce(game.id, game.head_seq)  # the pages show who sat down
+        db.session.commit()
     db.session.expire(game)
     maybe_start(game)
     return game
+
+
+def _refuse_second_seat(game, player):
+    """A rated game has one seat per player: a second one would show its player both hands
+    against the others, and count the game twice in their rating.  (An unrated game may seat
+    one player twice, as for local play.)  On PostgreSQL the player's row is locked first, so
+    two joins of one player at once queue and the second sees the first's seat."""
+    db.session.execute(db.select(Player.id).where(Player.id == player.id).with_for_update())
+    held = db.session.execute(db.select(Seat.seat).where(
+        Seat.game_id == game.id, Seat.player_id == player.id)).scalars().first()
+    if held is not None:
+        db.session.rollback()
+        raise Conflict("already_seated", f"you hold seat {held} of game {game.id} already: a "
+                       "rated game has one seat per player (an unrated game may seat you "
+                       "twice)", {"seat": held})
 
 
 def maybe_start(game):

@@ -216,7 +216,12 @@ def _next(game, game_def, log, rows, length):
     to_act = log.to_act() or []
     start = min([length - _RECENT] + [r.at for r in rows if r.text.startswith("if ")])
     history = _history(game.id, max(0, start), length)
+    from shared.table import revoked_for
+    from .revocation import signed_by
     for row in rows:
+        if table["revoked"] and signed_by(row, revoked_for(table, row.seat)):
+            row.done = True  # its device was revoked (@revoke): the orders it signed end
+            continue
         try:
             order = parse_order(game_def, row.text)
         except OrderError:
@@ -363,6 +368,9 @@ def _ended_by_handover_and_in_force(appended):
         db.session.execute(update(StandingOrder).where(
             StandingOrder.game_id == appended.game_id, StandingOrder.seat == appended.seat,
             StandingOrder.done.is_(False)).values(done=True))
+    if appended.revoked_key is not None:  # the revoked device's orders in this seat end here
+        from .revocation import end_orders
+        end_orders([appended.revoked_key], appended.game_id, appended.seat)
     appended.notes["orders"] = not appended.over and appended.writer.first(
         _orders_in_force(), {"gid": appended.game_id}) is not None
 

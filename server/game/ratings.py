@@ -6,6 +6,12 @@ per seat, ranked by the game's own ``standings`` (winners first, then by final s
 cooperative game (Title of Liberty) is never rated: each player's record counts games and
 wins by the size of the team instead.
 
+Two fresh accounts of one person must not farm a rating (the winner went from 0 to +3.4 in
+one game): a rated game changes ratings only when every one of its players has some history
+when it finished, an account at least PBEM_RATING_MIN_DAYS old (7) that had finished at least
+PBEM_RATING_MIN_GAMES other games (3, unrated ones count).  A game without that history stays
+rated and counted, and changes nothing.
+
 The worker (``notify.tick``) rates finished games in the order they finished; a game is
 claimed with a conditional update of ``rated_at``, so two workers never rate it twice.  The
 ratings shown are openskill's *ordinal* (mu - 3 sigma): a new player starts at 0 and climbs
@@ -49,11 +55,21 @@ def rated_by_default(game_def, bots):
     return not game_def.cooperative and not bots
 
 
+def cooperative_types():
+    """The game types whose games keep team records (``Game.cooperative``)."""
+    from shared.games import game_types
+    return sorted(t for t in game_types() if get_game(t).cooperative)
+
+
 def rate_finished_games(limit=100):
-    """Rate every finished game not yet counted; returns how many were counted."""
+    """Rate every finished game not yet counted; returns how many were counted.
+
+    A rated game changes ratings; a cooperative game (never rated) adds to its players' team
+    records, so it is picked too (selecting only rated games, no team record was ever kept).
+    """
+    counts = db.or_(Game.rated.is_(True), Game.type.in_(cooperative_types()))
     rows = db.session.execute(
-        db.select(Game.id).where(Game.status == "over", Game.rated.is_(True),
-                                 Game.rated_at.is_(None))
+        db.select(Game.id).where(Game.status == "over", counts, Game.rated_at.is_(None))
         .order_by(Game.finished_at, Game.id).limit(limit)).scalars().all()
     counted = 0
     for game_id in rows:
@@ -88,7 +104,14 @@ def _count(game):
             rec.games += 1
             rec.wins += s.seat in winners
         return
-    if len({s.player_id for s in seats}) < 2:  # one player holding every seat proves nothing
+    if len({s.player_id for s in seats}) < len(seats):
+        # one player in two seats (no rated game seats one twice now; older ones may): the
+        # game would count twice, with the last seat's result
+        return
+    newcomers = unestablished(game, {s.player_id for s in seats})
+    if newcomers:  # two fresh accounts of one person must not farm a rating
+        log.info("game %s changes no rating: %d of its players have too little history",
+                 game.id, len(newcomers))
         return
     places = game_def.standings(game.result, [s.seat for s in seats])
     m = model()
@@ -101,6 +124,40 @@ def _count(game):
         row.games += 1
         row.wins += s.seat in winners
         row.updated_at = stamp
+
+
+def history_rule():
+    """(days, games): a rated game changes ratings only when each of its players' accounts
+    was that many days old when it finished and had finished that many other games before it
+    (unrated ones count).  PBEM_RATING_MIN_DAYS (7) and PBEM_RATING_MIN_GAMES (3)."""
+    from flask import current_app
+    config = current_app.config
+    days = config.get("PBEM_RATING_MIN_DAYS")
+    games = config.get("PBEM_RATING_MIN_GAMES")
+    return (7 if days is None else int(days)), (3 if games is None else int(games))
+
+
+def unestablished(game, player_ids):
+    """The players of ``player_ids`` without the history a rated game asks of them (see
+    :func:`history_rule`) when ``game`` finished."""
+    from datetime import timedelta
+    days, games = history_rule()
+    finished = game.finished_at or now()
+    out = set()
+    for pid in sorted(player_ids):
+        player = db.session.get(Player, pid)
+        if player.created_at is None or player.created_at > finished - timedelta(days=days):
+            out.add(pid)
+            continue
+        if games <= 0:
+            continue
+        before = db.session.execute(db.select(db.func.count(db.distinct(Game.id))).select_from(
+            Seat).join(Game, Game.id == Seat.game_id).where(
+            Seat.player_id == pid, Game.id != game.id, Game.status == "over",
+            Game.finished_at <= finished)).scalar_one()
+        if before < games:
+            out.add(pid)
+    return out
 
 
 def _rating(player_id, game_type):

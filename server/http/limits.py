@@ -80,7 +80,13 @@ def _authentic(response):
 
 
 def _unverified(response):
-    """A request that named a player or seat it could not prove counts against its address."""
+    """A request that named a player or seat it could not prove counts against its address.
+
+    A new move whose seat's signature verified counts for its seat, even refused (a lost
+    race, a rules refusal: server/api/games.py sets ``pbem_verified_seat``): the game page
+    posts moves without signed headers, and its lost races once locked its address out
+    (reads included) after PBEM_LIMIT_UNVERIFIED of them.  A copy of a stored entry is not
+    the seat's doing and still counts against the sender's address."""
     claimed = _claimed_key()
     return claimed is not None and not _verified(claimed)
 

@@ -109,3 +109,29 @@ def test_revoke_is_recorded_in_each_running_game(make_player, tmp_path):
     assert f"@revoke {key}" in moves
     assert laptop.run("play", game, "roll", ok=1).stderr.startswith("pbem: ")
     ann.run("verify", out, ok=5)  # a running game: a verified prefix
+
+
+def test_revoking_a_device_ends_and_lists_the_orders_it_signed(make_player, tmp_path):
+    """The attack: after pbem device revoke (and its @revoke entry) the server still played
+    the order the device had written, and pbem orders showed it in force."""
+    game, (ann, bob) = start(make_player, target=50)
+    laptop, _ = _device_home(ann, tmp_path)
+    for _ in range(50):  # to bob's turn: ann rolls, then holds
+        view = ann.json("show", game)
+        if view["to_act"] != [view["you"]]:
+            break
+        ann.run("play", game, "hold" if view["pot"] else "roll")
+    laptop.run("order", game, "roll")  # at the start of ann's next turn, written by the device
+    r = ann.run("device", "revoke", "laptop")
+    assert f"recorded in game {game}" in r.stdout
+    assert f"standing order ended in game {game}" in r.stdout and ": roll" in r.stdout
+    out = ann.run("orders", game).stdout
+    assert "in force" not in out, out
+    before = len(ann.json("log", game))
+    for _ in range(50):  # bob moves until ann's turn comes: no order is played for her
+        view = bob.json("show", game)
+        if view["to_act"] != [view["you"]]:
+            break
+        bob.run("play", game, "hold" if view["pot"] else "roll")
+    entries = ann.json("log", game)[before:]
+    assert entries and all('"order":' not in e["envelope"] for e in entries), entries

@@ -37,6 +37,8 @@ def new_pig(make_player, names, **extra):
 
 
 def test_a_rated_game_changes_ratings_once(app, make_player):
+    # fresh accounts: no history asked here (test_trust_holes_a.py tests the history rule)
+    app.config.update(PBEM_RATING_MIN_DAYS=0, PBEM_RATING_MIN_GAMES=0)
     game_id, (ann, bob), seats = new_pig(make_player, ["ann", "bob"])
     assert ann.get(f"/api/games/{game_id}").get_json()["rated"] is True
     over = play_pig_to_end(game_id, seats)
