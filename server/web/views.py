@@ -351,6 +351,10 @@ def archive_upload():
     return _stepper(doc, _step_arg(request.form), archive_text=text)
 
 
+# the upload's own cap (server/errors.py checks a body's length against it before the view)
+archive_upload.max_body = archive_view.MAX_ARCHIVE_BYTES
+
+
 @bp.get("/archive/<game_id>")
 def archive_game(game_id):
     game = _game_or_404(game_id)
