@@ -54,9 +54,11 @@ def create_app(config=None):
     from .errors import JSONProvider, install_domain_errors, install_input_guards
     app.json = JSONProvider(app)
     if app.config.get("PBEM_PROXY_HOPS"):
-        from werkzeug.middleware.proxy_fix import ProxyFix
+        # the forwarded headers count only from the proxies' own addresses (server/proxy.py)
+        from .proxy import TrustedProxyFix
         hops = int(app.config["PBEM_PROXY_HOPS"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, hops,
+                                       app.config.get("PBEM_TRUSTED_PROXIES"))
 
     from .extensions import api, db
     db.init_app(app)

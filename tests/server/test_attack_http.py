@@ -21,24 +21,36 @@ BIG = 70 * 1024  # over the API's 64 KiB cap (PBEM_MAX_BODY)
 
 
 @pytest.fixture
-def limited_app(tmp_path, clock):
-    """An app with rate limits on, counting in its own database (the default storage)."""
+def make_limited(tmp_path, clock):
+    """make(**config) -> an app with rate limits on, counting in its own database."""
     from flask_migrate import upgrade
     from server import create_app
     from server.extensions import db
     from server.limits import limiter
     url, cleanup = database_url(tmp_path)
-    app = create_app({"TESTING": True, "PBEM_CLOCK": clock, "SQLALCHEMY_DATABASE_URI": url,
-                      "RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": None})
-    with app.app_context():
-        upgrade()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    made = []
+
+    def make(**config):
+        app = create_app({"TESTING": True, "PBEM_CLOCK": clock, "SQLALCHEMY_DATABASE_URI": url,
+                          "RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": None, **config})
+        with app.app_context():
+            upgrade()
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.engine.dispose()
     storage = getattr(limiter, "_storage", None)
     if hasattr(storage, "dispose"):
         storage.dispose()
     cleanup()
+
+
+@pytest.fixture
+def limited_app(make_limited):
+    return make_limited()
 
 
 def _writing_routes(app):
@@ -113,3 +125,115 @@ def test_an_oversized_chunked_body_to_the_procfile_web_process_is_413(tmp_path):
         cleanup()
     record("B4 70 KB moves and messages to the Procfile's web process, limits on (with a "
            "length, chunked)", f"{codes.count(413)} of {len(codes)} x 413")
+
+
+def _from(app, peer, forwarded=None):
+    """A test client whose connection comes from ``peer``, claiming ``forwarded``."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = peer
+    if forwarded:
+        client.environ_base["HTTP_X_FORWARDED_FOR"] = forwarded
+    return client
+
+
+def test_x_forwarded_for_counts_only_from_the_proxys_own_address(make_limited):
+    """Item 5: with PBEM_PROXY_HOPS=1 the app believed X-Forwarded-For from anyone.  A
+    stranger who reached the port directly skipped every address limit (a new claimed
+    address a request) and locked a chosen address out.  Now only the proxy's own address
+    (loopback by default, PBEM_TRUSTED_PROXIES) is believed."""
+    app = make_limited(PBEM_PROXY_HOPS=1, PBEM_LIMIT_ADDRESS="5/minute")
+    victim = "198.51.100.7"
+    stranger = "203.0.113.9"
+    # the stranger claims the victim's address, past the proxy: counted as the stranger
+    attack = [_from(app, stranger, victim).get("/api/types").status_code for _ in range(8)]
+    assert attack == [200] * 5 + [429] * 3, attack
+    # ... and claiming a fresh address each time does not reset the stranger's allowance
+    rotated = [_from(app, stranger, f"10.9.0.{i}").get("/api/types").status_code
+               for i in range(3)]
+    assert rotated == [429] * 3
+    # the victim, through the proxy (loopback), was not locked out
+    through_proxy = _from(app, "127.0.0.1", victim)
+    assert through_proxy.get("/api/types").status_code == 200
+    # the proxy's own header is believed: each real client has its own allowance
+    other = [_from(app, "127.0.0.1", "192.0.2.50").get("/api/types").status_code
+             for _ in range(6)]
+    assert other == [200] * 5 + [429]
+    assert _from(app, "::1", "192.0.2.51").get("/api/types").status_code == 200
+    # a proxy on another address is named in PBEM_TRUSTED_PROXIES
+    app2 = make_limited(PBEM_PROXY_HOPS=1, PBEM_LIMIT_ADDRESS="5/minute",
+                        PBEM_TRUSTED_PROXIES="10.1.0.0/16, 127.0.0.1")
+    assert [_from(app2, "10.1.2.3", f"192.0.2.{60 + i}").get("/api/types").status_code
+            for i in range(7)] == [200] * 7
+    assert [_from(app2, "10.2.0.1", f"192.0.2.{70 + i}").get("/api/types").status_code
+            for i in range(7)] == [200] * 5 + [429] * 2
+    with pytest.raises(ValueError, match="PBEM_TRUSTED_PROXIES"):
+        make_limited(PBEM_PROXY_HOPS=1, PBEM_TRUSTED_PROXIES="proxy.example.org")
+    record("B5 a stranger past the proxy claiming X-Forwarded-For (address limit 5/minute)",
+           f"{attack.count(429) + rotated.count(429)} of {len(attack) + len(rotated)} "
+           f"refused once its own 5 were spent; the claimed victim still served through the "
+           f"proxy")
+
+
+def test_the_procfile_processes_listen_on_loopback_behind_a_proxy(monkeypatch):
+    """Item 5: with PBEM_PROXY_HOPS set (a proxy expected) the Procfile's web and push
+    processes bind 127.0.0.1; without a proxy, every address; PBEM_BIND overrides."""
+    import runpy
+
+    from tests.liveserver import ROOT
+    for name in ("PBEM_BIND", "PBEM_PUSH_BIND", "PORT", "PBEM_PUSH_PORT", "PBEM_PROXY_HOPS"):
+        monkeypatch.delenv(name, raising=False)
+    web, push = (lambda: runpy.run_path(str(ROOT / "gunicorn_conf.py"))["bind"],
+                 lambda: runpy.run_path(str(ROOT / "gunicorn_push.py"))["bind"])
+    assert (web(), push()) == ("0.0.0.0:5000", "0.0.0.0:5001")
+    monkeypatch.setenv("PBEM_PROXY_HOPS", "1")
+    assert (web(), push()) == ("127.0.0.1:5000", "127.0.0.1:5001")
+    monkeypatch.setenv("PORT", "8000")
+    monkeypatch.setenv("PBEM_BIND", "0.0.0.0:9000")
+    assert web() == "0.0.0.0:9000"
+
+
+def _outside_address():
+    """This machine's address on a non-loopback interface, or None."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: it picks the route's address
+            address = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def test_the_procfile_web_process_behind_a_proxy_is_not_reachable_from_outside(tmp_path):
+    """Item 5, as deployed: the Procfile's web line with PBEM_PROXY_HOPS=1 answers on
+    loopback (where the proxy connects) and refuses a connection to the machine's outside
+    address (it listened on 0.0.0.0)."""
+    import os
+    import signal
+    import socket
+    import subprocess
+
+    from tests.liveserver import ROOT, _wait_healthy, free_port, procfile_command, server_env
+    from tests.liveserver import upgrade as upgrade_db
+    outside = _outside_address()
+    if outside is None:
+        pytest.skip("this machine has no non-loopback address to try")
+    url, cleanup = database_url(tmp_path)
+    port = free_port()
+    env = server_env(url, tmp_path / "instance", {"PBEM_PROXY_HOPS": "1", "PORT": str(port),
+                                                  "WEB_CONCURRENCY": "1"})
+    env.pop("PBEM_BIND", None)
+    upgrade_db(env)
+    proc = subprocess.Popen(procfile_command("web") + ["--graceful-timeout", "2"], env=env,
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        _wait_healthy(proc, f"http://127.0.0.1:{port}", 60)
+        with pytest.raises(OSError):
+            socket.create_connection((outside, port), timeout=5).close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+        cleanup()
+    record("B5 the Procfile's web process with PBEM_PROXY_HOPS=1, reached at the machine's "
+           "outside address", "connection refused (loopback answers)")
