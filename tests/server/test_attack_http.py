@@ -5,7 +5,11 @@ Each test runs on SQLite, and on PostgreSQL when PBEM_TEST_DATABASE_URL is set
 """
 
 import json
+import os
 import re
+import secrets
+import shutil
+import subprocess
 import time
 
 import pytest
@@ -237,3 +241,149 @@ def test_the_procfile_web_process_behind_a_proxy_is_not_reachable_from_outside(t
         cleanup()
     record("B5 the Procfile's web process with PBEM_PROXY_HOPS=1, reached at the machine's "
            "outside address", "connection refused (loopback answers)")
+
+
+# --- behind the shipped nginx (deploy/nginx.conf, the file itself), on a non-default port ---
+
+NGINX = shutil.which("nginx") or next(
+    (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.path.exists(p)), None)
+
+
+@pytest.fixture(scope="module")
+def front(tmp_path_factory):
+    """The Procfile's web and push processes (PBEM_PROXY_HOPS=1) behind deploy/nginx.conf on a
+    free port that is not 80; yields (front URL, deployment)."""
+    if NGINX is None:
+        pytest.skip("needs nginx (Debian: apt-get install nginx-light)")
+    from tests.liveserver import ROOT, ProcfileDeployment, free_port
+    tmp = tmp_path_factory.mktemp("front")
+    url, cleanup = database_url(tmp)
+    deploy = ProcfileDeployment(url, tmp / "instance", log=tmp / "server.log",
+                                extra_env={"PBEM_PROXY_HOPS": "1"})
+    port = free_port()
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    conf = conf.replace("127.0.0.1:5000", f"127.0.0.1:{deploy.port}")
+    conf = conf.replace("127.0.0.1:5001", f"127.0.0.1:{deploy.push_port}")
+    conf, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", conf)
+    assert n == 1
+    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (tmp / sub).mkdir()
+    main = tmp / "nginx.conf"
+    # nginx started by root runs its workers as nobody, who cannot write a body bigger than
+    # its buffer to the test's private temporary folder
+    user = "user root;" if os.geteuid() == 0 else ""
+    main.write_text(f"""
+{user}
+daemon off;
+worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+{conf}
+}}
+""")
+    proxy = None
+    try:
+        deploy.start()
+        proxy = subprocess.Popen([NGINX, "-c", str(main), "-p", str(tmp)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                requests.get(base + "/api/health", timeout=2)
+                break
+            except requests.RequestException:
+                if proxy.poll() is not None:
+                    pytest.fail("nginx exited: " + proxy.stderr.read().decode())
+                time.sleep(0.1)
+        yield base, deploy
+    finally:
+        if proxy is not None:
+            proxy.terminate()
+            proxy.wait(10)
+        deploy.stop()
+        cleanup()
+
+
+class Signer:
+    """A player over real HTTP: signed requests with the real clock."""
+
+    def __init__(self, base, name):
+        self.base, self.name = base, name
+        self.key = secrets.token_bytes(32)
+
+    def send(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else b""
+        headers = request_headers(self.key, self.name, method, path, data, ts=int(time.time()))
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        return requests.request(method, self.base + path, data=data, headers=headers,
+                                timeout=30)
+
+    def register(self):
+        r = self.send("POST", "/api/players", {"name": self.name,
+                                                "public_key": public_key_hex(self.key)})
+        assert r.status_code == 201, r.text
+        return self
+
+
+def _started_pig(base):
+    ann = Signer(base, "ann" + secrets.token_hex(3)).register()
+    bob = Signer(base, "bob" + secrets.token_hex(3)).register()
+    r = ann.send("POST", "/api/games", {"type": "pig", "seats": 2})
+    assert r.status_code == 201, r.text
+    game = r.json()["id"]
+    assert bob.send("POST", f"/api/games/{game}/join", {}).status_code == 200
+    return game, ann, bob
+
+
+def test_links_made_behind_nginx_on_another_port_keep_the_port(front):
+    """Item 14: deploy/nginx.conf passed ``Host $host``, which drops the port: behind nginx on
+    port 8080 a sign-in link named port 80.  It passes ``$http_host`` now."""
+    base, _ = front
+    game, ann, _ = _started_pig(base)
+    r = ann.send("POST", f"/api/games/{game}/link")
+    assert r.status_code == 201, r.text
+    link = r.json()["url"]
+    assert link.startswith(base + "/login/"), (link, base)
+    # the link works where it points
+    page = requests.get(link, timeout=30, allow_redirects=False)
+    assert page.status_code in (200, 302, 303), page.status_code
+    record("B14 a sign-in link made behind nginx on a non-default port",
+           f"names {base.split(':')[-1]}, the front's port (it named none: port 80)")
+
+
+def test_a_real_archive_uploads_to_the_archive_page_through_nginx(front):
+    """Item 9: deploy/nginx.conf capped every body at 64k, and the archive page's upload of a
+    real archive (a finished Zarahemla game is ~474 KB) got nginx's 413.  /archive has the
+    page's own cap (8 MiB) there now; other paths keep 64k."""
+    base, _ = front
+    game, ann, _ = _started_pig(base)
+    archive = requests.get(f"{base}/api/games/{game}/archive", timeout=30)
+    assert archive.status_code == 200, archive.text
+    # the same archive, 480 KB long (JSON allows the whitespace; the verifier reads it alike)
+    text = json.dumps(archive.json(), indent=1) + " " * (480 * 1024)
+    r = requests.post(f"{base}/archive", files={"file": ("game.json", text.encode())},
+                      timeout=60)
+    assert r.status_code == 200, (r.status_code, r.text[:300])
+    assert "Verified prefix" in r.text and game in r.text
+    # the textarea of the page re-posts it when stepping: a form field, as big
+    r = requests.post(f"{base}/archive", data={"archive": text, "step": "0"}, timeout=60)
+    assert r.status_code == 200, (r.status_code, r.text[:300])
+    # past the page's own cap: nginx's 413; elsewhere the API's 64k hold
+    r = requests.post(f"{base}/archive", data=b"x" * (9 * 1024 * 1024), timeout=60,
+                      headers={"Content-Type": "application/octet-stream"})
+    assert r.status_code == 413
+    r = requests.post(f"{base}/api/games/{game}/moves", data=b"x" * (70 * 1024), timeout=60,
+                      headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+    record("B9 an archive page upload of 480 KB through the shipped nginx",
+           "200, verified (it was nginx's 413); 9 MiB: 413; a 70 KB move: 413")
