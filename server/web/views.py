@@ -396,6 +396,7 @@ def _stepper(doc, step, archive_text=None, game=None):
                            total=total, moves=moves[lo:hi], current=moves[step - 1] if step
                            else None, svg=svg, text=text, events=events, view=view,
                            archive_text=archive_text, game=game, handovers=handovers,
+                           signer=archive_view.signer(checked),
                            title=_title(header.get("type")) if isinstance(header, dict) and
                            isinstance(header.get("type"), str) else "archive")
     return page, status

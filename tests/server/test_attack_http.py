@@ -387,3 +387,47 @@ def test_a_real_archive_uploads_to_the_archive_page_through_nginx(front):
     assert r.status_code == 413
     record("B9 an archive page upload of 480 KB through the shipped nginx",
            "200, verified (it was nginx's 413); 9 MiB: 413; a 70 KB move: 413")
+
+
+def test_the_archive_page_names_the_signing_key_and_whether_it_is_this_servers(
+        app, client, make_player, tmp_path, clock):
+    """Item 8: the archive page said "Verified" for an archive signed by any server (anyone
+    can re-sign a rewritten game with a key of their own).  It shows the key's fingerprint and
+    says whether it is this server's."""
+    from flask_migrate import upgrade
+    from server import create_app
+    from server.extensions import db
+    from shared.delegation import fingerprint
+    ann, bob = make_player("ann"), make_player("bob")
+    game = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
+    assert bob.post(f"/api/games/{game}/join", {}).status_code == 200
+    text = client.get(f"/api/games/{game}/archive").get_data(as_text=True)
+    ours = client.get("/api/server").get_json()["public_key"]
+    page = client.post("/archive", data={"archive": text}).get_data(as_text=True)
+    assert "Verified prefix" in page
+    assert f"Signed by server key <code>{fingerprint(ours)}</code>: this server's key." in page
+    # the same archive on another server (another key): verified, and said to be another's
+    (tmp_path / "other").mkdir()
+    url, cleanup = database_url(tmp_path / "other")
+    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PBEM_CLOCK": clock,
+                        "RATELIMIT_ENABLED": False})
+    try:
+        with other.app_context():
+            upgrade()
+        theirs = other.test_client().get("/api/server").get_json()["public_key"]
+        assert theirs != ours
+        page = other.test_client().post("/archive", data={"archive": text}) \
+            .get_data(as_text=True)
+        assert "Verified prefix" in page
+        assert f"Signed by server key <code>{fingerprint(ours)}</code>, <strong>not this " \
+               f"server's</strong> (this server signs with <code>{fingerprint(theirs)}" \
+               f"</code>)" in page
+    finally:
+        with other.app_context():
+            db.engine.dispose()
+        cleanup()
+    # a refused archive names no signer
+    page = client.post("/archive", data={"archive": text.replace(game, "zzz", 1)})
+    assert page.status_code == 422 and "Signed by server key" not in page.get_data(as_text=True)
+    record("B8 the archive page on an archive of this server / of another server",
+           "names the key's fingerprint: this server's / not this server's, with its own")
