@@ -431,3 +431,53 @@ def test_the_archive_page_names_the_signing_key_and_whether_it_is_this_servers(
     assert page.status_code == 422 and "Signed by server key" not in page.get_data(as_text=True)
     record("B8 the archive page on an archive of this server / of another server",
            "names the key's fingerprint: this server's / not this server's, with its own")
+
+
+def test_message_ids_count_only_what_the_reader_may_read(app, client, make_player, clock):
+    """Item 11: message ids were the table's, server-wide and sequential: a third seat saw a
+    gap in them where two others wrote privately (and, from the neighbours' times, when).  A
+    message's id is now its number among the messages its reader may read; ``since`` stays
+    a cursor for every reader."""
+    from tests.server.talk_helpers import say
+    ann, bob, cat = make_player("ann"), make_player("bob"), make_player("cat")
+    game = ann.post("/api/games", {"type": "pig", "seats": 3}).get_json()["id"]
+    for p in (bob, cat):
+        assert p.post(f"/api/games/{game}/join", {}).status_code == 200
+    seat = {p.name: next(s["seat"] for s in client.get(f"/api/games/{game}").get_json()
+                         ["seats"] if s["player"] == p.name) for p in (ann, bob, cat)}
+    # ann and bob write privately between public messages; in a second game too (the ids
+    # were server-wide: a message in another game left a gap as well)
+    other = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
+    assert bob.post(f"/api/games/{other}/join", {}).status_code == 200
+    script = [(ann, None, "hello all"), (ann, "bob", "psst"), (bob, "ann", "psst back"),
+              (cat, None, "hi"), (ann, "bob", "again"), (bob, None, "bye")]
+    posted = []
+    for i, (who, to, text) in enumerate(script):
+        r = say(who, game, seat[who.name], text, to=seat[to] if to else None)
+        assert r.status_code == 201, r.get_json()
+        posted.append(r.get_json()["id"])
+        if i == 1:
+            assert say(ann, other, "north", "elsewhere").status_code == 201
+
+    def ids(reader, since=0):
+        path = f"/api/games/{game}/messages?since={since}"
+        r = reader.get(path) if reader else client.get(path)
+        return [(m["id"], m["text"]) for m in r.get_json()["messages"]]
+
+    # the third seat and a spectator: the public messages numbered 1, 2, 3 with no gap
+    assert ids(cat) == [(1, "hello all"), (2, "hi"), (3, "bye")]
+    assert ids(None) == ids(cat)
+    # the two who talked privately see theirs numbered among the rest
+    assert ids(ann) == [(1, "hello all"), (2, "psst"), (3, "psst back"), (4, "hi"),
+                        (5, "again"), (6, "bye")]
+    assert ids(bob) == ids(ann)
+    # each writer got its own number back
+    assert posted == [1, 2, 3, 2, 5, 6]
+    # since is a cursor for each reader
+    assert ids(cat, 1) == [(2, "hi"), (3, "bye")] and ids(cat, 3) == []
+    assert ids(ann, 4) == [(5, "again"), (6, "bye")]
+    # muting hides, and never renumbers
+    assert ann.post("/api/mutes", {"player": "bob"}).status_code in (200, 201)
+    assert ids(ann) == [(1, "hello all"), (2, "psst"), (4, "hi"), (5, "again")]
+    record("B11 message ids a third seat reads after 3 public and 3 private messages "
+           "(and one in another game)", f"{[i for i, _ in ids(cat)]}: no gap (were 1, 4, 7)")
