@@ -288,6 +288,10 @@ class ArchiveSchema(Strict):
     # pbem-archive-v3 (table talk and standing orders, shared/messages.py, shared/orders.py)
     messages = fields.List(fields.Dict(), dump_only=True)
     orders = fields.List(fields.Dict(), dump_only=True)
+    # pbem-archive-v4: the server's signature of which messages and orders it holds
+    documents = fields.Dict(dump_only=True, metadata={
+        "description": "reader (a player's name, or null), digest of the messages and "
+                       "orders, and the server's signature of them with the head"})
 
 
 class InboundResultSchema(Strict):

@@ -83,6 +83,9 @@ def verdict(doc):
                "result": report.get("result"),
                # who signed it: any key makes a consistent archive (the page names the key)
                "server_key": report.get("server_key"),
+               # v4: the server signed which messages and orders it holds (or a v3's note)
+               "documents": report.get("documents") or {},
+               "messages": len(report.get("messages") or []),
                "envelopes": [json.loads(e["envelope"]) for e in doc["entries"]]}
     with _lock:
         _cache[key] = out

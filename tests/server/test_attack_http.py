@@ -481,3 +481,73 @@ def test_message_ids_count_only_what_the_reader_may_read(app, client, make_playe
     assert ids(ann) == [(1, "hello all"), (2, "psst"), (4, "hi"), (5, "again")]
     record("B11 message ids a third seat reads after 3 public and 3 private messages "
            "(and one in another game)", f"{[i for i, _ in ids(cat)]}: no gap (were 1, 4, 7)")
+
+
+def test_dropping_or_reordering_the_table_talk_of_an_archive_is_refused(make_player, client):
+    """Item 10: "complete and verified" said nothing of table talk: dropping or reordering the
+    messages of an archive still verified complete.  pbem-archive-v4 carries the server's
+    signature of the ordered messages and orders, their reader and the head; a v3 archive
+    still verifies, and its report says its messages are those the exporter chose."""
+    import copy
+
+    from shared.archive import V3_FORMAT, V4_FORMAT, ArchiveError, verify_archive
+    from tests.server.talk_helpers import say
+    from tests.server.test_archive_api import start_pig
+    game, (ann, bob) = start_pig(make_player, target=1)
+    for who, seat, text, to in ((ann, "north", "gl", None), (bob, "east", "psst", "north"),
+                                (ann, "north", "ok", "east"), (bob, "east", "hf", None)):
+        assert say(who, game, seat, text, to=to).status_code == 201
+    for _ in range(200):
+        info = ann.get(f"/api/games/{game}/view").get_json()
+        if info["game"]["status"] == "over":
+            break
+        seat = info["view"]["to_act"][0]
+        player = ann if seat == "north" else bob
+        assert player.play(game, seat, "hold" if info["view"]["pot"] else "roll") \
+            .status_code == 201
+    key = client.get("/api/server").get_json()["public_key"]
+    mine = ann.get(f"/api/games/{game}/archive").get_json()
+    public = client.get(f"/api/games/{game}/archive").get_json()
+    assert mine["format"] == V4_FORMAT
+    report = verify_archive(copy.deepcopy(mine), server_key=key)
+    assert report["complete"] and report["documents"] == {"signed": True, "reader": "ann",
+                                                          "note": None}
+    assert [m["text"] for m in report["messages"]] == ["gl", "psst", "ok", "hf"]
+    assert verify_archive(copy.deepcopy(public))["documents"]["reader"] is None
+    attacks = {
+        "a message dropped": lambda a: a["messages"].pop(1),
+        "two messages swapped": lambda a: a["messages"].reverse(),
+        "the last message dropped": lambda a: a["messages"].pop(),
+        "the spectator's set with ann's signature": lambda a: a.update(
+            messages=copy.deepcopy(public["messages"])),
+        "ann's set with the spectator's signature": lambda a: a.update(
+            documents=copy.deepcopy(public["documents"])),
+        "the reader renamed": lambda a: a["documents"].update(reader="bob"),
+        "the signature of the set removed": lambda a: a.pop("documents"),
+        "an unknown key in the set's block": lambda a: a["documents"].update(extra=1),
+    }
+    refused = []
+    for name, attack in attacks.items():
+        archive = copy.deepcopy(mine)
+        attack(archive)
+        with pytest.raises(ArchiveError):
+            verify_archive(archive, server_key=key)
+        refused.append(name)
+    # the same archive as v3 (no signature of the set) still verifies, and says what it
+    # cannot prove; dropping a message there goes unseen, as before
+    old = copy.deepcopy(mine)
+    old["format"] = V3_FORMAT
+    del old["documents"]
+    old["messages"].pop(1)
+    report = verify_archive(old, server_key=key)
+    assert report["complete"] and not report["documents"]["signed"]
+    assert "those its exporter chose" in report["documents"]["note"]
+    # the page says which of the two it is
+    page = client.post("/archive", data={"archive": json.dumps(mine)}).get_data(as_text=True)
+    assert "4 message(s) and its standing orders are every one ann may read" in page
+    page = client.post("/archive", data={"archive": json.dumps(old)}).get_data(as_text=True)
+    assert "those its exporter chose" in page
+    record("B10 a finished game's archive with 4 messages: its table talk dropped, reordered, "
+           "swapped for another reader's, re-signed", f"{len(refused)} of {len(attacks)} "
+           "attacks refused (a v3 archive: verified, with the note that its messages are the "
+           "exporter's choice)")
