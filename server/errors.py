@@ -111,6 +111,10 @@ class PbemApi(Api):
                     d = body["details"]
                     body["message"] = (f"too many requests: {d['limit']} {d['counts']}; "
                                        f"the server's setting {d['setting']} raises it")
+        allowed = getattr(error, "valid_methods", None)
+        if status == 405 and allowed:
+            # RFC 9110: a 405 names the methods the resource has (werkzeug knows them)
+            headers.setdefault("Allow", ", ".join(allowed))
         if isinstance(error, InternalServerError):
             original = getattr(error, "original_exception", None)
             if original is not None:
