@@ -75,6 +75,8 @@ def create_app(config=None):
             event.listen(db.engine, "checkin", _stamp_checkin)
             event.listen(db.engine, "checkout", _ping_if_idle)
     api.init_app(app)
+    from .openapi import install as document_request_rules
+    document_request_rules(api)  # NUL is refused in every string (server/openapi.py)
     if "pbemSignature" not in api.spec.components.security_schemes:
         api.spec.components.security_scheme("pbemSignature", {
             "type": "apiKey", "in": "header", "name": "X-Pbem-Signature",

@@ -582,3 +582,73 @@ def _routes_and_methods(app):
         methods = {m for m in rule.methods if m not in ("HEAD", "OPTIONS")}
         out.append((None, path, methods))
     return out
+
+
+def _request_strings(spec):
+    """(schema name, property, its schema) of every string a request body may send."""
+    for name, schema in spec["components"]["schemas"].items():
+        if name in ("Error", "ErrorBody"):  # answers only
+            continue
+        for prop, sub in (schema.get("properties") or {}).items():
+            if sub.get("readOnly"):
+                continue
+            if sub.get("type") == "string":
+                yield name, prop, sub
+            values = sub.get("additionalProperties")
+            if isinstance(values, dict):
+                for alt in values.get("anyOf", [values]):
+                    if alt.get("type") == "string":
+                        yield name, f"{prop} (values)", alt
+
+
+def test_the_published_schema_allows_only_what_the_server_accepts(app, client, make_player):
+    """Item 13: requests the published schema allowed were refused (schemathesis's
+    positive-data check): ``tz: ""``, NUL in a JSON string, a malformed ``cursor``, an option
+    whose value is an object.  The schema now says what the server accepts: every string a
+    request sends excludes NUL, ``tz`` lists the zone names, ``cursor`` has its pattern,
+    options their value types; and what it allows, the server takes."""
+    from server.api.games import _read_cursor
+    from server.schemas import GameCreateSchema, SettingsSchema
+    spec = client.get("/api/openapi.json").get_json()
+    strings = list(_request_strings(spec))
+    assert len(strings) > 20
+    for name, prop, sub in strings:
+        if "enum" in sub:
+            assert all("\x00" not in v for v in sub["enum"] if isinstance(v, str)), (name, prop)
+        else:
+            assert "pattern" in sub and re.search(sub["pattern"], "a\x00b") is None, \
+                (name, prop, sub)
+    # tz: the enum is what the server takes, "" and "message" are not in it
+    tz = spec["components"]["schemas"]["Settings"]["properties"]["tz"]["enum"]
+    assert "" not in tz and "message" not in tz and "Europe/Paris" in tz
+    settings = SettingsSchema()
+    assert all(settings.validate({"tz": name}) == {} for name in tz)
+    ann = make_player("ann")
+    assert ann.request("PATCH", "/api/players/me", {"tz": tz[-1]}).status_code == 200
+    assert ann.request("PATCH", "/api/players/me", {"tz": ""}).status_code == 400
+    # the cursor: what its pattern allows is a position in the list (200), the rest a 400
+    params = {p["name"]: p for p in spec["paths"]["/api/games"]["get"]["parameters"]}
+    pattern = params["cursor"]["schema"]["pattern"]
+    for good in ("0.a", "99999999999999999.zzzzzzzzzzzzzzzz", "1800000000000000.abc"):
+        assert re.search(pattern, good)
+        _read_cursor(good)
+        assert client.get(f"/api/games?cursor={good}").status_code == 200
+    for bad in ("0" * 200, "AAAA", "1.", ".a", "1:a"):
+        assert re.search(pattern, bad) is None
+        assert client.get(f"/api/games?cursor={bad}").status_code == 400
+    # a page's next is of that form
+    for _ in range(3):
+        ann.post("/api/games", {"type": "pig", "seats": 2})
+    page = client.get("/api/games?limit=1").get_json()
+    assert re.search(pattern, page["next"])
+    # options: a value may be a string, an integer or a boolean, never an object or a list
+    options = spec["components"]["schemas"]["GameCreate"]["properties"]["options"]
+    kinds = {alt["type"] for alt in options["additionalProperties"]["anyOf"]}
+    assert kinds == {"string", "integer", "boolean"} and options["maxProperties"] == 20
+    create = GameCreateSchema()
+    for value in ("x" * 64, 7, True):
+        assert create.validate({"type": "pig", "seats": 2, "options": {"o": value}}) == {}
+    for value in ({}, [], 1.5, "x" * 65):
+        assert create.validate({"type": "pig", "seats": 2, "options": {"o": value}}) != {}
+    record("B13 request strings in the published schema that exclude NUL / tz names listed",
+           f"{len(strings)} of {len(strings)} / {len(tz)}, each accepted")
