@@ -15,7 +15,7 @@ import time
 import pytest
 import requests
 
-from client.signing import request_headers
+from client.signing import request_headers, signed_move
 from shared.envelope import public_key_hex
 from tests.conftest import database_url
 from tests.figures import record
@@ -28,6 +28,7 @@ BIG = 70 * 1024  # over the API's 64 KiB cap (PBEM_MAX_BODY)
 def make_limited(tmp_path, clock):
     """make(**config) -> an app with rate limits on, counting in its own database."""
     from flask_migrate import upgrade
+
     from server import create_app
     from server.extensions import db
     from server.limits import limiter
@@ -395,6 +396,7 @@ def test_the_archive_page_names_the_signing_key_and_whether_it_is_this_servers(
     can re-sign a rewritten game with a key of their own).  It shows the key's fingerprint and
     says whether it is this server's."""
     from flask_migrate import upgrade
+
     from server import create_app
     from server.extensions import db
     from shared.delegation import fingerprint
@@ -480,7 +482,7 @@ def test_message_ids_count_only_what_the_reader_may_read(app, client, make_playe
     assert ann.post("/api/mutes", {"player": "bob"}).status_code in (200, 201)
     assert ids(ann) == [(1, "hello all"), (2, "psst"), (4, "hi"), (5, "again")]
     record("B11 message ids a third seat reads after 3 public and 3 private messages "
-           "(and one in another game)", f"{[i for i, _ in ids(cat)]}: no gap (were 1, 4, 7)")
+           "(and one in another game)", f"{[i for i, _ in ids(cat)]}: no gap (were 1, 5, 7)")
 
 
 def test_dropping_or_reordering_the_table_talk_of_an_archive_is_refused(make_player, client):
@@ -558,7 +560,7 @@ def test_every_405_names_the_allowed_methods(app, client):
     unsupported-method check found 34-35).  Every route of the URL map, every method it does
     not take: a 405 whose Allow lists what the path does take."""
     answered = 0
-    for method, path, allowed in _routes_and_methods(app):
+    for path, allowed in _routes_and_methods(app):
         for other in sorted({"GET", "POST", "PUT", "PATCH", "DELETE"} - allowed):
             r = client.open(path, method=other, data=b"{}", content_type="application/json")
             if r.status_code != 405:  # another rule on the same path takes it
@@ -580,7 +582,7 @@ def _routes_and_methods(app):
         path = re.sub(r"<int:[^>]+>", "1", rule.rule)
         path = re.sub(r"<(?:[^:>]+:)?[^>]+>", "x", path)
         methods = {m for m in rule.methods if m not in ("HEAD", "OPTIONS")}
-        out.append((None, path, methods))
+        out.append((path, methods))
     return out
 
 
@@ -652,3 +654,79 @@ def test_the_published_schema_allows_only_what_the_server_accepts(app, client, m
         assert create.validate({"type": "pig", "seats": 2, "options": {"o": value}}) != {}
     record("B13 request strings in the published schema that exclude NUL / tz names listed",
            f"{len(strings)} of {len(strings)} / {len(tz)}, each accepted")
+
+
+def _children(pid):
+    """The pids whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(entry))
+    return out
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_killing_the_gunicorn_master_alone_ends_its_workers_and_loses_no_move(tmp_path):
+    """Not attacked before: SIGKILL to the Procfile web process's master only.  Its workers
+    see their parent gone and exit (no orphan keeps the port or a database connection);
+    every move answered 201 before the kill is in the log after a restart."""
+    import signal
+    if not os.path.isdir("/proc"):
+        pytest.skip("needs Linux /proc")
+    url, cleanup = database_url(tmp_path)
+    server = LiveServer(url, tmp_path / "instance", workers=2, kind="procfile")
+    restarted = None
+    try:
+        server.start()
+        game, ann, bob = _started_pig(server.url)
+        by_seat = {"north": ann, "east": bob}
+        accepted = []
+        for _ in range(6):
+            info = requests.get(f"{server.url}/api/games/{game}", timeout=30).json()
+            seat = info["to_act"][0]
+            view = by_seat[seat].send("GET", f"/api/games/{game}/view").json()
+            body = signed_move(by_seat[seat].key, game, view["next_seq"], view["prev"], seat,
+                               "roll", ts=int(time.time()))
+            r = by_seat[seat].send("POST", f"/api/games/{game}/moves", body)
+            assert r.status_code == 201, r.text
+            accepted.append(r.json()["hash"])
+        workers = _children(server.proc.pid)
+        assert len(workers) == 2, workers
+        os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait(10)
+        deadline = time.monotonic() + 60
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        orphans = [w for w in workers if _alive(w)]
+        assert orphans == [], "workers outlived their master"
+        restarted = LiveServer(url, tmp_path / "instance", workers=1, kind="procfile")
+        restarted.port = server.port  # the port is free again: no orphan holds it
+        restarted.start()
+        log = requests.get(f"{restarted.url}/api/games/{game}/log", timeout=30).json()
+        logged = [e["hash"] for e in log["entries"]]
+        assert all(h in logged for h in accepted), (accepted, logged)
+    finally:
+        for s in (server, restarted):
+            if s is not None and s.proc is not None:
+                try:
+                    os.killpg(s.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        cleanup()
+    record("B the Procfile web master killed alone (SIGKILL), 2 workers",
+           f"both workers exited; {len(accepted)} of {len(accepted)} accepted moves in the "
+           "log after a restart on the same port")
