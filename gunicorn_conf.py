@@ -21,7 +21,17 @@ set from the environment.
 
 import os
 
-bind = os.environ.get("PBEM_BIND") or f"0.0.0.0:{os.environ.get('PORT', '5000')}"
+
+def _host():
+    hops = (os.environ.get("PBEM_PROXY_HOPS") or "0").strip()
+    return "0.0.0.0" if hops in ("", "0") else "127.0.0.1"
+
+
+# behind a proxy (PBEM_PROXY_HOPS) only the proxy on this machine needs the port: listen on
+# loopback, so nobody reaches the app past it (its buffering, its X-Forwarded-For); without
+# one, every address.  PBEM_BIND overrides both (docs/DEPLOYMENT.md, "Who may reach the ports")
+bind = os.environ.get("PBEM_BIND") or (
+    f"{_host()}:{os.environ.get('PORT', '5000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
 worker_class = "gthread"
 threads = int(os.environ.get("PBEM_THREADS") or 4)

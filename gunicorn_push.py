@@ -22,12 +22,22 @@ import importlib.util
 import os
 
 
+def _host():
+    hops = (os.environ.get("PBEM_PROXY_HOPS") or "0").strip()
+    return "0.0.0.0" if hops in ("", "0") else "127.0.0.1"
+
+
 def _worker_class():
     # find_spec does not import gevent (see above)
     return "gevent" if importlib.util.find_spec("gevent") else "gthread"
 
 
-bind = os.environ.get("PBEM_PUSH_BIND") or f"0.0.0.0:{os.environ.get('PBEM_PUSH_PORT', '5001')}"
+# behind a proxy (PBEM_PROXY_HOPS) only the proxy on this machine needs the port: listen on
+# loopback, so nobody reaches the app past it (its buffering, its X-Forwarded-For); without
+# one, every address.  PBEM_PUSH_BIND overrides both (docs/DEPLOYMENT.md, "Who may reach the
+# ports")
+bind = os.environ.get("PBEM_PUSH_BIND") or (
+    f"{_host()}:{os.environ.get('PBEM_PUSH_PORT', '5001')}")
 workers = int(os.environ.get("PBEM_PUSH_WORKERS") or 2)
 worker_class = os.environ.get("PBEM_PUSH_WORKER_CLASS") or _worker_class()
 # gevent: connections a worker holds at once (waiters: all but 100 of them)

@@ -55,9 +55,11 @@ def create_app(config=None):
     from .http.jsonbody import JSONProvider
     app.json = JSONProvider(app)
     if app.config.get("PBEM_PROXY_HOPS"):
-        from werkzeug.middleware.proxy_fix import ProxyFix
+        # the forwarded headers count only from the proxies' own addresses (server/http/proxy.py)
+        from .http.proxy import TrustedProxyFix
         hops = int(app.config["PBEM_PROXY_HOPS"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, hops,
+                                       app.config.get("PBEM_TRUSTED_PROXIES"))
 
     from .db import db
     from .http.errors import api
@@ -75,6 +77,8 @@ def create_app(config=None):
             event.listen(db.engine, "checkin", _stamp_checkin)
             event.listen(db.engine, "checkout", _ping_if_idle)
     api.init_app(app)
+    from .http.openapi import install as document_request_rules
+    document_request_rules(api)  # NUL is refused in every string (server/http/openapi.py)
     if "pbemSignature" not in api.spec.components.security_schemes:
         api.spec.components.security_scheme("pbemSignature", {
             "type": "apiKey", "in": "header", "name": "X-Pbem-Signature",

@@ -65,6 +65,8 @@ def from_env(instance_path):
         "PBEM_MAX_OPEN_GAMES": int(os.environ.get("PBEM_MAX_OPEN_GAMES", 10)),
         # trusted proxies in front (X-Forwarded-For hops): the limits count real addresses
         "PBEM_PROXY_HOPS": int(os.environ.get("PBEM_PROXY_HOPS", 0)),
+        # the addresses those proxies connect from (server/http/proxy.py; unset: loopback)
+        "PBEM_TRUSTED_PROXIES": os.environ.get("PBEM_TRUSTED_PROXIES") or None,
         "PBEM_VACATION_DAYS": int(os.environ.get("PBEM_VACATION_DAYS", 21)),
         # a rated game changes ratings only between accounts this old, with this many
         # finished games (server/ratings.py)

@@ -13,9 +13,13 @@ An archive (format ``pbem-archive-v2``) is one JSON document with exactly these 
      "seed": hex or null,             # revealed when the game is over
      "result": {...} or null}         # the result, when the game is over
 
-An archive of format ``pbem-archive-v3`` (what the server writes now) has two more keys,
+An archive of format ``pbem-archive-v3`` has two more keys,
 ``"messages"`` and ``"orders"``: the signed table talk and standing orders (see the v3 part
 below, ``shared/messages.py`` and ``shared/orders.py``); everything else is checked as in v2.
+An archive of format ``pbem-archive-v4`` (what the server writes now) has one more key,
+``"documents"``: the server's signature of which messages and orders the archive holds, in
+their order, and for which reader (see the v4 part below); a v3 archive's report says that its
+side documents are those its exporter chose.
 
 Every object has exactly the keys shown (a missing or an unknown key is refused).  The header
 is bound from the start: the genesis hash covers it and the server signs ``start_message``
@@ -62,9 +66,10 @@ import json
 import re
 
 from . import IllegalMove
-from .envelope import (EntryError, EnvelopeError, canonical_json, final_head_message,
-                       genesis_hash, head_message, move_entropy, running_head_message,
-                       seed_commitment, start_message, valid_public_key, verify)
+from .envelope import (EntryError, EnvelopeError, canonical_json, documents_digest,
+                       documents_message, final_head_message, genesis_hash, head_message,
+                       move_entropy, running_head_message, seed_commitment, start_message,
+                       valid_public_key, verify)
 from .games import get_game
 from .table import LogReplay, TableError, is_table_move, revoked_for, verify_logged
 
@@ -112,7 +117,7 @@ def _check_side_documents(fmt, archive, header, envelopes, status, keys=None):
     from .orders import OrderBook
     side = {"messages": [], "orders": None, "unseen_orders": 0}
     claimed = [env for env in envelopes if "order" in env]
-    if fmt != V3_FORMAT:
+    if fmt not in SIDE_FORMATS:
         if claimed:
             raise ArchiveError(f"entry {claimed[0]['seq']} carries a standing order, which a "
                                f"{fmt} archive cannot hold", claimed[0]["seq"])
@@ -156,6 +161,54 @@ def _check_side_documents(fmt, archive, header, envelopes, status, keys=None):
     side["orders"] = book
     return side
 # --- end of the v3 part ----------------------------------------------------------------------
+
+# --- pbem-archive-v4: the server signs the set of side documents -------------------------------
+# A v3 archive's messages and orders are each signed by their seat, but nothing signs which of
+# them the archive holds: dropping or reordering messages still verified complete.  v4 adds
+# one top-level key, "documents": {"reader", "digest", "signature"}: the server's signature
+# (shared.envelope.documents_message) of the digest of the ordered messages and orders, of the
+# reader they were exported for (a player's name, or null: a spectator's) and of the head
+# (length, last hash, status).  A v3 archive still verifies; its report says that its side
+# documents are those its exporter chose.
+V4_FORMAT = "pbem-archive-v4"
+_TOP_FIELDS[V4_FORMAT] = _TOP_FIELDS[V3_FORMAT] + ("documents",)
+_HEAD_FIELDS[V4_FORMAT] = _HEAD_FIELDS[FORMAT]
+SIGNED_FORMATS = SIGNED_FORMATS + (V4_FORMAT,)
+#: the formats that carry messages and orders
+SIDE_FORMATS = (V3_FORMAT, V4_FORMAT)
+DOCUMENTS_FIELDS = ("reader", "digest", "signature")
+
+
+def _check_documents_signature(fmt, archive, header, status):
+    """v4: the server signed this set of side documents for this head; returns {"signed",
+    "reader", "note"} (what the report says of the side documents)."""
+    if fmt == V3_FORMAT:
+        return {"signed": False, "reader": None,
+                "note": f"the messages and standing orders of a {V3_FORMAT} archive are "
+                        "those its exporter chose: the server does not sign which ones it "
+                        "holds (export the game again for a " + V4_FORMAT + " archive)"}
+    if fmt != V4_FORMAT:
+        return {"signed": False, "reader": None, "note": None}
+    block = archive["documents"]
+    _exact_keys(block, DOCUMENTS_FIELDS, "the archive's documents")
+    reader = block["reader"]
+    if reader is not None and (not isinstance(reader, str) or not reader
+                               or len(reader) > MAX_TEXT):
+        raise ArchiveError("the archive's documents name no reader (a player's name or null)")
+    if not isinstance(block["signature"], str) or not _HEX128.match(block["signature"]):
+        raise ArchiveError("the documents' signature is not 128 lowercase hex digits")
+    digest = documents_digest(archive["messages"], archive["orders"])
+    if block["digest"] != digest:
+        raise ArchiveError("the archive's messages or standing orders are not the ones the "
+                           "server exported: some were dropped, added, changed or reordered")
+    head = archive["head"]
+    message = documents_message(header["game"], head["length"], head["hash"], status, reader,
+                                digest)
+    if not verify(header["server_key"], message, block["signature"]):
+        raise ArchiveError("the server's signature of the archive's messages and standing "
+                           "orders does not cover this set, its reader and this head")
+    return {"signed": True, "reader": reader, "note": None}
+# --- end of the v4 part ----------------------------------------------------------------------
 
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _HEX128 = re.compile(r"[0-9a-f]{128}\Z")
@@ -264,7 +317,8 @@ def _check_format(archive):
     fmt = archive.get("format")
     if not isinstance(fmt, str) or fmt not in _TOP_FIELDS:
         raise ArchiveError(f"this is not a pbem archive: its format is {_name(fmt)}, not "
-                           f"{V3_FORMAT} (or the older {FORMAT} or {OLD_FORMAT})")
+                           f"{V4_FORMAT} (or the older {V3_FORMAT}, {FORMAT} or "
+                           f"{OLD_FORMAT})")
     _exact_keys(archive, _TOP_FIELDS[fmt], "the archive")
     return fmt
 
@@ -435,6 +489,7 @@ def _check_all(archive, server_key):
     envelopes, last = _check_entries(archive, header, genesis, keys)
     status = _check_head(fmt, archive, header, len(envelopes), last)
     side = _check_side_documents(fmt, archive, header, envelopes, status, keys)
+    side["documents"] = _check_documents_signature(fmt, archive, header, status)
     return fmt, status, envelopes, side
 
 
@@ -582,6 +637,8 @@ def verify_archive(archive, server_key=None):
               "server_key": header["server_key"], "replayed": False, "game": None,
               "state": None, "view": None, "result": None, "note": None, "table": None,
               "messages": side["messages"],
+              # v4: whether the server signed the set of messages and orders, for whom
+              "documents": side["documents"],
               "orders": len(side["orders"].orders) if side["orders"] else 0,
               "order_entries": sum(1 for env in envelopes if "order" in env),
               # the seats handed to a bot (shared/table.py @handover), checked with the chain

@@ -30,6 +30,7 @@ START_DOMAIN = b"pbem-start-v1\n"
 RUNNING_HEAD_DOMAIN = b"pbem-running-head-v1\n"
 FINAL_HEAD_DOMAIN = b"pbem-final-head-v1\n"
 REQUEST_DOMAIN = b"pbem-request-v1\n"
+DOCUMENTS_DOMAIN = b"pbem-archive-documents-v1\n"
 
 ENVELOPE_FIELDS = ("game", "seq", "prev", "seat", "move", "nonce", "ts")
 #: fields an envelope may carry besides ENVELOPE_FIELDS: ``forced`` (a server-signed move),
@@ -392,6 +393,24 @@ def final_head_message(game_id, length, head_hash, result, seed_hex):
     return FINAL_HEAD_DOMAIN + canonical_json({"game": game_id, "length": length,
                                                "hash": head_hash, "status": "over",
                                                "result": result, "seed": seed_hex})
+
+
+def documents_digest(messages, orders):
+    """The hash of an archive's side documents, in their order: every signed message and
+    standing order (and cancellation) as the archive holds them, signatures included."""
+    return sha256_hex(DOCUMENTS_DOMAIN + canonical_json({"messages": messages,
+                                                         "orders": orders}))
+
+
+def documents_message(game_id, length, head_hash, status, reader, digest):
+    """What the server signs for an archive's side documents (pbem-archive-v4): the set
+    exported for ``reader`` (a player's name; None: a spectator's), its digest
+    (:func:`documents_digest`), and the log head it was exported at (length, last hash and
+    status), so that no message or order is dropped, added or moved unseen, nor the set
+    moved to another export."""
+    return DOCUMENTS_DOMAIN + canonical_json({"game": game_id, "length": length,
+                                              "hash": head_hash, "status": status,
+                                              "reader": reader, "digest": digest})
 
 
 def request_message(method, path, ts, nonce, body):

@@ -253,7 +253,8 @@ def verify(c, file, server_key, no_color):
                  f"of {report['entries']} move(s) of {header['type']} game {header['game']} "
                  f"hold, up to the head signed by {signer} (length {head['length']}, hash "
                  f"{head['hash'][:16]}...)."]
-        if report["format"] not in ("pbem-archive-v2", "pbem-archive-v3"):
+        from shared.archive import SIGNED_FORMATS
+        if report["format"] not in SIGNED_FORMATS:
             replay = (" The seed matches its commitment and the moves replay."
                       if report["replayed"] else "")
             lines.append(f"It is in the old format {report['format']}, whose end is not signed "
@@ -286,11 +287,19 @@ def verify(c, file, server_key, no_color):
 def _talk_summary(report):
     """v3: a line on the messages and standing orders the verifier checked ([] for none)."""
     messages, orders = len(report.get("messages") or []), report.get("orders", 0)
-    if not messages and not orders:
+    documents = report.get("documents") or {}
+    if not messages and not orders and not documents.get("note"):
         return []
+    if documents.get("signed"):  # v4: the server signed which documents the archive holds
+        reader = documents["reader"]
+        whose = f"every one {reader} may read" if reader else "the public ones"
+        chosen = (f" The server signed that these are {whose}, in this order: none was "
+                  "dropped, added or moved.")
+    else:
+        chosen = f" Note: {documents['note']}." if documents.get("note") else ""
     return [f"Table talk: {messages} signed message(s) verified; standing orders: {orders} "
             f"signed order(s), and every one of the {report.get('order_entries', 0)} move(s) "
-            "played for them follows from its order."]
+            f"played for them follows from its order.{chosen}"]
 
 
 def _is_bot_name(name):

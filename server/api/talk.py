@@ -31,11 +31,16 @@ class DocumentSchema(Strict):
 class MessagesQuerySchema(Strict):
     # a message id: the column is a 32-bit integer on PostgreSQL and SQLite refuses 2^63
     since = fields.Integer(load_default=0, strict=False,
-                           validate=validate.Range(min=0, max=MAX_SEQ))
+                           validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+                               "description": "only the messages numbered above this (a "
+                                              "message's id for the same reader)"})
 
 
 class MessageSchema(Strict):
-    id = fields.Integer(dump_only=True)
+    id = fields.Integer(dump_only=True, metadata={
+        "description": "the message's number for this reader: its place (from 1) among the "
+                       "game's messages the reader may read; messages of other audiences "
+                       "are not counted (server/talk.py readable)"})
     at = fields.Integer(dump_only=True)
     seat = fields.String(dump_only=True)
     to = fields.String(dump_only=True, allow_none=True)

@@ -1,4 +1,4 @@
-"""A game's archive (``shared/archive.py``, pbem-archive-v3), signed by the server.
+"""A game's archive (``shared/archive.py``, pbem-archive-v4), signed by the server.
 
 Ed25519 signatures are deterministic: signing a fixed message when it is asked for gives the
 bytes signed when the fact became fixed.  A game's start (its genesis, hence its header) is
@@ -6,8 +6,9 @@ fixed when the last seat fills; its final head (length, last hash, result, seed)
 last move ends it.  So these two are signed when an archive is exported, not stored.
 """
 
-from shared.archive import V3_FORMAT
-from shared.envelope import final_head_message, running_head_message, sign, start_message
+from shared.archive import V4_FORMAT
+from shared.envelope import (documents_digest, documents_message, final_head_message,
+                             running_head_message, sign, start_message)
 
 from .domain import Conflict
 from ..db import db
@@ -48,7 +49,7 @@ def archive_head(game):
 
 
 def archive_for(game, reader=None):
-    """The archive document (shared/archive.py, pbem-archive-v3): header, start signature,
+    """The archive document (shared/archive.py, pbem-archive-v4): header, start signature,
     every entry, the head (running, or final once over); the seed and result once over; the
     messages ``reader`` (a Player, None: anyone) may read, and the standing orders: the
     reader's own while the game runs, every seat's once it is over."""
@@ -58,12 +59,26 @@ def archive_for(game, reader=None):
     moves = db.session.execute(db.select(Move).filter_by(game_id=game.id)
                                .filter(Move.seq <= game.head_seq).order_by(Move.seq)).scalars()
     over = game.status == "over"
-    return {"format": V3_FORMAT, "header": game.header, "genesis": game.genesis,
+    head = archive_head(game)
+    messages, standing = talk.documents(game, reader), orders.documents(game, reader)
+    return {"format": V4_FORMAT, "header": game.header, "genesis": game.genesis,
             "start_signature": start_signature(game),
             "entries": [{"seq": m.seq, "envelope": m.envelope, "signature": m.signature,
                          "hash": m.hash} for m in moves],
-            "head": archive_head(game),
+            "head": head,
             "seed": game.seed if over else None,
             "result": game.result if over else None,
-            "messages": talk.documents(game, reader),
-            "orders": orders.documents(game, reader)}
+            "messages": messages,
+            "orders": standing,
+            "documents": documents_signature(game, head, reader, messages, standing)}
+
+
+def documents_signature(game, head, reader, messages, standing):
+    """v4: the server's signature of the set of side documents this export holds, in order,
+    for ``reader`` (its name; None: a spectator), at ``head`` (shared.envelope
+    ``documents_message``): dropping, adding or moving a message or an order breaks it."""
+    name = reader.name if reader is not None else None
+    digest = documents_digest(messages, standing)
+    message = documents_message(game.id, head["length"], head["hash"], head["status"], name,
+                                digest)
+    return {"reader": name, "digest": digest, "signature": sign(_archive_key(game), message)}

@@ -20,7 +20,7 @@ from shared.messages import DocumentError, document_hash, printable, read_messag
 
 from .domain import Conflict, Forbidden, Malformed, NotFound, Refused
 from ..db import db
-from ..db.models import Message, Mute, Player
+from ..db.models import Game, Message, Mute, Player
 
 #: messages one seat may write in one game (the archive carries them all)
 MAX_PER_SEAT = 1000
@@ -53,9 +53,10 @@ def last_readable(game, player):
         .scalar_one() or 0
 
 
-def _readable_query(game, player, what, since_id=0, muting=True):
+def _readable_query(game, player, what, muting=True):
     seats = seats_of(game, player)
-    query = db.select(what).filter(Message.game_id == game.id, Message.id > since_id)
+    what = what if isinstance(what, tuple) else (what,)
+    query = db.select(*what).filter(Message.game_id == game.id)
     if seats:
         query = query.filter(or_(Message.to_seat.is_(None), Message.seat.in_(seats),
                                  Message.to_seat.in_(seats)))
@@ -68,22 +69,50 @@ def _readable_query(game, player, what, since_id=0, muting=True):
     return query
 
 
-def readable(game, player, since_id=0, muting=True, limit=None):
-    """The messages of ``game`` that ``player`` (None: a spectator) may read, oldest first.
+def readable(game, player, since=0, muting=True, limit=None):
+    """The messages of ``game`` that ``player`` (None: a spectator) may read, oldest first,
+    each with its ``number`` for this reader; ``since``: only those numbered above it.
 
     Public messages, and private ones to or from a seat the player holds; with ``muting``
     (not for the archive), without the messages of players they muted (their own always).
+
+    A message's number is its place among the messages of the game this reader may read
+    (mutes aside: muting leaves numbers as they are), 1 for the first.  The table's own ids
+    count every message of the game, in every audience: a third seat saw a gap in them where
+    two others wrote privately, and when.  Numbers count only what the reader reads, and grow
+    as messages come, so ``since`` is a cursor as the ids were.  (A player who gives up a
+    seat, to a bot, stops reading its private messages, and their numbers move down.)
     """
-    query = _readable_query(game, player, Message, since_id, muting)
-    query = query.order_by(Message.id)
+    numbered = _readable_query(game, player, (Message.id.label("mid"), db.func.row_number()
+                                              .over(order_by=Message.id).label("number")),
+                               muting=False).subquery()
+    query = db.select(Message, numbered.c.number).join(numbered, Message.id == numbered.c.mid)\
+        .filter(numbered.c.number > since).order_by(Message.id)
+    muted = muted_ids(player) if muting else set()
+    if muted:
+        query = query.filter(or_(Message.player_id.not_in(muted),
+                                 Message.player_id == player.id))
     if limit:
         query = query.limit(limit)
-    return list(db.session.execute(query).scalars())
+    rows = []
+    for message, number in db.session.execute(query).all():
+        message.number = number
+        rows.append(message)
+    return rows
+
+
+def number_for(message, player):
+    """``message``'s number for ``player``, its writer (see :func:`readable`)."""
+    game = db.session.get(Game, message.game_id)
+    message.number = db.session.execute(_readable_query(
+        game, player, db.func.count(Message.id), muting=False)
+        .filter(Message.id <= message.id)).scalar_one()
+    return message
 
 
 def message_json(m, names=None):
     """A message as the API, the page and ``pbem log`` show it (``names``: {player id: name})."""
-    return {"id": m.id, "at": m.at, "seat": m.seat, "to": m.to_seat, "text": m.text,
+    return {"id": m.number, "at": m.at, "seat": m.seat, "to": m.to_seat, "text": m.text,
             "player": (names or {}).get(m.player_id), "hash": m.hash,
             "document": {"body": _body(m), "signature": m.signature},
             "created_at": m.created_at}
@@ -186,7 +215,7 @@ def post_message(game, player, doc):
         raise Conflict("duplicate_message", "this message was already posted") from None
     _notify(game, player, message)
     db.session.commit()
-    return message
+    return number_for(message, player)
 
 
 def set_mute(player, name, mute=True):

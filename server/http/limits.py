@@ -19,6 +19,7 @@ import json
 
 from flask import current_app, g, request
 from flask_limiter import ApplicationLimit, Limit, Limiter
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .jsonbody import loads_request_json
 
@@ -40,6 +41,22 @@ def address_key():
     return "addr:" + (request.remote_addr or "?")
 
 
+def _body():
+    """The request's body, or None when it is over the server's cap (``MAX_CONTENT_LENGTH``).
+
+    The limiter reads the body in its after-request hook too, after the view (or the error
+    handler of a 413) ran: reading an oversized body there raised RequestEntityTooLarge inside
+    the hook, and a 70 KB move sent past the proxy was a 500 instead of the view's 413.
+    """
+    cap = request.max_content_length
+    if cap is not None and request.content_length is not None and request.content_length > cap:
+        return None
+    try:
+        return request.get_data(cache=True) or b"{}"
+    except RequestEntityTooLarge:  # a chunked body that grew past the cap
+        return None
+
+
 def _claimed_key():
     """The player or seat a request names (not yet proven), or None."""
     name = request.headers.get("X-Pbem-Player")
@@ -47,14 +64,20 @@ def _claimed_key():
         return "player:" + name[:64]
     if request.path.endswith("/messages") and request.method == "POST":
         # an unsigned message (the game page): the seat its document names, as for a move
+        raw = _body()
+        if raw is None:
+            return None
         try:
-            body = loads_request_json(request.get_data(cache=True) or b"{}").get("body") or {}
+            body = loads_request_json(raw).get("body") or {}
             return f"seat:{str(body.get('game'))[:16]}:{str(body.get('seat'))[:32]}"
         except (ValueError, AttributeError, TypeError, RecursionError):
             return None
     if request.path.endswith("/moves") and request.method == "POST":
+        raw = _body()
+        if raw is None:
+            return None
         try:
-            body = loads_request_json(request.get_data(cache=True) or b"{}")
+            body = loads_request_json(raw)
             env = json.loads(body.get("envelope", "{}"))
             return f"seat:{str(env.get('game'))[:16]}:{str(env.get('seat'))[:32]}"
         except (ValueError, AttributeError, TypeError, RecursionError):

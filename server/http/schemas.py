@@ -7,6 +7,19 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
+#: a page cursor (server/api/games.py): a creation time in microseconds (up to the year 5138)
+#: and a game id; any such text is a position in the list, so the schema can say it whole
+CURSOR_RE = r"^[0-9]{1,17}\.[A-Za-z0-9]{1,16}$"
+
+
+def _time_zones():
+    """The names ZoneInfo knows: what ``tz`` accepts, published as the field's enum."""
+    from zoneinfo import available_timezones
+    return sorted(name for name in available_timezones()
+                  if re.fullmatch(r"[A-Za-z0-9_+\-/]{1,64}", name))
+
+
+TZ_DOC = {"enum": _time_zones(), "description": "an IANA time zone name (Europe/Paris)"}
 
 
 def _valid_tz(value):
@@ -38,7 +51,7 @@ class PlayerCreateSchema(Strict):
     public_key = fields.String(required=True, validate=validate.Regexp(
         r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
     email = fields.Email(load_default=None, allow_none=True, validate=validate.Length(max=254))
-    tz = fields.String(load_default="UTC", validate=_valid_tz)
+    tz = fields.String(load_default="UTC", validate=_valid_tz, metadata=TZ_DOC)
     # key rotation: the recovery key's public half, and the registered key's signature of
     # shared.table.recovery_message(name, recovery_key) (both or neither)
     recovery_key = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
@@ -112,6 +125,11 @@ class GameCreateSchema(Strict):
     options = fields.Dict(keys=fields.String(validate=validate.Length(max=32)),
                           values=fields.Raw(), load_default=dict,
                           validate=validate.Length(max=20))
+    # what _scalar_options accepts (an object, a list, a fraction: a 400), as the published
+    # schema says it (server/http/openapi.py)
+    options.pbem_values = {"anyOf": [{"type": "string", "maxLength": 64,
+                                      "pattern": r"^[^\x00]*$"},
+                                     {"type": "integer"}, {"type": "boolean"}]}
     seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
     move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(min=1, max=24 * 60))
@@ -245,7 +263,7 @@ class GamesQuerySchema(Strict):
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "playing", "over"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200),
                            metadata={"description": "games per page (newest first)"})
-    cursor = fields.String(load_default=None, validate=validate.Length(max=200),
+    cursor = fields.String(load_default=None, validate=validate.Regexp(CURSOR_RE),
                            metadata={"description": "the `next` of the previous page"})
 
 
@@ -289,6 +307,10 @@ class ArchiveSchema(Strict):
     # pbem-archive-v3 (table talk and standing orders, shared/messages.py, shared/orders.py)
     messages = fields.List(fields.Dict(), dump_only=True)
     orders = fields.List(fields.Dict(), dump_only=True)
+    # pbem-archive-v4: the server's signature of which messages and orders it holds
+    documents = fields.Dict(dump_only=True, metadata={
+        "description": "reader (a player's name, or null), digest of the messages and "
+                       "orders, and the server's signature of them with the head"})
 
 
 class InboundResultSchema(Strict):
@@ -298,7 +320,7 @@ class InboundResultSchema(Strict):
 
 class SettingsSchema(Strict):
     email = fields.Email(allow_none=True, validate=validate.Length(max=254))
-    tz = fields.String(validate=_valid_tz)
+    tz = fields.String(validate=_valid_tz, metadata=TZ_DOC)
     notify = fields.String(validate=validate.OneOf(["every", "digest", "none"]))
     quiet_start = fields.Integer(allow_none=True, strict=True,
                                  validate=validate.Range(min=0, max=23))

@@ -81,6 +81,11 @@ def verdict(doc):
                "index": None, "entries": report.get("entries", 0),
                "replayed": bool(report.get("replayed")), "game": report.get("game"),
                "result": report.get("result"),
+               # who signed it: any key makes a consistent archive (the page names the key)
+               "server_key": report.get("server_key"),
+               # v4: the server signed which messages and orders it holds (or a v3's note)
+               "documents": report.get("documents") or {},
+               "messages": len(report.get("messages") or []),
                "envelopes": [json.loads(e["envelope"]) for e in doc["entries"]]}
     with _lock:
         _cache[key] = out
@@ -91,7 +96,25 @@ def verdict(doc):
 
 def _refused(message):
     return {"outcome": "refused", "message": message, "index": None, "entries": 0,
-            "replayed": False, "game": None, "result": None, "envelopes": []}
+            "replayed": False, "game": None, "result": None, "server_key": None,
+            "envelopes": []}
+
+
+def signer(checked):
+    """Whose key signed a verified archive: {fingerprint, ours, our_fingerprint}, or None.
+
+    A verified archive proves only what the holder of the key in its header signed: anyone
+    can rewrite a game and sign it all with a key of their own.  The page says whether that
+    key is this server's."""
+    from shared.delegation import fingerprint
+
+    from ..db.keys import server_key
+    key = checked.get("server_key")
+    if checked["outcome"] == "refused" or not isinstance(key, str):
+        return None
+    ours = server_key()[1]
+    return {"fingerprint": fingerprint(key), "ours": key == ours,
+            "our_fingerprint": fingerprint(ours)}
 
 
 def board_at(doc, checked, n):

@@ -18,5 +18,8 @@ def error_page(error):
               413: "Too large", 422: "Refused", 429: "Too many requests"}
     title = titles.get(status, "Error")
     body = render_template("error.html", status=status, title=title, message=message)
-    headers = getattr(error, "extra_headers", None) or {}
+    headers = dict(getattr(error, "extra_headers", None) or {})
+    allowed = getattr(error, "valid_methods", None)
+    if status == 405 and allowed:
+        headers.setdefault("Allow", ", ".join(allowed))  # a 405 names the allowed methods
     return body, status, headers

@@ -351,6 +351,10 @@ def archive_upload():
     return _stepper(doc, _step_arg(request.form), archive_text=text)
 
 
+# the upload's own cap (server/errors.py checks a body's length against it before the view)
+archive_upload.max_body = archive_view.MAX_ARCHIVE_BYTES
+
+
 @bp.get("/archive/<game_id>")
 def archive_game(game_id):
     game = _game_or_404(game_id)
@@ -392,6 +396,7 @@ def _stepper(doc, step, archive_text=None, game=None):
                            total=total, moves=moves[lo:hi], current=moves[step - 1] if step
                            else None, svg=svg, text=text, events=events, view=view,
                            archive_text=archive_text, game=game, handovers=handovers,
+                           signer=archive_view.signer(checked),
                            title=_title(header.get("type")) if isinstance(header, dict) and
                            isinstance(header.get("type"), str) else "archive")
     return page, status

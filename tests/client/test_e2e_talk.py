@@ -53,7 +53,7 @@ def test_say_log_orders_and_verify(make_player, tmp_path):
     path = tmp_path / "game.json"
     bob.run("export", game, "-o", str(path))
     archive = json.loads(path.read_text())
-    assert archive["format"] == "pbem-archive-v3"
+    assert archive["format"] == "pbem-archive-v4"
     assert len(archive["orders"]) == 2 and len(archive["messages"]) == 2  # bob's readable two
     verified = bob.run("verify", str(path)).stdout
     assert "complete and verified" in verified and "2 signed message(s)" in verified

@@ -10,13 +10,13 @@ import random
 
 import pytest
 
-from shared.archive import V3_FORMAT, ArchiveError, load_archive, verify_archive
+from shared.archive import V4_FORMAT, ArchiveError, load_archive, verify_archive
 from shared.envelope import genesis_hash, head_message, running_head_message, verify
 from tests.figures import record
 from tests.server.test_platform import start_pig
 
 TOP_KEYS = {"format", "header", "genesis", "start_signature", "entries", "head", "seed",
-            "result", "messages", "orders"}
+            "result", "messages", "orders", "documents"}
 
 
 def outcome(archive, **kw):
@@ -55,7 +55,7 @@ def played(make_player):
 def test_every_archive_while_running_is_a_prefix_and_the_last_is_complete(played):
     final, key = played["final"], played["key"]
     n = final["head"]["length"]
-    assert set(final) == TOP_KEYS and final["format"] == V3_FORMAT
+    assert set(final) == TOP_KEYS and final["format"] == V4_FORMAT
     assert final["head"]["status"] == "over" and final["seed"] and final["result"]["winners"]
     report = verify_archive(copy.deepcopy(final), server_key=key)
     assert report["complete"] and report["entries"] == n and report["result"] == final["result"]
@@ -111,6 +111,10 @@ def test_the_attacks_of_the_issue_on_a_real_game(played):
         cut["head"] = archives[k]["head"]
         assert outcome(cut) == "refused"                   # seed and result still there
         cut["seed"] = cut["result"] = None
+        # v4: the side documents are signed with the head they were exported at
+        assert outcome(cut) == "refused"
+        for key in ("messages", "orders", "documents"):
+            cut[key] = archives[k][key]
         assert outcome(cut) == "prefix"                    # a genuine prefix, never complete
         live = played["live"][k]
         cut["head"] = dict(archives[k]["head"], signature=live["signature"])

@@ -152,6 +152,13 @@ def _resign(app, archive, upto):
     head["length"], head["hash"] = len(entries), prev
     head["signature"] = sign(priv, final_head_message(head["game"], head["length"], prev,
                                                       archive["result"], archive["seed"]))
+    if "documents" in archive:  # v4: the set of side documents is signed with the head
+        from shared.envelope import documents_digest, documents_message
+        block = archive["documents"]
+        block["digest"] = documents_digest(archive["messages"], archive["orders"])
+        block["signature"] = sign(priv, documents_message(
+            head["game"], head["length"], prev, head["status"], block["reader"],
+            block["digest"]))
     return archive
 
 
@@ -184,7 +191,7 @@ def test_a_tampered_order_or_an_entry_it_does_not_explain_is_refused(make_player
     # 4. an order entry in a v2 archive, which cannot carry orders
     bad = copy.deepcopy(good)
     bad["format"] = "pbem-archive-v2"
-    del bad["orders"], bad["messages"]
+    del bad["orders"], bad["messages"], bad["documents"]  # v4: and the set's signature
     with pytest.raises(ArchiveError, match="cannot hold"):
         verify_archive(bad)
     # 5. the server claims the order for a move it does not explain: east's "roll" becomes

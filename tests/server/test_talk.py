@@ -139,7 +139,7 @@ def test_messages_close_with_the_game_and_land_in_its_archive(make_player, app):
     assert say(ann, game_id, "north", "gg").get_json()["error"]["code"] == "game_over"
     public = ann.get(f"/api/games/{game_id}/archive", signed=False).get_json()
     mine = ann.get(f"/api/games/{game_id}/archive").get_json()
-    assert public["format"] == "pbem-archive-v3"
+    assert public["format"] == "pbem-archive-v4"
     assert [d["body"]["text"] for d in public["messages"]] == ["gl"]
     assert [d["body"]["text"] for d in mine["messages"]] == ["gl", SECRET]
     report = verify_archive(mine)
