@@ -75,9 +75,10 @@ def _crossing_no(value):
 
 def _hexes(view):
     deserts = set(str(d) for d in as_list(view.get("deserts")))
+    numbers = board.map_of_view(view).numbers
     out = []
     for name in board.HEX_NAMES:
-        h = board.HEXES[name]
+        h = dict(board.HEXES[name], number=numbers[name])
         region = board.REGIONS[h["region"]]
         fill, words = TERRAIN[h["terrain"]]
         cx, cy = _hex_centre(name)
@@ -145,7 +146,8 @@ def _boxes(view):
     a chip still on the map shows only its numeral, as its back does."""
     holders = as_dict(view.get("boxes"))
     shapes, labels, numerals = [], [], []
-    for letter, (a, b, clothing, construction, numeral) in board.BOXES.items():
+    world = board.map_of_view(view)
+    for letter, (a, b, clothing, construction, numeral) in world.boxes.items():
         (x1, y1), (x2, y2) = crossing_xy(a), crossing_xy(b)
         mx, my = round((x1 + x2) / 2), round((y1 + y2) / 2)
         holder = holders.get(letter)

@@ -40,9 +40,9 @@ def test_the_known_position_holds_every_piece_where_the_notation_says():
     assert len(pieces(root, "number")) == 42          # g3 is a desert now
     g3 = [h for h in hexes if h.get("data-place") == "g3"][0]
     assert "desert" in g3.get("class")
-    assert own_title(g3) == "landscape g3: Africa, desert (was Steppe (bone), 6)"
+    assert own_title(g3) == "landscape g3: Africa, desert (was Steppe (bone), 9)"   # map 2
     e3 = [h for h in hexes if h.get("data-place") == "e3"][0]
-    assert own_title(e3) == "landscape e3: Eurasia, Mountains (flint), 5"
+    assert own_title(e3) == "landscape e3: Eurasia, Mountains (flint), 3"
     for cls in ("region-e", "region-f", "region-a", "region-u"):
         assert any(cls in h.get("class") for h in hexes)
     tribes = {(t.get("data-place"), own_title(t)) for t in pieces(root, "tribe")}
