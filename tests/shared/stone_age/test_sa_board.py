@@ -274,3 +274,31 @@ def test_a_game_on_map_2_refuses_the_issues_walk_and_map_1_allowed_it():
         else:
             err = refused(st, "red", "move 103-111", "condition_box")
             assert "Clothing 2 and Construction 2" in err.message
+
+
+def test_the_text_board_lists_the_paths_near_your_nomads_and_what_you_can_develop():
+    """The issue "A player's second hour": two moves refused "not neighbours" and develop
+    costs in neither the rules help nor the board.  The board names every neighbour of the
+    crossings around the viewer's nomads (boxes marked) and the next step of each track with
+    its cost; the rules help lists every cost."""
+    from shared.stone_age.state import TRACK_COSTS, cost_text
+    st = main_phase()
+    st["nomads"]["red"] = [64]
+    give(st, "red", bone=1)
+    text = GAME.render(GAME.view(st, "red"))
+    flat = " ".join(text.split())
+    assert "Paths near your nomad on 64: 64: 58[A] 70 71 |" in flat
+    for y in board.ADJ[64]:
+        assert f"{y}: " + " ".join(
+            f"{z}[{board.map_of(st).box_on[(y, z)]}]" if (y, z) in board.map_of(st).box_on
+            else str(z) for z in board.ADJ[y]) in flat
+    assert "food 1 (1bone)*, hunting 1 (1flint), construction 1 (1flint)" in flat
+    assert "blue" not in flat.split("Paths near")[1].split(".")[0]   # only the viewer's
+    assert "Paths near" not in GAME.render(GAME.view(st, None))
+    st["boxes"]["A"] = "red"
+    assert "64: 58[a] 70 71" in " ".join(GAME.render(GAME.view(st, "red")).split())
+    helptext = GAME.rules_help()
+    for track, costs in TRACK_COSTS.items():
+        row = [line for line in helptext.splitlines() if line.strip().startswith("5 ")][0]
+        assert cost_text(costs[4]) in row, track
+    assert "nomad 1meat+1hide" in helptext and "tribe 1bone+1flint+1hide" in helptext
