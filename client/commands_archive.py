@@ -64,7 +64,7 @@ def log(c, game_id):
         if kind == "message":
             lines.append(_talk_line(e))
             continue
-        events = "; ".join(e.get("events") or [])
+        events = "; ".join(str(t).rstrip(".") for t in e.get("events") or [])
         forced = " (forced)" if e.get("forced") else ""
         forced += _device_note(e)  # a move signed by a device key (pbem device)
         if forced and '"order":' in e.get("envelope", ""):

@@ -317,7 +317,7 @@ def watch(c, game_id, quiet, timeout, interval):
         for e in entries:
             seen.append(e)
             if not quiet and not c.json:
-                events = "; ".join(e.get("events") or [])
+                events = "; ".join(str(t).rstrip(".") for t in e.get("events") or [])
                 click.echo(f"{e['seq']:>4}  {e['seat']:<10} {e['move']}"
                            + (f"  -- {events}" if events else ""))
         if entries:

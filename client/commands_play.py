@@ -13,7 +13,8 @@ from .commands_games import pick_seat
 # --- play, sync ------------------------------------------------------------------------------
 
 def _entry_line(entry):
-    events = "; ".join(entry.get("events") or [])
+    # "; " separates the texts: a text's own full stop would double the punctuation
+    events = "; ".join(str(t).rstrip(".") for t in entry.get("events") or [])
     return f"move {entry['seq']}: {entry['seat']} {entry['move']}" + \
         (f"  ({events})" if events else "")
 
