@@ -71,8 +71,10 @@ def shown_event(text):
 
 
 def shown_events(entry):
-    """The events of a log entry as people read them (a table entry's seqs as numbers)."""
+    """The events of a log entry as people read them (a table entry's seqs as numbers),
+    each without its closing full stop: the CLI joins them with "; " and a text's own stop
+    would double the punctuation."""
     events = entry.get("events") or []
-    if not str(entry.get("move", "")).startswith("@"):
-        return list(events)
-    return [shown_event(e) for e in events]
+    if str(entry.get("move", "")).startswith("@"):
+        events = [shown_event(e) for e in events]
+    return [str(e).rstrip(".") for e in events]

@@ -400,8 +400,8 @@ class LogReplay:
         seqs = window["seqs"] if window["seat"] == seat else []
         if moves < 1 or len(seqs) < moves:
             _bad(f"{seat} may take back {len(seqs) or 'no'} move{'s' if len(seqs) != 1 else ''}"
-                 " now: only its own last moves, before any other seat moved and since "
-                 "anything hidden was revealed", "cannot_take_back")
+                 " now: a seat can take back only moves it made itself since another seat "
+                 "last moved and since anything hidden was last revealed", "cannot_take_back")
         return seqs[-moves]
 
     def view(self, seat):
@@ -565,9 +565,10 @@ class LogReplay:
         if first not in mine:
             can = (f"moves {mine[0]} to {mine[-1]}" if len(mine) > 1 else
                    f"move {mine[0]}" if mine else "none")
-            _bad(f"move {first} cannot be taken back by {seat}: a seat takes back only its own "
-                 "last moves, before any other seat moved, since anything hidden was revealed "
-                 f"(a roll, a draw, a steal) and none forced; it may take back {can} now",
+            _bad(f"move {first} cannot be taken back by {seat}: a seat can take back only moves "
+                 "it made itself since another seat last moved and since anything hidden (a "
+                 "roll, a draw, a steal) was last revealed, and none that was forced; it may "
+                 f"take back {can} now",
                  "cannot_take_back")
         moves = [s for s in mine if s >= first]
         owed = [s for s in self.seats if s != seat]

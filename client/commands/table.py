@@ -66,8 +66,8 @@ def takeback(c, game_id, moves, answer, seat):
     can = table.get("takeback_moves") or []
     if len(can) < moves:
         raise PbemError(f"{me} may take back {len(can) or 'no'} move{'s' if len(can) != 1 else ''}"
-                        " now: only its own last moves, before any other seat moved and since "
-                        "anything hidden was revealed")
+                        " now: a seat can take back only moves it made itself since another "
+                        "seat last moved and since anything hidden was last revealed")
     _post_entry(c, game_id, me, f"@takeback {can[-moves]}", seat)
 
 

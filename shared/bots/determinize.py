@@ -233,7 +233,8 @@ def stone_age_world(view, seat, rng):
         "current": view["current"],
         # who starts a round is not in the view once the placing is over: the bot's world
         # keeps the round's opener as the first seat (it only matters past the round's end)
-        "first": place_order[0] if place_order else seats[0],
+        "first": (place_order[0] if place_order and version in ("1", "2", "3")
+                  else seats[0]),           # from version 4 the first seat takes turn one
         "place_order": place_order,
         "hands": hands, "supply": supply,
         "tribes": {s: list(view["tribes"][s]) for s in seats},

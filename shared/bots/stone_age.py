@@ -31,24 +31,25 @@ PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 0, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 TRACKS = ("food", "hunting", "construction", "clothing")
 TALK = ("offer", "counter", "accept", "decline", "withdraw", "confirm")
 
-#: crossing -> ((hex, number, resource), ...) of the numbered landscapes around it
-_AROUND = {}
-for _h in board.HEX_NAMES:
-    _hex = board.HEXES[_h]
-    _num = _hex.get("number")
-    _ter = _hex.get("terrain")
-    if not _num or _ter not in board.PRODUCES:
-        continue
-    for _x in board.HEX_CROSSINGS[_h]:
-        _AROUND.setdefault(_x, []).append((_h, _num, board.PRODUCES[_ter]))
+#: map version -> crossing -> ((hex, number, resource), ...) of the landscapes around it
+_AROUND = {v: {} for v in board.MAPS}
+for _v, _world in board.MAPS.items():
+    for _h in board.HEX_NAMES:
+        _num = _world.numbers[_h]
+        _ter = board.HEXES[_h].get("terrain")
+        if not _num or _ter not in board.PRODUCES:
+            continue
+        for _x in board.HEX_CROSSINGS[_h]:
+            _AROUND[_v].setdefault(_x, []).append((_h, _num, board.PRODUCES[_ter]))
 
 
 def production(st, seat):
     """Pips per resource produced by ``seat``'s tribes (blocked landscapes give none)."""
     blocked = set(st["deserts"]) | set(st["figures"].values())
     out = [0.0] * 4
+    around = _AROUND[board.map_of(st).version]
     for x in st["tribes"][seat]:
-        for h, num, res in _AROUND.get(x, ()):
+        for h, num, res in around.get(x, ()):
             if h not in blocked:
                 out[res] += PIPS.get(num, 0)
     return out
@@ -69,13 +70,14 @@ def _chip_distance(st, seat, x):
     clothing, construction = st["tracks"][seat][3], st["tracks"][seat][2]
     seen = {x}
     frontier = [x]
+    paths_from = board.map_of(st).paths_from
     for dist in range(HORIZON):
         for y in frontier:
             if str(y) in chips and y not in occ:
                 return dist
         nxt = []
         for y in frontier:
-            for z, req in board.PATHS_FROM[y]:
+            for z, req in paths_from[y]:
                 if z in seen:
                     continue
                 if req is not None and (clothing < req[0] or construction < req[1]):

@@ -9,6 +9,8 @@ a hex to the right.  A hex is named by its row letter and column number
 order, top to bottom and left to right, exactly as the ASCII map prints it.
 """
 
+from ..base import rules_version_of
+
 REGIONS = {"e": "Eurasia", "f": "Africa", "a": "America", "u": "Australia"}
 TERRAINS = {"H": "Highlands", "S": "Steppe", "M": "Mountains", "F": "Forest"}
 RESOURCES = ("meat", "bone", "flint", "hide")
@@ -211,8 +213,118 @@ def _check():
 
 _check()
 
+
+
+def _paths_from(boxes, box_at):
+    """crossing -> ((neighbour, (clothing, construction) or None), ...)."""
+    return {x: tuple((y, (boxes[box_at[frozenset((x, y))]][2:4]
+                          if frozenset((x, y)) in box_at else None)) for y in ADJ[x])
+            for x in CROSSINGS}
+
+
 #: crossing -> ((neighbour, (clothing, construction) or None), ...): the
-#: paths out of a crossing with the condition box on each, for fast searches
-PATHS_FROM = {x: tuple((y, (BOXES[BOX_AT[frozenset((x, y))]][2:4]
-                            if frozenset((x, y)) in BOX_AT else None)) for y in ADJ[x])
-              for x in CROSSINGS}
+#: paths out of a crossing with the condition box on each, for fast searches (map 1)
+PATHS_FROM = _paths_from(BOXES, BOX_AT)
+
+
+# --- map versions ------------------------------------------------------------
+#
+# The crossings, paths, landscapes, peoples and black crossings never change; the numbers on
+# the landscapes and the condition boxes do.  Map 1 is the tables above (games of rules
+# versions 1-3 keep it); map 2 (rules version 4 on) is the designed map of RULES.md "Map
+# versions": a spread of numbers symmetric around seven, no 6 or 8 on neighbouring
+# landscapes, each region its share of the good numbers, and condition boxes that stand in
+# pairs across the only ways into the land behind them.
+
+#: map 2: landscape -> number
+NUMBERS_2 = {
+    "a5": 9, "a8": 3,
+    "b2": 10, "b3": 8, "b4": 5, "b5": 6, "b6": 4, "b7": 6,
+    "c2": 5, "c3": 12, "c4": 4, "c7": 2, "c8": 9,
+    "d1": 4, "d2": 9, "d3": 8, "d6": 11, "d7": 4,
+    "e3": 3, "e4": 10, "e7": 5,
+    "f1": 11, "f2": 8, "f4": 2, "f6": 6,
+    "g1": 8, "g2": 5, "g3": 9, "g5": 12, "g7": 9,
+    "h1": 11, "h2": 10, "h3": 8, "h5": 3, "h7": 10,
+    "i1": 6, "i2": 4, "i3": 3, "i5": 10, "i6": 5, "i8": 6,
+    "j2": 8, "j5": 6,
+}
+#: map 2: how many landscapes bear each number (RULES.md "Map versions")
+NUMBER_COUNTS_2 = {2: 2, 3: 4, 4: 5, 5: 5, 6: 6, 8: 6, 9: 5, 10: 5, 11: 3, 12: 2}
+
+#: map 2: the condition boxes, two across each way into a land, both asking the same
+BOXES_2 = {
+    "A": (58, 64, 1, 0, "I"),      # Africa -> Near East
+    "B": (65, 71, 1, 0, "I"),      # Africa -> Near East
+    "C": (14, 21, 1, 1, "I"),      # into northern Europe
+    "D": (7, 15, 1, 1, "I"),       # into northern Europe
+    "E": (66, 73, 0, 1, "I"),      # into India
+    "F": (72, 79, 0, 1, "I"),      # into India
+    "G": (3, 9, 2, 1, "II"),       # into Siberia
+    "H": (4, 10, 2, 1, "II"),      # into Siberia
+    "I": (5, 12, 3, 3, "III"),     # into Alaska
+    "J": (61, 67, 1, 2, "II"),     # into Central America
+    "K": (62, 68, 1, 2, "II"),     # into Central America
+    "L": (103, 111, 2, 2, "II"),   # South-East Asia -> Australia
+    "M": (11, 18, 3, 1, "III"),    # the Eurasia-America land bridge
+    "N": (25, 33, 3, 1, "III"),    # the Eurasia-America land bridge
+    "O": (96, 104, 2, 2, "II"),    # South-East Asia -> Australia
+    "P": (98, 106, 2, 3, "III"),   # into South America
+    "Q": (105, 113, 2, 3, "III"),  # into South America
+    "R": (13, 20, 3, 3, "III"),    # into Alaska
+}
+
+
+class WorldMap:
+    """One map version: the numbers on the landscapes and the condition boxes, with the
+    tables the rules search (built once at import)."""
+
+    def __init__(self, version, numbers, boxes):
+        self.version = version
+        #: landscape -> number
+        self.numbers = dict(numbers)
+        #: number -> landscapes bearing it (reading order)
+        self.hexes_by_number = {n: tuple(h for h in HEX_NAMES if numbers[h] == n)
+                                for n in range(2, 13)}
+        #: letter -> (crossing, crossing, clothing, construction, numeral)
+        self.boxes = dict(boxes)
+        #: path (a frozenset) -> box letter
+        self.box_at = {frozenset(v[:2]): k for k, v in boxes.items()}
+        #: (a, b), either way round -> box letter
+        self.box_on = {**{v[:2]: k for k, v in boxes.items()},
+                       **{v[1::-1]: k for k, v in boxes.items()}}
+        self.paths_from = _paths_from(self.boxes, self.box_at)
+        #: crossing -> its neighbours over paths without a condition box
+        self.open_adj = {t: tuple(y for y in ys if frozenset((t, y)) not in self.box_at)
+                         for t, ys in ADJ.items()}
+        for a, b, *_ in boxes.values():
+            assert b in ADJ[a]
+        assert sorted(numbers) == sorted(HEX_NAMES) and 7 not in numbers.values()
+        for numeral, pool in CHIP_POOLS.items():     # one event chip per box of a numeral
+            assert sum(1 for v in boxes.values() if v[4] == numeral) == sum(pool.values())
+
+
+MAPS = {1: WorldMap(1, {h: HEXES[h]["number"] for h in HEX_NAMES}, BOXES),
+        2: WorldMap(2, NUMBERS_2, BOXES_2)}
+assert all(sum(1 for n in NUMBERS_2.values() if n == k) == c for k, c in NUMBER_COUNTS_2.items())
+#: the map of new games
+CURRENT_MAP = 2
+
+
+def map_version(rules_version):
+    """The map a game of ``rules_version`` is played on: 1 up to rules version 3, then 2."""
+    return 1 if int(rules_version) <= 3 else 2
+
+
+def map_of_view(view):
+    """The :class:`WorldMap` a view (or any mapping with ``rules_version``) is drawn on; a
+    missing or unreadable version reads as map 1 (drawings take hostile views too)."""
+    try:
+        return MAPS[map_version(view.get("rules_version", "1"))]
+    except (AttributeError, TypeError, ValueError, OverflowError):
+        return MAPS[1]
+
+
+def map_of(state):
+    """The :class:`WorldMap` of ``state`` (chosen by its rules version)."""
+    return MAPS[map_version(rules_version_of(state))]

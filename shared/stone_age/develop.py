@@ -35,12 +35,8 @@ def start_developing(state):
 def nomad_spots(state, seat):
     """Free crossings next to ``seat``'s tribes over paths without a condition box."""
     occ = occupied(state)
-    return sorted({y for t in state["tribes"][seat] for y in _OPEN_ADJ[t] if y not in occ})
-
-
-#: crossing -> its neighbours over paths without a condition box
-_OPEN_ADJ = {t: tuple(y for y in ys if frozenset((t, y)) not in board.BOX_AT)
-             for t, ys in board.ADJ.items()}
+    open_adj = board.map_of(state).open_adj
+    return sorted({y for t in state["tribes"][seat] for y in open_adj[t] if y not in occ})
 
 
 def check_nomad(state, seat, move):
@@ -88,14 +84,15 @@ def check_move(state, seat, move):
     if start not in state["nomads"][seat]:
         raise IllegalMove(f"you have no nomad on crossing {start}: a path starts where your "
                           "nomad stands", code="no_nomad")
-    boxed = _boxed_steps(path)
+    world = board.map_of(state)
+    boxed = _boxed_steps(path, world)
     for a, b in zip(path, path[1:]) if boxed is None else boxed:
         if b not in board.ADJ[a]:
             raise IllegalMove(f"no path goes from {a} to {b}: they are not neighbours",
                               code="not_adjacent")
-        if (a, b) in board.BOX_ON and not can_cross(state, seat, a, b):
-            letter = board.BOX_AT[frozenset((a, b))]
-            _, _, clo, con, _ = board.BOXES[letter]
+        if (a, b) in world.box_on and not can_cross(state, seat, a, b):
+            letter = world.box_on[(a, b)]
+            _, _, clo, con, _ = world.boxes[letter]
             tr = state["tracks"][seat]
             raise IllegalMove(f"the path {a}-{b} has condition box {letter}, which needs "
                               f"Clothing {clo} and Construction {con}; you have Clothing "
@@ -130,22 +127,25 @@ def apply_move(state, seat, move, plan, rng):
     add_event(state, f"{seat} moves a nomad {'-'.join(map(str, path))}{paid}",
               kind="move", data={"seat": seat, "path": list(path), "meat": meat,
                                  "steps_left": left})
-    for a, b in _boxed_steps(path):
-        letter = board.BOX_ON[(a, b)]
+    world = board.map_of(state)
+    for a, b in _boxed_steps(path, world):
+        letter = world.box_on[(a, b)]
         if state["boxes"][letter] is None:
             _take_event_chip(state, seat, letter, rng)
 
 
-def _boxed_steps(path):
-    """The steps ``(a, b)`` of ``path`` over a condition box, in order; None when a step is
-    not a path at all.  Remembered per path (a nomad's few hundred paths come back often)."""
-    steps = _BOXED.get(path)
-    if steps is None and path not in _BOXED:
+def _boxed_steps(path, world):
+    """The steps ``(a, b)`` of ``path`` over a condition box of ``world`` (a
+    :class:`board.WorldMap`), in order; None when a step is not a path at all.  Remembered
+    per map and path (a nomad's few hundred paths come back often)."""
+    key = (world.version, path)
+    steps = _BOXED.get(key)
+    if steps is None and key not in _BOXED:
         pairs = list(zip(path, path[1:]))
         if all(b in board.ADJ[a] for a, b in pairs):
-            steps = tuple(p for p in pairs if p in board.BOX_ON)
+            steps = tuple(p for p in pairs if p in world.box_on)
         if len(_BOXED) < 20000:
-            _BOXED[path] = steps
+            _BOXED[key] = steps
     return steps
 
 
@@ -162,7 +162,7 @@ def chip_name(chip):
 
 
 def _take_event_chip(state, seat, letter, rng):
-    numeral = board.BOXES[letter][4]
+    numeral = board.map_of(state).boxes[letter][4]
     pool = state["pools"][numeral]
     chips = sorted(pool)
     chip = chips[rng.draw([pool[c] for c in chips])]

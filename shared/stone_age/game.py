@@ -3,8 +3,8 @@
 from ..base import Game
 from ..rng import Rng
 from . import legal
-from .notation import SEAT_ORDER, format_move, parse_move
-from .state import is_v1
+from .notation import HELP, SEAT_ORDER, format_move, parse_move
+from .state import costs_lines, is_v1
 from .view import make_view
 
 
@@ -20,9 +20,11 @@ class StoneAgeGame(Game):
     title = "The Settlers of the Stone Age"
     score_key = "points"
     #: "3": the rules of "2", the open offer kept by ``shared.trade`` in ``state["offer"]``
-    #: like Zarahemla's (versions 1 and 2 keep it in ``state["turn"]``; RULES.md)
-    rules_version = "3"
-    rules_versions = ("1", "2", "3")
+    #: like Zarahemla's (versions 1 and 2 keep it in ``state["turn"]``; RULES.md);
+    #: "4": map 2 (the designed numbers and boxes), a lone producer's short stack logged,
+    #: the youngest (first) seat takes the first turn after the advanced set-up
+    rules_version = "4"
+    rules_versions = ("1", "2", "3", "4")
     open_ended_kinds = frozenset({"move", "offer", "counter"})
     min_seats = 3
     max_seats = 4
@@ -33,6 +35,8 @@ class StoneAgeGame(Game):
 
     seats = SEAT_ORDER
     seats_in_order = True
+    #: the notation, then what everything costs (the book's overview tile)
+    help_text = HELP + "\n" + "\n".join(costs_lines())
     #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
     #: format_move, HELP), render, svg and state.new_state: see ``Game.package``
     package = __package__

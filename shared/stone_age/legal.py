@@ -43,8 +43,8 @@ CONFIRM_TEXT = {s: f"confirm {s}" for s in ("red", "blue", "white", "orange")}
 
 #: the highest Clothing and Construction levels a condition box asks for: above them a
 #: nomad's paths are the same
-_CLOTHING_TOP = max(b[2] for b in board.BOXES.values())
-_CONSTRUCTION_TOP = max(b[3] for b in board.BOXES.values())
+_CLOTHING_TOP = max(b[2] for m in board.MAPS.values() for b in m.boxes.values())
+_CONSTRUCTION_TOP = max(b[3] for m in board.MAPS.values() for b in m.boxes.values())
 _TREES = {}
 
 
@@ -60,30 +60,32 @@ def _bundles(hand, n):
     return out
 
 
-def path_tree(start, clothing, construction):
+def path_tree(start, clothing, construction, map_version=1):
     """Breadth-first from ``start`` over the paths these track levels may cross.
 
     ``(entries, ends)``: ``entries`` is ``((crossing, "move start-...-crossing"), ...)`` in
     the order the search finds them (so by steps), one shortest path to every crossing but
     ``start``, occupied or not (a nomad passes other pieces); the first ``ends[k]`` entries
     are those of at most ``k`` steps.  It depends on the board only, so it is kept (a few
-    thousand trees at the most: 144 crossings times the 16 levels the boxes tell apart).
+    thousand trees at the most: 144 crossings times the 16 levels the boxes tell apart, per
+    map version).
     """
-    key = (start, min(clothing, _CLOTHING_TOP), min(construction, _CONSTRUCTION_TOP))
+    key = (start, min(clothing, _CLOTHING_TOP), min(construction, _CONSTRUCTION_TOP),
+           map_version)
     tree = _TREES.get(key)
     if tree is None:
-        tree = _TREES[key] = _search(start, key[1], key[2])
+        tree = _TREES[key] = _search(start, key[1], key[2], board.MAPS[map_version].paths_from)
     return tree
 
 
-def _search(start, clothing, construction):
+def _search(start, clothing, construction, paths_from):
     text = {start: "move " + str(start)}
     entries, ends = [], [0]
     frontier = [start]
     while frontier:
         nxt = []
         for x in frontier:
-            for y, req in board.PATHS_FROM[x]:
+            for y, req in paths_from[x]:
                 if y in text:
                     continue
                 if req is not None and (clothing < req[0] or construction < req[1]):
@@ -100,7 +102,7 @@ def _path_moves(state, seat, start, budget, occ, out):
     """The listed ``move`` of the nomad on ``start``: one shortest path to every free crossing
     within ``budget`` steps."""
     tracks = state["tracks"][seat]
-    entries, ends = path_tree(start, tracks[3], tracks[2])
+    entries, ends = path_tree(start, tracks[3], tracks[2], board.map_of(state).version)
     within = entries[:ends[budget]] if budget < len(ends) else entries
     out += [text for x, text in within if x not in occ]
 

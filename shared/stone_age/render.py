@@ -9,7 +9,7 @@ import re
 
 from . import board, mapdraw
 from .notation import TRACKS
-from .state import ART, WIN_POINTS
+from .state import ART, TRACK_COSTS, WIN_POINTS, cost_text
 
 LETTER = {"red": "R", "blue": "B", "white": "W", "orange": "O"}
 ANSI = {"R": "31", "B": "34", "W": "37", "O": "33"}
@@ -36,18 +36,19 @@ def _labels(view):
 
 def _hex_lines(view):
     figs = {h: f[0].upper() for f, h in view["figures"].items()}
+    numbers = board.map_of_view(view).numbers
     out = {}
     for name in board.HEX_NAMES:
         h = board.HEXES[name]
         first = name + (" " + figs[name] if name in figs else "")
-        second = "~des~" if name in view["deserts"] else f"{h['terrain']}{h['number']}"
+        second = "~des~" if name in view["deserts"] else f"{h['terrain']}{numbers[name]}"
         out[name] = (first, second)
     return out
 
 
 def _boxes(view):
     out = {}
-    for letter, (a, b, *_rest) in board.BOXES.items():
+    for letter, (a, b, *_rest) in board.map_of_view(view).boxes.items():
         out[frozenset((a, b))] = letter if view["boxes"][letter] is None else letter.lower()
     return out
 
@@ -80,7 +81,7 @@ def legend():
 
 def _box_lines(view):
     cells = []
-    for letter, (a, b, clo, con, num) in board.BOXES.items():
+    for letter, (a, b, clo, con, num) in board.map_of_view(view).boxes.items():
         holder = view["boxes"][letter]
         cells.append(f"{letter} {f'{a}-{b}':<8}{clo}/{con} {num:<3} {holder or 'chip':<6}")
     lines = ["Condition boxes (path, Clothing/Construction, numeral, chip or who took it):"]
@@ -120,6 +121,49 @@ def _players(view):
     return lines
 
 
+def _next_steps(view, seat):
+    """What ``seat`` can develop next and what it costs (``*``: the hand pays it now)."""
+    hand = view.get("hand") or {}
+    cells = []
+    for t in TRACKS:
+        level = view["tracks"][seat][t]
+        if level >= 5:
+            cells.append(f"{t} done")
+            continue
+        holder = view["art"].get(t)
+        if level == 4 and holder and holder != seat:
+            cells.append(f"{t} 5 is {holder}'s")
+            continue
+        cost = TRACK_COSTS[t][level]
+        payable = all(hand.get(r, 0) >= n for r, n in zip(board.RESOURCES, cost))
+        cells.append(f"{t} {level + 1} ({cost_text(cost)}){'*' if payable else ''}")
+    return _wrap("Next steps: " + ", ".join(cells) + "; * = your hand pays it now.")
+
+
+def paths_near(view, seat, depth=1):
+    """Lines naming the neighbours of each crossing within ``depth`` steps of ``seat``'s
+    nomads (``58[A]``: over condition box A; lower case once its chip was taken), so a
+    move can be planned from the text: ``100: 93 99 108`` means 100-93, 100-99, 100-108."""
+    world = board.map_of_view(view)
+    lines = []
+    for x in view["nomads"].get(seat, []):
+        near, frontier = [x], [x]
+        for _ in range(depth):
+            frontier = [y for f in frontier for y in board.ADJ[f] if y not in near]
+            near += [y for y in dict.fromkeys(frontier)]
+        cells = []
+        for c in near:
+            out = []
+            for y in board.ADJ[c]:
+                letter = world.box_on.get((c, y))
+                if letter is not None and view["boxes"].get(letter) is not None:
+                    letter = letter.lower()
+                out.append(f"{y}[{letter}]" if letter else str(y))
+            cells.append(f"{c}: {' '.join(out)}")
+        lines += _wrap(f"Paths near your nomad on {x}: " + " | ".join(cells) + ".")
+    return lines
+
+
 def render(view, color=False):
     """The map and the panel as one string (lines at most 80 columns)."""
     lines = mapdraw.draw(_labels(view), _hex_lines(view), _boxes(view), NOTES)
@@ -142,6 +186,9 @@ def render(view, color=False):
         lines += _wrap(text)
     if view["you"]:
         lines += _wrap(f"Your hand ({view['you']}): {_bundle(view['hand'])}.")
+        if view["status"] != "over":
+            lines += _next_steps(view, view["you"])
+            lines += paths_near(view, view["you"])
         if view["you"] == view["current"] and view["steps_left"]:
             if view.get("paid_steps"):
                 lines += _wrap("Paid crossings left this turn: " + ", ".join(

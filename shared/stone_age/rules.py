@@ -16,8 +16,8 @@ from ..events import add_event
 from ..trade import close_offer, open_offer, owed, owes_answer
 from . import board, develop, trade
 from .notation import RES, bundle_text
-from .state import (HAND_LIMIT, WIN_POINTS, cards, desert_options, free_chips, has, is_v1,
-                    occupied, pay, points, transfer)
+from .state import (HAND_LIMIT, WIN_POINTS, before_version, cards, desert_options, free_chips,
+                    has, is_v1, occupied, pay, points, transfer)
 
 TRADE_KINDS = frozenset(("bank", "offer", "confirm", "withdraw"))
 ANSWER_KINDS = frozenset(("accept", "decline", "counter"))
@@ -155,7 +155,7 @@ def produce(state, number):
     seats, tribes = state["seats"], state["tribes"]
     gains = {s: [0, 0, 0, 0] for s in seats}
     deserts, figures = state["deserts"], state["figures"].values()
-    at = _YIELDS_AT[number]
+    at = _YIELDS_AT[board.map_of(state).version][number]
     for s in seats:
         # one card per tribe and hex of the number it stands at (a seat's tribes stand on
         # distinct crossings), unless a desert or a figure covers the hex
@@ -169,16 +169,23 @@ def produce(state, number):
     return gains
 
 
-#: number -> the resources (indices, in RES order) its hexes can give
-_RESOURCES_OF = {n: sorted({board.PRODUCES[board.HEXES[h]["terrain"]] for h in hexes})
-                 for n, hexes in board.HEXES_BY_NUMBER.items()}
-#: number -> {crossing: ((hex of that number at the crossing, the resource it gives), ...)}
-_YIELDS_AT = {n: {} for n in board.HEXES_BY_NUMBER}
-for _n, _hexes in board.HEXES_BY_NUMBER.items():
-    for _h in _hexes:
-        for _x in board.HEX_CROSSINGS[_h]:
-            _YIELDS_AT[_n][_x] = _YIELDS_AT[_n].get(_x, ()) + (
-                (_h, board.PRODUCES[board.HEXES[_h]["terrain"]]),)
+def _yields(world):
+    """For a map: number -> the resources (indices, in RES order) its hexes can give, and
+    number -> {crossing: ((hex of that number at the crossing, the resource it gives), ...)}."""
+    resources_of = {n: sorted({board.PRODUCES[board.HEXES[h]["terrain"]] for h in hexes})
+                    for n, hexes in world.hexes_by_number.items()}
+    yields_at = {n: {} for n in world.hexes_by_number}
+    for n, hexes in world.hexes_by_number.items():
+        for h in hexes:
+            for x in board.HEX_CROSSINGS[h]:
+                yields_at[n][x] = yields_at[n].get(x, ()) + (
+                    (h, board.PRODUCES[board.HEXES[h]["terrain"]]),)
+    return resources_of, yields_at
+
+
+_RESOURCES_OF, _YIELDS_AT = {}, {}
+for _v, _world in board.MAPS.items():
+    _RESOURCES_OF[_v], _YIELDS_AT[_v] = _yields(_world)
 
 
 def apply_roll(state, seat, move, plan, rng):
@@ -220,17 +227,27 @@ def _short_supply(state, gains, total):
     """What each seat gets of ``gains`` when a stack is short: a stack short of what several
     seats want gives nobody anything, a single taker gets what is left (RULES.md note 13)."""
     got = {s: [0, 0, 0, 0] for s in state["seats"]}
-    for i in _RESOURCES_OF[total]:          # in RES order; the others nobody gets
+    says_lone = not before_version(state, 4)
+    for i in _RESOURCES_OF[board.map_of(state).version][total]:    # RES order; others: none
         name = RES[i]
         want = sum([g[i] for g in gains.values()])
         if not want:
             continue
         takers = [s for s in state["seats"] if gains[s][i]]
-        if want > state["supply"][i] and len(takers) > 1:
+        left = state["supply"][i]
+        if want > left and len(takers) > 1:
+            data = {"resource": name, "wanted": want, "left": left}
+            if says_lone:
+                data["taker"] = None
             add_event(state, f"the {name} stack is short: nobody gets {name}",
-                      kind="supply_short", data={"resource": name, "wanted": want,
-                                                 "left": state["supply"][i]})
+                      kind="supply_short", data=data)
             continue
+        if want > left and says_lone:
+            # rules version 4: a lone producer's short stack is logged too (it gets the rest)
+            add_event(state, f"the {name} stack is short: {takers[0]} gets {left} of {want} "
+                      f"{name}", kind="supply_short",
+                      data={"resource": name, "wanted": want, "left": left,
+                            "taker": takers[0]})
         for s in takers:
             n = min(gains[s][i], state["supply"][i])
             state["hands"][s][i] += n

@@ -33,9 +33,32 @@ NOMAD_COST = (1, 0, 0, 1)
 TRIBE_COST = (0, 1, 1, 1)
 
 
+def cost_text(bundle):
+    """A cost written as cards are in the notation: ``1meat+2bone``."""
+    return "+".join(f"{n}{r}" for r, n in zip(RES, bundle) if n)
+
+
+def costs_lines():
+    """The costs of everything a player pays for, as lines for help texts (the book's
+    overview tile: RULES.md "Progress tracks")."""
+    lines = ["Costs:",
+             f"  nomad {cost_text(NOMAD_COST)}   tribe {cost_text(TRIBE_COST)}   "
+             "move 1meat: 2 + Food crossings",
+             "  step  " + "".join(f"{t:<14}" for t in TRACKS).rstrip()]
+    for i in range(5):
+        row = "".join(f"{cost_text(TRACK_COSTS[t][i]):<14}" for t in TRACKS).rstrip()
+        lines.append(f"  {i + 1}     {row}" + ("  (first only)" if i == 4 else ""))
+    return lines
+
+
 def is_v1(state):
     """Whether ``state`` is played under rules version 1 (before the book-faithful fixes)."""
     return rules_version_of(state) == FIRST_RULES_VERSION
+
+
+def before_version(state, version):
+    """Whether ``state`` is played under a rules version older than ``version``."""
+    return int(rules_version_of(state)) < version
 
 
 def fresh_turn(state):
@@ -111,9 +134,18 @@ def new_state(seats, options, seed, version=FIRST_RULES_VERSION):
         state["place_order"] = order + order[::-1] + order
         state["phase"] = "place"
         state["first"] = state["current"] = first
-        add_event(state, f"{first} rolled highest and places first",
-                  kind="first_player",
-                  data={"seat": first, "place_order": list(state["place_order"])})
+        if int(version) < 4:
+            add_event(state, f"{first} rolled highest and places first",
+                      kind="first_player",
+                      data={"seat": first, "place_order": list(state["place_order"])})
+        else:
+            # "Whoever rolls highest begins and places one of their tribes": the placing;
+            # "The youngest player begins" still gives the first turn (RULES.md note 18)
+            state["first"] = seats[0]
+            add_event(state, f"{first} rolled highest and places first; {seats[0]}, the "
+                      "youngest, takes the first turn", kind="first_player",
+                      data={"seat": first, "place_order": list(state["place_order"]),
+                            "turn": seats[0]})
     else:
         for s in seats:
             lay = board.FIXED_LAYOUT[s]
@@ -162,10 +194,11 @@ def steps_per_meat(state, seat):
 
 def can_cross(state, seat, a, b):
     """Whether ``seat``'s nomads may use the path a-b (its condition box, if any)."""
-    letter = board.BOX_ON.get((a, b))
+    world = board.map_of(state)
+    letter = world.box_on.get((a, b))
     if letter is None:
         return True
-    _, _, clothing, construction, _ = board.BOXES[letter]
+    _, _, clothing, construction, _ = world.boxes[letter]
     tr = state["tracks"][seat]
     return tr[3] >= clothing and tr[2] >= construction
 

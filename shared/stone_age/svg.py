@@ -25,8 +25,11 @@ XU = R * sqrt(3) / 8            # one character column of the text map
 MX, MY = 16, 18                 # margins
 MAP_W = round(MX * 2 + (68 - 4) * XU)
 MAP_H = round(MY * 2 + 1.5 * R * 10 + R / 2)
-PANEL_H = 104
+PANEL_H = 104                   # the key with one line per seat's event chips; longer lists wrap
 WIDTH, HEIGHT = MAP_W, MAP_H + PANEL_H
+CROSSING_FONT = 8
+#: characters of 7-unit key text that fit across the key (sans-serif: about 0.56 em a letter)
+_KEY_CHARS = int((WIDTH - 28) / (7 * 0.56))
 
 TERRAIN = {   # fill, words
     "H": ("#b5cf6b", "Highlands (meat)"),
@@ -75,9 +78,10 @@ def _crossing_no(value):
 
 def _hexes(view):
     deserts = set(str(d) for d in as_list(view.get("deserts")))
+    numbers = board.map_of_view(view).numbers
     out = []
     for name in board.HEX_NAMES:
-        h = board.HEXES[name]
+        h = dict(board.HEXES[name], number=numbers[name])
         region = board.REGIONS[h["region"]]
         fill, words = TERRAIN[h["terrain"]]
         cx, cy = _hex_centre(name)
@@ -135,9 +139,13 @@ def _crossings(view):
         elif x in board.BLACK:
             marks.append(circle(cx, cy, 3.5, title=f"crossing {x}: a black starting crossing",
                                 fill="#1a1a1a", cls="black", data_place=str(x)))
-        labels.append(text(cx + 4, cy - 3, x, data_place=str(x)))
+        labels.append(text(cx + 3, cy - 3, x, data_place=str(x)))
+    # 8 units: at phone width (the 378-unit map about 360 pixels wide) a number stays about
+    # 7.5 pixels high; the pale outline painted under it keeps it legible over paths and hexes
     return [group(marks, cls="marks", stroke=OUTLINE, stroke_width=0.8),
-            group(labels, cls="label crossings", font_size=6, fill="#1a1a1a")]
+            group(labels, cls="label crossings", font_size=CROSSING_FONT, fill="#1a1a1a",
+                  stroke="#fbf6e6", stroke_width=2, paint_order="stroke",
+                  stroke_linejoin="round")]
 
 
 def _boxes(view):
@@ -145,7 +153,8 @@ def _boxes(view):
     a chip still on the map shows only its numeral, as its back does."""
     holders = as_dict(view.get("boxes"))
     shapes, labels, numerals = [], [], []
-    for letter, (a, b, clothing, construction, numeral) in board.BOXES.items():
+    world = board.map_of_view(view)
+    for letter, (a, b, clothing, construction, numeral) in world.boxes.items():
         (x1, y1), (x2, y2) = crossing_xy(a), crossing_xy(b)
         mx, my = round((x1 + x2) / 2), round((y1 + y2) / 2)
         holder = holders.get(letter)
@@ -215,10 +224,32 @@ def _figures(view):
     return group(out, cls="figures", font_size=7, font_weight="bold", text_anchor="middle")
 
 
+def _key_lines(words, width=_KEY_CHARS):
+    """``words`` cut into lines of at most ``width`` characters, at spaces."""
+    lines, cur = [], ""
+    for word in words.split(" "):
+        if cur and len(cur) + 1 + len(word) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = f"{cur} {word}" if cur else word
+    return lines + [cur]
+
+
 def _panel(view):
-    """The key under the map: landscapes, pieces, and each player's event chips."""
+    """The key under the map: landscapes, pieces, and each player's event chips (a long list
+    wraps inside the drawing's width, the key growing down); (group, its height)."""
     y0 = MAP_H
-    parts = [rect(0, y0, WIDTH, PANEL_H, fill="#fbf6e6")]
+    chips = as_dict(view.get("event_chips"))
+    seats = [s for s in as_list(view.get("seats")) if isinstance(s, str)] or sorted(chips)
+    rows = []
+    for seat in seats:
+        got = [str(c) for c in as_list(chips.get(seat))]
+        words = ", ".join(got) if got else "none"
+        rows.append((seat, len(got), words, _key_lines(
+            f"{seat}: {len(got)} event chip{'s' if len(got) != 1 else ''} ({words})")))
+    height = max(PANEL_H, 60 + 11 * sum(len(r[3]) for r in rows))
+    parts = [rect(0, y0, WIDTH, height, fill="#fbf6e6")]
     x = 8
     for key in ("H", "S", "M", "F"):
         fill, words = TERRAIN[key]
@@ -247,26 +278,22 @@ def _panel(view):
         text(247, row2 + 18, "face-down event chip", font_size=8),
     ]
     parts += icons
-    chips = as_dict(view.get("event_chips"))
-    seats = [s for s in as_list(view.get("seats")) if isinstance(s, str)] or sorted(chips)
     y = y0 + 60
-    for seat in seats:
-        got = [str(c) for c in as_list(chips.get(seat))]
-        words = ", ".join(got) if got else "none"
-        parts.append(group([rect(8, y - 7, 8, 8, fill=_seat_fill(seat), stroke=OUTLINE,
-                                 stroke_width=0.8),
-                            text(20, y, f"{seat}: {len(got)} event chip"
-                                 f"{'s' if len(got) != 1 else ''} ({words})", font_size=7)],
-                           title=f"{seat}'s event chips: {words}",
+    for seat, _n, words, lines in rows:
+        shown = [rect(8, y - 7, 8, 8, fill=_seat_fill(seat), stroke=OUTLINE, stroke_width=0.8)]
+        for line in lines:
+            shown.append(text(20, y, line, font_size=7))
+            y += 11
+        parts.append(group(shown, title=f"{seat}'s event chips: {words}",
                            cls=f"event-chips seat-{css_token(seat)}"))
-        y += 11
-    return group(parts, cls="legend", fill="#1a1a1a")
+    return group(parts, cls="legend", fill="#1a1a1a"), height
 
 
 def draw(view):
     """The world map of ``view`` as an SVG document (a string)."""
-    doc = Drawing(WIDTH, HEIGHT, title="Stone Age: the world map", cls="board stone-age",
-                  font_family="sans-serif")
+    panel, panel_h = _panel(view)
+    doc = Drawing(WIDTH, MAP_H + panel_h, title="Stone Age: the world map",
+                  cls="board stone-age", font_family="sans-serif")
     doc.add(rect(0, 0, WIDTH, MAP_H, fill=SEA, cls="sea"))
     doc.add(group([text(x, y, name) for name, x, y in REGION_LABELS], cls="region-names",
                   font_size=11, font_weight="bold", fill="#2d5873", letter_spacing=2))
@@ -276,5 +303,5 @@ def draw(view):
     doc.add(*_crossings(view))
     doc.add(_pieces(view))
     doc.add(_figures(view))
-    doc.add(_panel(view))
+    doc.add(panel)
     return doc.render()

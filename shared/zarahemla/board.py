@@ -173,11 +173,18 @@ def lay_numbers(terrain, start_outer):
     return numbers, letters
 
 
-def make_board(kind, rng):
+#: the Trading Posts as the board's frame prints them (rules version 3 on, every board):
+#: "depending on the way you lay the strips ... you can have a different setup" varies only
+#: the hex strips; the posts are on the fixed board around them (RULES.md item 16)
+FIXED_POSTS = BEGINNER_POSTS
+
+
+def make_board(kind, rng, fixed_posts=False):
     """A board for option ``board``: (terrain, numbers, markers, posts, robber hex).
 
-    ``beginner`` is fixed; ``variable`` shuffles the 19 terrain hexes and the
-    nine post types with ``rng`` and starts the spiral on a random outer hex.
+    ``beginner`` is fixed; ``variable`` shuffles the 19 terrain hexes with ``rng`` and
+    starts the spiral on a random outer hex; the nine post types are shuffled too unless
+    ``fixed_posts`` (rules version 3 on), when they stand where the frame prints them.
     """
     if kind == "beginner":
         terrain = list(BEGINNER_TERRAIN)
@@ -185,7 +192,7 @@ def make_board(kind, rng):
         start = 0
     else:
         terrain = rng.shuffle(list(TERRAIN_MIX))
-        posts = rng.shuffle(list(POST_TYPES))
+        posts = list(FIXED_POSTS) if fixed_posts else rng.shuffle(list(POST_TYPES))
         start = rng.randbelow(len(_OUTER_CCW))
     numbers, letters = lay_numbers(terrain, start)
     return terrain, numbers, letters, posts, terrain.index(HIDEOUT)

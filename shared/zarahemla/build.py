@@ -4,7 +4,7 @@ from .. import IllegalMove
 from .board import CORNER_EDGES, EDGES
 from .roads import MIN_TEMPLE, update_count_card, update_longest
 from .state import COST, DEV, DEV_TITLES, PIECES, bundle_text, cap, has, pay
-from .turn import check_free_corner, ev, guard_rolled, guard_turn
+from .turn import before_version, check_free_corner, ev, guard_rolled, guard_turn
 
 _NAMES = {"road": "a Road", "settle": "a Settlement", "city": "a City",
           "temple": "a Temple Stone", "buy": "a Development Card"}
@@ -153,7 +153,10 @@ def apply_city(st, seat, c):
 
 def check_temple(st, seat):
     guard_turn(st, seat, "temple")
-    guard_rolled(st)
+    if before_version(st, 3):
+        # versions 1 and 2 made Temple Stones wait for the roll; from version 3 "Players may
+        # at anytime during their turn help to build the Temple" (RULES.md item 19)
+        guard_rolled(st)
     if st["players"][seat]["stones"] >= PIECES["stones"]:
         raise IllegalMove("you have placed all 10 of your Temple Stones", code="no_pieces")
     check_afford(st, seat, "temple")

@@ -40,8 +40,9 @@ def _help_text():
             lines.append(" " * 13 + "(" + _HELP_NOTES[group] + ")")
     lines += [
         "",
-        "Costs: road wood+brick; settlement wood+brick+water+wheat; city 3stone+2wheat;",
-        "temple stone brick+stone; development card stone+water+wheat.",
+        "Costs: road 1wood+1brick; settlement 1wood+1brick+1water+1wheat;",
+        "city 2wheat+3stone; a Temple Stone (temple) 1brick+1stone;",
+        "a development card (buy) 1water+1wheat+1stone.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -56,9 +57,10 @@ class Zarahemla(Game):
     title = "The Settlers of Zarahemla"
     score_key = "vp"
     #: "2" records every event's facts as fields (RULES.md, "Facts"); "1" states replay as
-    #: they were recorded, without facts
-    rules_version = "2"
-    rules_versions = ("1", "2")
+    #: they were recorded, without facts; "3": Temple Stones before the roll, and the
+    #: Trading Posts fixed on the board's frame (RULES.md, "Rules versions")
+    rules_version = "3"
+    rules_versions = ("1", "2", "3")
     open_ended_kinds = frozenset({"offer", "counter", "bank", "discard"})
     min_seats = 2
     max_seats = 4

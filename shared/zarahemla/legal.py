@@ -15,7 +15,7 @@ from .build import placeable_roads
 from .notation import bundle_notation
 from .state import (PIECES, W_HARVEST, W_LIAHONA, W_PROSPERITY, W_ROADS, W_TEMPLES,
                     W_WARRIOR, has, post_rates)
-from .turn import robber_victims, start_bundle
+from .turn import before_version, robber_victims, start_bundle
 
 ROAD_TEXT = tuple("road " + n for n in EDGE_NAMES)
 SETTLE_TEXT = tuple(f"settle {c + 1}" for c in range(N_CORNERS))
@@ -194,6 +194,9 @@ def _play_moves(st, seat):
     _card_moves(st, seat, p, out)
     if not st["rolled"]:
         out.append("roll")
+        if (hand[1] and hand[4] and p["stones"] < PIECES["stones"]
+                and not before_version(st, 3)):
+            out.append("temple")           # "at anytime during their turn" (version 3 on)
         return out
     out.append("end")
     # the costs of COST, spelled out: this is the hottest loop of random play

@@ -179,7 +179,7 @@ def owes(st):
         return out
     if phase == "start":
         for s in st["start_owed"]:
-            out[s] = "choose the settlement for your starting resources (start CORNER)"
+            out[s] = "choose the settlement that gives the starting resources (start CORNER)"
         return out
     if phase != "play":
         return out

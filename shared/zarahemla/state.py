@@ -80,7 +80,8 @@ def new_state(seats, options, seed, rules_version="1"):
     """A fresh state (see the module docstring) played under ``rules_version``."""
     seed_hex = seed.hex()
     rng = Rng(seed_hex, b"setup")
-    terrain, numbers, markers, posts, robber = make_board(options["board"], rng)
+    terrain, numbers, markers, posts, robber = make_board(
+        options["board"], rng, fixed_posts=int(rules_version) >= 3)
     rounds = []
     order, log = starting_order(list(seats), rng, rounds)
     players = {

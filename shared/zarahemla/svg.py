@@ -72,7 +72,11 @@ def _hexes(board):
         marker = info.get("marker") or ""
         title = f"hex {name}: {words}"
         if number:
-            title += f", {number}" + (f" (marker {marker})" if marker else "")
+            # the marker's letter only orders the laying at set-up ("The small letters on top
+            # of the number markers are important during the setup phase"): named in the
+            # title, not drawn as a second letter beside the hex's own
+            title += f", {number}" + (f" (number marker {marker}, laid in letter order)"
+                                      if marker else "")
         pts = [_corner_xy(c) for c in ring]
         cx = sum(p[0] for p in pts) / 6
         cy = sum(p[1] for p in pts) / 6
@@ -83,9 +87,6 @@ def _hexes(board):
             parts.append(circle(cx, cy + 2, 12, fill="#f6ecd0", stroke="#5b4a2f"))
             parts.append(text(cx, cy + 6, number, font_size=13, fill=hot, cls="number"))
             parts.append(text(cx, cy + 11.5, "\u2022" * _dots(number), font_size=5, fill=hot))
-            if marker:
-                parts.append(text(cx, cy + R * 0.72, marker, font_size=7, font_weight="normal",
-                                  font_style="italic", cls="marker"))
         out.append(group(parts, title=title, cls=f"hex terrain-{css_token(kind)}",
                          data_place=name))
     return group(out, cls="hexes", text_anchor="middle", font_weight="bold", fill="#1a1a1a")

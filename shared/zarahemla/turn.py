@@ -30,6 +30,11 @@ def ev(st, public, kind, data=None, private=None, private_data=None):
     return make_event(st, public, private, kind, data, private_data)
 
 
+def before_version(st, version):
+    """True when ``st`` is played under a rules version older than ``version``."""
+    return int(rules_version_of(st)) < version
+
+
 def has_facts(st):
     """True when ``st`` records facts (rules version 2 on), so they are worth computing."""
     return rules_version_of(st) != FIRST_RULES_VERSION

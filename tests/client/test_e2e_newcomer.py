@@ -182,8 +182,9 @@ def test_log_lines_fit_80_columns_when_piped(make_player):
     assert max(map(len, lines)) <= 80
     assert all(line[:4].strip().isdigit() or line.startswith(" " * 17) for line in lines)
     flat = " ".join(" ".join(lines).split())
-    for entry in entries:  # the whole text is still there
-        assert all(" ".join(ev.split()) in flat for ev in entry["events"])
+    for entry in entries:  # the whole text is still there (joined by "; ", no full stop)
+        assert all(" ".join(ev.rstrip(".").split()) in flat for ev in entry["events"])
+    assert ".;" not in flat
 
 
 def test_log_follows_the_terminal_width(make_player, monkeypatch):

@@ -181,7 +181,7 @@ def _old_path_moves(st, seat, start, budget, occ):
         steps += 1
         nxt = []
         for x in frontier:
-            for y, req in sa_board.PATHS_FROM[x]:
+            for y, req in sa_board.map_of(st).paths_from[x]:
                 if y in text or (req is not None and (clothing < req[0]
                                                       or construction < req[1])):
                     continue
@@ -195,7 +195,7 @@ def _old_path_moves(st, seat, start, budget, occ):
 
 def _old_produce(st, number):
     gains = {s: [0, 0, 0, 0] for s in st["seats"]}
-    for h in sa_board.HEXES_BY_NUMBER[number]:
+    for h in sa_board.map_of(st).hexes_by_number[number]:
         if h in st["deserts"] or h in st["figures"].values():
             continue
         res = sa_board.PRODUCES[sa_board.HEXES[h]["terrain"]]
@@ -222,10 +222,11 @@ def test_stone_age_fast_paths_match_the_plain_code():
                 for text in out[::5]:
                     path = tuple(int(c) for c in text.split()[1].split("-"))
                     steps = list(zip(path, path[1:]))
-                    assert sa_develop._boxed_steps(path) == tuple(
-                        p for p in steps if p in sa_board.BOX_ON)
-                    seen["boxed"] += bool(sa_develop._boxed_steps(path))
-    assert sa_develop._boxed_steps((1, 1)) is None      # not a path: the checks say why
+                    world = sa_board.map_of(st)
+                    assert sa_develop._boxed_steps(path, world) == tuple(
+                        p for p in steps if p in world.box_on)
+                    seen["boxed"] += bool(sa_develop._boxed_steps(path, world))
+    assert sa_develop._boxed_steps((1, 1), sa_board.MAPS[2]) is None   # not a path
     assert all(n > 20 for n in seen.values()), seen
 
 

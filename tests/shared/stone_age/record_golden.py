@@ -20,6 +20,7 @@ from shared.stone_age import GAME
 WANTED = {"2": [{"exploration"}, {"take", "take_declined"}, {"steal"}, {"event_chip"},
                 {"desert"}, {"trade"}, {"win"}]}
 WANTED["3"] = WANTED["2"]        # the rules of version 2; the offer in shared.trade's place
+WANTED["4"] = WANTED["2"]        # map 2, the lone short stack logged, the youngest begins
 
 
 def play(seed, options, version, cap=20000):

@@ -1,5 +1,7 @@
 """Development: nomads, moving, tribes, progress tracks (RULES.md notes)."""
 
+from shared.stone_age import board
+
 from .helpers import GAME, cards_conserved, give, main_phase, play, refused
 
 
@@ -26,6 +28,18 @@ def test_rules_note_9_no_nomad_across_a_condition_box():
     give(st, "red", meat=1, hide=1)
     refused(st, "red", "nomad 58", "not_adjacent")    # 58-64 is box A
     play(st, "red", "nomad 71")
+
+
+def test_rules_note_9_map_2_a_tribe_on_13_places_no_nomad_across_box_r():
+    """RULES.md note 9: on map 2 the people chip at 13 ends box R (13-20); a tribe founded
+    there places its nomad on 6, its one other neighbour, never over the box on 20."""
+    st = main_phase()
+    assert board.map_of(st).box_on[(13, 20)] == "R"
+    st["tribes"]["red"] = [13]
+    give(st, "red", meat=1, hide=1)
+    refused(st, "red", "nomad 20", "not_adjacent")
+    play(st, "red", "nomad 6")
+    assert st["nomads"]["red"][-1] == 6
 
 
 def test_move_costs_one_meat_for_two_crossings_plus_food():

@@ -1,5 +1,7 @@
 """Event chips, Exploration, Spread and winning (RULES.md notes 8-10, 12)."""
 
+import pytest
+
 from .helpers import (GAME, cards_conserved, give, main_phase, play, points,
                       refused)
 
@@ -230,20 +232,24 @@ def test_rules_note_17_a_figure_must_change_landscape():
     play(st, "red", "neanderthal i1")                      # a desert is still a landscape
 
 
-def test_rules_note_18_who_starts():
-    """RULES.md note 18.  The book: "The youngest player begins" (fixed layout: red);
-    advanced: "Whoever rolls highest begins and places one of their tribes on a black
-    crossing" (the highest set-up roll places first and takes the first turn)."""
+@pytest.mark.parametrize("version", ["3", GAME.rules_version])
+def test_rules_note_18_who_starts(version):
+    """RULES.md note 18.  The book: "The youngest player begins" (the first seat, red, in
+    every game from rules version 4); advanced: "Whoever rolls highest begins and places one
+    of their tribes on a black crossing": the highest set-up roll places first.  Version 3
+    also gave that player the first turn."""
     from .helpers import new
-    assert new(4)["current"] == "red" and new(3)["current"] == "red"
+    assert new(4, version=version)["current"] == "red"
+    assert new(3, version=version)["current"] == "red"
     firsts = set()
     for i in range(12):
-        st = new(4, setup="advanced", seed=b"who-%d" % i)
+        st = new(4, setup="advanced", seed=b"who-%d" % i, version=version)
         # the set-up dice are facts (version 2): no need to read the text
         rolls = [e["data"]["rolls"] for e in st["events"] if e["kind"] == "setup_roll"]
         last = {s: r["total"] for s, r in rolls[-1].items()}
         best = max(last, key=last.get)
-        assert st["first"] == best == st["current"] == st["place_order"][0]
+        assert best == st["current"] == st["place_order"][0]
+        assert st["first"] == (best if version == "3" else "red")
         assert list(last.values()).count(last[best]) == 1
         assert st["events"][-1]["data"]["seat"] == best
         firsts.add(best)

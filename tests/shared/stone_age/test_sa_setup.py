@@ -42,7 +42,7 @@ def test_three_players_leave_orange_aside_and_use_the_marked_chips():
 
 def test_advanced_setup_snake_order_and_no_nomads():
     st = new(4, setup="advanced", seed=b"adv")
-    first = st["first"]
+    first = st["current"]                   # the highest set-up roll places first
     i = st["seats"].index(first)
     order = st["seats"][i:] + st["seats"][:i]
     assert st["place_order"] == order + order[::-1] + order
@@ -58,14 +58,15 @@ def test_advanced_setup_snake_order_and_no_nomads():
         x = next(x for x in board.BLACK if x not in placed)
         play(st, seat, f"place {x}")
         placed.append(x)
-    assert st["phase"] == "roll" and st["current"] == first
+    assert first != "red"                   # this seed: so the next line can fail
+    assert st["phase"] == "roll" and st["current"] == "red"      # the youngest begins
     assert all(len(st["tribes"][s]) == 3 for s in st["seats"])
     assert all(st["hands"][s] == [0, 1, 0, 1] for s in st["seats"])
 
 
 def test_advanced_setup_refuses_an_occupied_black_crossing():
     st = new(3, setup="advanced", seed=b"adv2")
-    first = st["first"]
+    first = st["current"]
     play(st, first, "place 92")
     refused(st, st["current"], "place 92", "occupied")
 
@@ -78,12 +79,13 @@ def test_same_seed_same_game():
 
 @pytest.mark.parametrize("name,version", [("golden_game.json", "1"),
                                           ("golden_game_v2.json", "2"),
-                                          ("golden_game_v3.json", "3")])
+                                          ("golden_game_v3.json", "3"),
+                                          ("golden_game_v4.json", "4")])
 def test_golden_game_replays_to_the_recorded_state(name, version):
     """Guards old archives: each recorded log replays, under the rules version it was
     played under, to the same state (version 1: the rules before the book-faithful fixes;
     version 2: the book-faithful rules; version 3: those rules with the offer kept by
-    shared.trade)."""
+    shared.trade; version 4: map 2)."""
     import hashlib
     import json
     import os
@@ -101,14 +103,16 @@ def test_golden_game_replays_to_the_recorded_state(name, version):
     assert GAME.view(st, None)["scores"] == doc["final_scores"]
 
 
-def test_new_games_get_version_3_and_versions_1_and_2_stay_playable():
-    """New games are played under rules version 3 (the rules of version 2, the open offer
-    where ``shared.trade`` keeps it); versions 1 and 2 can still be created and replayed,
-    version 1's states carry no version key (old snapshots stay byte-identical), and both
-    keep their offer in ``turn`` as they always did."""
-    assert GAME.rules_version == "3" and GAME.rules_versions == ("1", "2", "3")
+def test_new_games_get_version_4_and_versions_1_to_3_stay_playable():
+    """New games are played under rules version 4 (map 2; the open offer where
+    ``shared.trade`` keeps it, as in version 3); versions 1 to 3 can still be created and
+    replayed, version 1's states carry no version key (old snapshots stay byte-identical),
+    and versions 1 and 2 keep their offer in ``turn`` as they always did."""
+    assert GAME.rules_version == "4" and GAME.rules_versions == ("1", "2", "3", "4")
     st = GAME.new_game(GAME.seat_names(4), {}, b"v")
-    assert st["rules_version"] == "3" and st["offer"] is None and "offer" not in st["turn"]
+    assert st["rules_version"] == "4" and st["offer"] is None and "offer" not in st["turn"]
+    three = GAME.new_game(GAME.seat_names(4), {}, b"v", rules_version="3")
+    assert three["offer"] is None and "offer" not in three["turn"]
     old = GAME.new_game(GAME.seat_names(4), {}, b"v", rules_version="1")
     assert "rules_version" not in old and "paid" not in old["turn"]
     assert all(set(ev) == {"public"} for ev in old["events"])

@@ -40,9 +40,9 @@ def test_the_known_position_holds_every_piece_where_the_notation_says():
     assert len(pieces(root, "number")) == 42          # g3 is a desert now
     g3 = [h for h in hexes if h.get("data-place") == "g3"][0]
     assert "desert" in g3.get("class")
-    assert own_title(g3) == "landscape g3: Africa, desert (was Steppe (bone), 6)"
+    assert own_title(g3) == "landscape g3: Africa, desert (was Steppe (bone), 9)"   # map 2
     e3 = [h for h in hexes if h.get("data-place") == "e3"][0]
-    assert own_title(e3) == "landscape e3: Eurasia, Mountains (flint), 5"
+    assert own_title(e3) == "landscape e3: Eurasia, Mountains (flint), 3"
     for cls in ("region-e", "region-f", "region-a", "region-u"):
         assert any(cls in h.get("class") for h in hexes)
     tribes = {(t.get("data-place"), own_title(t)) for t in pieces(root, "tribe")}
@@ -150,3 +150,34 @@ def test_random_games_never_draw_hidden_information():
         random_game(b"svg%d" % seed, n=3 + seed % 2, cap=400, each=each)
     assert checked >= 10
 
+
+
+def test_crossing_numbers_are_readable_at_phone_width_and_the_key_stays_inside():
+    """The issue "A player's second hour": at phone width the crossing numbers were too
+    small to read and the key was clipped at the right edge.  The numbers are 8 units (the
+    378-unit map drawn about 360 pixels wide: about 7.5 pixels), with a pale outline under
+    them; a player's long list of event chips wraps inside the drawing, which grows down."""
+    st = known_position()
+    for _ in range(4):
+        st["taken"]["red"] += ["desert-H", "adapt-y", "disruption"]
+    root = parse(draw(st))
+    width = float(root.get("viewBox").split()[2])
+    height = float(root.get("viewBox").split()[3])
+    assert width == 378
+    label_group = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+                   if "crossings" in (g.get("class") or "")][0]
+    assert float(label_group.get("font-size")) >= 8
+    assert label_group.get("paint-order") == "stroke"
+    legend = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+              if g.get("class") == "legend"][0]
+    for t in legend.iter("{http://www.w3.org/2000/svg}text"):
+        size = float(t.get("font-size") or 8)
+        end = float(t.get("x")) + len(t.text or "") * size * 0.56
+        if t.get("text-anchor") == "middle":
+            end -= len(t.text or "") * size * 0.28
+        assert end <= width, (t.text, end)
+        assert float(t.get("y")) <= height
+    red = [g for g in pieces(root, "event-chips") if "seat-red" in g.get("class")][0]
+    assert len(list(red.iter("{http://www.w3.org/2000/svg}text"))) >= 3     # it wrapped
+    short = parse(draw(known_position()))
+    assert float(short.get("viewBox").split()[3]) < height

@@ -1,6 +1,10 @@
 """The turn: rolling for everyone, the 7, trading with the player on turn."""
 
+import copy
+
 import pytest
+
+from shared.stone_age import board
 
 from .helpers import (GAME, cards_conserved, give, main_phase, new, play, refused, roll_to)
 
@@ -10,13 +14,29 @@ def _clear_pieces(st):
         st["tribes"][s], st["nomads"][s] = [], []
 
 
-def test_rulebook_example_blue_rolls_5_others_get_meat():
+#: the rules versions of the two maps: "3" plays map 1, the current version map 2
+MAP_VERSIONS = ("3", GAME.rules_version)
+
+
+def _numbers(st):
+    return board.map_of(st).numbers
+
+
+@pytest.mark.parametrize("version", MAP_VERSIONS)
+def test_rulebook_example_blue_rolls_5_others_get_meat(version):
     """Blue rolls a 5: White, Red and Orange each get a Meat; Blue gets nothing."""
-    st = new(4)
+    st = new(4, version=version)
     _clear_pieces(st)
     st["current"] = "blue"
-    # i1 is Highlands 5; 107, 116 and 124 are its corners; 69 touches no 5
-    st["tribes"].update(red=[107], white=[116], orange=[124], blue=[69])
+    # the map's Highlands 5 (i1 on map 1, c2 on map 2): three of its corners; a crossing
+    # that touches no 5 for blue
+    (five,) = [h for h in board.HEX_NAMES
+               if board.HEXES[h]["terrain"] == "H" and _numbers(st)[h] == 5]
+    corners = board.HEX_CROSSINGS[five]
+    away = next(x for x in board.CROSSINGS
+                if all(_numbers(st)[h] != 5 for h in board.HEXES_AT[x]))
+    st["tribes"].update(red=[corners[0]], white=[corners[2]], orange=[corners[4]],
+                        blue=[away])
     before = {s: list(st["hands"][s]) for s in st["seats"]}
     roll_to(st, "blue", 5)
     for s in ("red", "white", "orange"):
@@ -27,53 +47,77 @@ def test_rulebook_example_blue_rolls_5_others_get_meat():
 
 
 def test_tribe_on_two_matching_landscapes_gets_two_cards():
-    st = new(4)
+    """Map 1 (rules version 3): 109 touches h2 and i3, both Forest 10.  Map 2 puts no number
+    on two neighbouring landscapes (test_sa_board), so there it cannot happen."""
+    st = new(4, version="3")
     _clear_pieces(st)
-    st["tribes"]["red"] = [109]        # 109 touches h2 (Forest 10) and i3 (Forest 10)
+    st["tribes"]["red"] = [109]
     roll_to(st, "red", 10)
     assert st["hands"]["red"][3] == 1 + 2
 
 
-def test_figure_and_desert_block_production():
-    st = new(4)
+@pytest.mark.parametrize("version", MAP_VERSIONS)
+def test_figure_and_desert_block_production(version):
+    st = new(4, version=version)
+    number = _numbers(st)["i1"]                 # 107 touches h1 and i1 (Highlands)
     _clear_pieces(st)
     st["tribes"]["red"] = [107]
+    free = roll_to(copy.deepcopy(st), "red", number)
+    assert free["hands"]["red"][0] == 1         # unblocked, i1 gives a meat
     st["figures"]["neanderthal"] = "i1"
-    roll_to(st, "red", 5)
-    assert st["hands"]["red"][0] == 0
-    st = new(4)
-    _clear_pieces(st)
-    st["tribes"]["red"] = [107]
+    blocked = roll_to(copy.deepcopy(st), "red", number)
+    assert blocked["hands"]["red"][0] == 0
+    st["figures"]["neanderthal"] = "b5"
     st["deserts"] = ["i1"]
-    roll_to(st, "red", 5)
+    roll_to(st, "red", number)
     assert st["hands"]["red"][0] == 0
 
 
-def test_rules_note_13_supply_short_nobody_gets_it():
+@pytest.mark.parametrize("version", MAP_VERSIONS)
+def test_rules_note_13_supply_short_nobody_gets_it(version):
     """RULES.md note 13 (book silent: "Every player takes, for each tribe bordering a landscape
     with the rolled number, the raw material of that landscape from the corresponding supply
     stack" never says a stack runs out): a stack too short for everyone gives nobody any."""
-    st = new(4)
+    st = new(4, version=version)
     _clear_pieces(st)
-    st["tribes"].update(red=[107], white=[116])
+    st["tribes"].update(red=[107], white=[116])         # both at i1 (Highlands)
     moved = st["supply"][0] - 1
     st["supply"][0] -= moved
     st["hands"]["orange"][0] += moved
-    roll_to(st, "red", 5)
+    roll_to(st, "red", _numbers(st)["i1"])
     assert st["hands"]["red"][0] == 0 and st["hands"]["white"][0] == 0
+    short = [e for e in st["events"] if e.get("kind") == "supply_short"]
+    assert [e["data"]["resource"] for e in short] == ["meat"]
+    assert short[0]["data"]["wanted"] == 2 and short[0]["data"]["left"] == 1
+    if version != "3":
+        assert short[0]["data"]["taker"] is None
     cards_conserved(st)
 
 
-def test_rules_note_13_a_lone_producer_takes_what_is_left():
-    """RULES.md note 13 (book silent on a short stack): a lone producer takes what is left."""
-    st = new(4)
+@pytest.mark.parametrize("version", MAP_VERSIONS)
+def test_rules_note_13_a_lone_producer_takes_what_is_left(version):
+    """RULES.md note 13 (book silent on a short stack): a lone producer takes what is left.
+    From rules version 4 the log and the facts say so, as they do when several want it."""
+    st = new(4, version=version)
     _clear_pieces(st)
-    st["tribes"]["red"] = [109]                          # two Forest 10 landscapes
+    # two tribes of red at h2 (Forest): two hides wanted, one left in the stack
+    st["tribes"]["red"] = [board.HEX_CROSSINGS["h2"][0], board.HEX_CROSSINGS["h2"][3]]
     moved = st["supply"][3] - 1
     st["supply"][3] -= moved
     st["hands"]["orange"][3] += moved
-    roll_to(st, "red", 10)
+    number = _numbers(st)["h2"]
+    wanted = sum(1 for x in st["tribes"]["red"] for h in board.HEXES_AT[x]
+                 if _numbers(st)[h] == number)
+    assert wanted >= 2
+    roll_to(st, "red", number)
     assert st["hands"]["red"][3] == 1 + 1 and st["supply"][3] == 0
+    short = [e for e in st["events"] if e.get("kind") == "supply_short"]
+    if version == "3":
+        assert short == []                          # version 3 said nothing (its logs stay)
+    else:
+        assert [e["data"] for e in short] == [{"resource": "hide", "wanted": wanted,
+                                               "left": 1, "taker": "red"}]
+        assert short[0]["public"] == f"the hide stack is short: red gets 1 of {wanted} hide"
     cards_conserved(st)
 
 

@@ -11,9 +11,9 @@ from shared.zarahemla.roads import update_longest
 SEATS4 = ["red", "blue", "white", "orange"]
 
 
-def new(n=4, board="beginner", seed=b"seed", **options):
+def new(n=4, board="beginner", seed=b"seed", rules_version=None, **options):
     options["board"] = board
-    return GAME.new_game(SEATS4[:n], options, seed)
+    return GAME.new_game(SEATS4[:n], options, seed, rules_version=rules_version)
 
 
 def play(st, seat, text, entropy=b""):

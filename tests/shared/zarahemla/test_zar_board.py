@@ -62,6 +62,25 @@ def test_rules_note_16_variable_board_from_the_seed():
     assert len(boards) > 6
 
 
+def test_rules_note_16_the_trading_posts_are_fixed_on_the_board():
+    """RULES.md item 16.  The book varies only the hex strips: "Notice that depending on the
+    way you lay the strips, what order you put them in and what side you lay them on, you
+    can have a different setup every time you play."  The Trading Posts ("marked by semi
+    circles") are on the board around them, so from rules version 3 every board has them
+    where the frame prints them; version 2 games shuffled them (and still replay so)."""
+    from shared.zarahemla.board import FIXED_POSTS
+    shuffled = set()
+    for i in range(12):
+        st = GAME.new_game(["red", "blue", "white"], {}, b"var%d" % i)
+        assert st["posts"] == list(FIXED_POSTS)
+        old = GAME.new_game(["red", "blue", "white"], {}, b"var%d" % i, rules_version="2")
+        assert sorted(old["posts"]) == sorted(FIXED_POSTS)
+        shuffled.add(tuple(old["posts"]))
+    assert len(shuffled) > 6
+    assert Counter(FIXED_POSTS) == {"3:1": 4, "wood": 1, "brick": 1, "water": 1, "wheat": 1,
+                                    "stone": 1}
+
+
 def test_spiral_from_any_outer_hex_visits_every_hex_once():
     for k in range(12):
         assert sorted(spiral(k)) == list(range(19))

@@ -218,11 +218,26 @@ def test_golden_log_of_version_2_replays_to_the_recorded_state():
     kinds = set()
     events = hashlib.sha256()
     data, st = replay_golden("golden_game_v2.json", kinds, events)
-    assert data["rules_version"] == "2" == GAME.rules_version
+    assert data["rules_version"] == "2" and "2" in GAME.rules_versions
     assert st["rules_version"] == "2"
     assert state_hash(st) == data["state_sha256"]
     assert events.hexdigest() == data["events_sha256"]
     assert sorted(kinds) == data["kinds_seen"]      # every event of the log has a kind
+    assert None not in kinds and st["phase"] == "over"
+
+
+def test_golden_log_of_version_3_replays_to_the_recorded_state():
+    """Rules version 3 (Temple Stones before the roll, posts fixed): the same state and the
+    same facts, move by move."""
+    import hashlib
+    kinds = set()
+    events = hashlib.sha256()
+    data, st = replay_golden("golden_game_v3.json", kinds, events)
+    assert data["rules_version"] == "3" == GAME.rules_version
+    assert st["rules_version"] == "3"
+    assert state_hash(st) == data["state_sha256"]
+    assert events.hexdigest() == data["events_sha256"]
+    assert sorted(kinds) == data["kinds_seen"]
     assert None not in kinds and st["phase"] == "over"
 
 

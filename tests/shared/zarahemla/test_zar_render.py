@@ -134,6 +134,23 @@ def test_set_up_duties_name_no_hex_letter_as_a_placeholder():
         st = GAME.play(st, seat, GAME.legal_moves(st, seat)[0])
     assert "place a settlement (settle CORNER)" in seen
     assert any(re.fullmatch(r"place a road next to (\d+) \(road \1-CORNER\)", t) for t in seen)
-    assert "choose the settlement for your starting resources (start CORNER)" in seen
+    assert "choose the settlement that gives the starting resources (start CORNER)" in seen
     with pytest.raises(IllegalMove):
         GAME.play(new(2), GAME.to_act(new(2))[0], "settle N")
+
+
+def test_a_moves_event_texts_are_joined_without_doubled_punctuation():
+    """The issue "A player's second hour": `(Red placed a road on 33-38.; Set-up done: ...)`.
+    Zarahemla's event texts end with a full stop; the client's one-line summary of a move
+    joins them with "; " and drops each text's own full stop."""
+    from client.commands_play import _entry_line
+    st = GAME.new_game(["red", "blue"], {"board": "beginner"}, b"dots")
+    texts = []
+    while st["phase"] == "setup":
+        seat = GAME.to_act(st)[0]
+        st = GAME.play(st, seat, GAME.legal_moves(st, seat)[0])
+        texts = [e["public"] for e in st["events"]]
+    assert len(texts) >= 2 and all(t.endswith(".") for t in texts)
+    line = _entry_line({"seq": 12, "seat": "red", "move": "road 1-5", "events": texts})
+    assert ".;" not in line and "; Set-up done: every player" in line
+    assert line.endswith(")") and not line.endswith(".)")

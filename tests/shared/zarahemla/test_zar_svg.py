@@ -43,7 +43,11 @@ def test_the_known_position_holds_every_piece_where_the_notation_says():
     hexes = pieces(root, "hex")
     assert [h.get("data-place") for h in hexes] == list(HEX_NAMES)
     f = hexes[HEX_NAMES.index("F")]
-    assert own_title(f) == "hex F: water, 11 (marker R)"
+    assert own_title(f) == "hex F: water, 11 (number marker R, laid in letter order)"
+    # the hex shows one letter, its own name: the marker's letter is in the title only
+    assert [t.text for t in f.iter("{http://www.w3.org/2000/svg}text")
+            if t.text and t.text.isalpha()] == ["F"]
+    assert not pieces(root, "marker")
     assert own_title(hexes[HEX_NAMES.index("J")]) == "hex J: the Gadianton Robber Hideout"
     numbers = pieces(root, "number")
     assert len(numbers) == 18 and "7" not in [n.text for n in numbers]

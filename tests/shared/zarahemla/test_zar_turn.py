@@ -16,15 +16,31 @@ def H(letter):
 
 
 def test_rules_note_19_the_roll_comes_before_trading_and_building():
+    """RULES.md item 19.  "Rolls for resource production (mandatory)" then "Trades, builds,
+    and buys in any order": trading and building wait for the roll.  But "Players may at
+    anytime during their turn help to build the Temple" (said three times): from rules
+    version 3 a Temple Stone may also be placed before the roll; version 2 refused it."""
     st = empty_play_state(rolled=False)
     put_building(st, "red", 13)
     put_road(st, "red", 13, 18)
     set_hand(st, "red", wood=1, brick=1, stone=4)
-    for text in ("road 18-23", "bank 4stone for 1wheat", "offer 1wood for 1water", "end"):
+    for text in ("road 18-23", "bank 4stone for 1wheat", "offer 1wood for 1water", "end",
+                 "buy"):
         with pytest.raises(IllegalMove) as err:
             play(st, "red", text)
         assert err.value.code == "roll_first"
-    assert GAME.legal_moves(st, "red") == ["roll"]
+    assert GAME.legal_moves(st, "red") == ["roll", "temple"]
+    old = empty_play_state(rolled=False, rules_version="2")
+    set_hand(old, "red", brick=1, stone=1)
+    with pytest.raises(IllegalMove) as err:
+        play(old, "red", "temple")
+    assert err.value.code == "roll_first"
+    assert GAME.legal_moves(old, "red") == ["roll"]
+    play(st, "red", "temple")
+    assert st["players"]["red"]["stones"] == 1 and not st["rolled"]
+    assert st["players"]["red"]["hand"] == bundle(wood=1, stone=3)
+    assert st["events"][-1]["public"] == "Red placed a Temple Stone (1 in all)."
+    assert GAME.legal_moves(st, "red") == ["roll"]          # brick spent: no second stone
     with pytest.raises(IllegalMove) as err:
         play(st, "blue", "roll")
     assert err.value.code == "not_your_turn"
