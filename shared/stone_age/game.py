@@ -32,6 +32,11 @@ class StoneAgeGame(Game):
     }
 
     seats = SEAT_ORDER
+    #: the bots of this game (``shared.bots``)
+    bots_module = "shared.bots.stone_age"
+    #: version 1 states predate facts (``shared.events``): their events keep none
+    versions_without_facts = ("1",)
+    score_label = "VP"
     seats_in_order = True
     #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
     #: format_move, HELP), render, svg and state.new_state: see ``Game.package``

@@ -78,6 +78,12 @@ class TitleOfLiberty(Game):
     }
 
     seats = SEATS
+    #: the bots of this game (``shared.bots``)
+    bots_module = "shared.bots.title_of_liberty"
+    #: version 1 states predate facts (``shared.events``): their events keep none
+    versions_without_facts = ("1",)
+    #: the view's scores count the flags of the cities each army retook
+    score_label = "flags"
     seat_words = ("army", "armies")
     rules_module = rules          # the tables, check_duty, to_act, owes
     notation_module = notation    # parse_move, format_move

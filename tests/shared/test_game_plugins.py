@@ -1,5 +1,6 @@
 """Games from other distributions: the entry-point group ``pbem.games`` (shared/games.py)."""
 
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 import sys
@@ -79,3 +80,40 @@ def test_the_built_in_games_are_declared_in_the_entry_point_group():
     declared = cfg["options.entry_points"][games.ENTRY_POINT_GROUP]
     pairs = dict(line.split(" = ") for line in declared.strip().splitlines())
     assert pairs == games._BUILTIN
+
+
+# --- a declared game that cannot load is named, and the others still load ----------------------
+
+@pytest.fixture
+def broken_plugins(monkeypatch):
+    """Declared games that fail in each way a stranger's distribution can."""
+    raising = types.ModuleType("pbem_raises")
+    raising.__spec__ = importlib.machinery.ModuleSpec("pbem_raises", None)
+    monkeypatch.setitem(sys.modules, "pbem_raises", raising)
+    monkeypatch.setattr(importlib.metadata, "entry_points", _Dist({
+        "broken_dice": "tests.fixtures.broken_game:GAME",
+        "no_attr": "pbem_raises:GAME",
+        "ghost": "pbem_no_such_module:GAME",
+        "liars_dice": "tests.fixtures.liars_dice:GAME",
+    }))
+    monkeypatch.setattr(games, "_loaded", dict(games._loaded))
+    monkeypatch.setattr(games, "_errors", {})
+
+
+def test_a_game_that_cannot_load_is_named_with_its_reason(broken_plugins):
+    names = games.game_types()
+    assert {"zarahemla", "stone_age", "title_of_liberty", "liars_dice"} <= set(names)
+    errors = games.load_errors()
+    assert set(errors) == {"broken_dice", "no_attr", "ghost"}
+    assert "ModuleNotFoundError" in errors["broken_dice"]
+    assert "pbem_dice_helpers" in errors["broken_dice"]
+    assert "AttributeError" in errors["no_attr"]
+    assert "pbem_no_such_module" in errors["ghost"]
+    lines = games.load_error_lines()
+    assert lines[0].startswith("warning: the game broken_dice cannot load: ")
+
+
+def test_no_load_errors_when_every_declared_game_loads(monkeypatch):
+    monkeypatch.setattr(games, "_errors", {})
+    assert games.load_errors() == {}
+    assert games.load_error_lines() == []
