@@ -223,11 +223,14 @@ class Game:
         # when it is not the default, so the options of every other game are unchanged
         from .table import ON_TIMEOUT, TableError, normalize_on_timeout
         if ON_TIMEOUT in options and ON_TIMEOUT not in self.options_schema:
+            raw = options.pop(ON_TIMEOUT)
             try:
-                policy = normalize_on_timeout(options.pop(ON_TIMEOUT))
+                policy = normalize_on_timeout(raw)
             except TableError as exc:
                 raise IllegalMove(exc.message, code="bad_option") from None
-            if policy.startswith("bot:") and isinstance(self, Game) \
+            # a level asked for by name must be one the game has bots for; ``bot`` alone
+            # (``bot:greedy``, a cap: the strongest the game has, greedy at most) always is
+            if raw != "bot" and policy.startswith("bot:") and isinstance(self, Game) \
                     and policy[4:] not in self.bot_levels():
                 raise IllegalMove(f"{self.name} has no {policy[4:]} bot: its levels are "
                                   f"{', '.join(self.bot_levels())}", code="bad_option")

@@ -2,10 +2,10 @@
 
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, Game
-from . import legal, notation, render, rules, svg
+from . import legal, rules
 from .board import SEATS
 from .notation import format_move
-from .state import DIFFICULTY, lost_code, new_state, over_code
+from .state import DIFFICULTY, lost_code, over_code
 from .view import view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
@@ -85,9 +85,10 @@ class TitleOfLiberty(Game):
     #: the view's scores count the flags of the cities each army retook
     score_label = "flags"
     seat_words = ("army", "armies")
-    rules_module = rules          # the tables, check_duty, to_act, owes
-    notation_module = notation    # parse_move, format_move
-    render_module, svg_module, help_text = render, svg, HELP
+    #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
+    #: format_move), render, svg and state.new_state: see ``Game.package``
+    package = __package__
+    help_text = HELP
 
     # --- set-up -----------------------------------------------------------
 
@@ -119,8 +120,6 @@ class TitleOfLiberty(Game):
         if out["deadline_hours"] < 0:
             raise IllegalMove("option deadline_hours cannot be negative", code="bad_option")
         return out
-
-    new_state = staticmethod(new_state)
 
     # --- play -------------------------------------------------------------
 
