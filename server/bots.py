@@ -170,10 +170,10 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bot
     ``bots == n_seats``: a game of bots only (to watch a strategy from the shell): the
     creator takes no seat, every seat goes to the bot of ``level`` (None: the game's
     strongest up to greedy; a level asked for that the game lacks is refused, naming the
-    levels it has), and the game starts at once; the bot worker plays it to the end.  A player may have at most
-    ``PBEM_MAX_BOT_GAMES`` (3) such games being played at once: each costs the server's
-    CPU until it ends.  Everything that could refuse is checked before the game exists, so
-    a refusal leaves no half-filled game behind.
+    levels it has), and the game starts at once; the bot worker plays it to the end.  A
+    player may have at most ``PBEM_MAX_BOT_GAMES`` (3) such games being played at once:
+    each costs the server's CPU until it ends.  Everything that could refuse is checked
+    before the game exists, so a refusal leaves no half-filled game behind.
     """
     if not bots:
         return create_plain_game(player, type_, n_seats, options, seat, move_hours, rated)

@@ -533,6 +533,9 @@ def main(argv=None, out=None, err=None):
     parser.add_argument("--plies", type=int, default=90,
                         help="moves per random game at most (default 90)")
     args = parser.parse_args(argv)
+    for name in ("games", "plies"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
     try:
         game = get_game(args.type)
     except KeyError:

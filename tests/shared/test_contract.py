@@ -189,3 +189,11 @@ def test_the_command_checks_a_built_in_game(site):
     done = run(["title_of_liberty", "--plies", "30"], site)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok    leaks:" in done.stdout
+
+
+@pytest.mark.parametrize("args", [["liars_dice", "--games", "0"], ["liars_dice", "--plies", "-3"],
+                                  ["liars_dice", "--seed", "x"], []])
+def test_the_command_refuses_bad_arguments_in_one_sentence(site, args):
+    done = run(args, site)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("python -m shared.contract: error:")

@@ -171,7 +171,7 @@ def test_the_built_in_games_version_one_keeps_no_facts_so_old_logs_replay(name):
     assert not _play_some(game, state) and not any("kind" in e for e in state["events"])
 
 
-# --- set-up randomness, bots, the score's name -------------------------------------------------------
+# --- set-up randomness, bots, the score's name ------------------------------------------------
 
 def test_new_state_is_handed_the_set_up_randomness_from_the_seed_alone():
     from shared.rng import Rng
