@@ -228,9 +228,12 @@ class Game:
                 policy = normalize_on_timeout(raw)
             except TableError as exc:
                 raise IllegalMove(exc.message, code="bad_option") from None
-            # a level asked for by name must be one the game has bots for; ``bot`` alone
-            # (``bot:greedy``, a cap: the strongest the game has, greedy at most) always is
-            if raw != "bot" and policy.startswith("bot:") and isinstance(self, Game) \
+            # a level asked for by name must be one the game has bots for; ``bot`` alone is
+            # the strongest the game has, greedy at most (``bot:greedy`` for the built-in
+            # games), so that the stored option is accepted again when a game is replayed
+            if raw == "bot" and isinstance(self, Game) and "greedy" not in self.bot_levels():
+                policy = "bot:random"   # every game has the random level
+            if policy.startswith("bot:") and isinstance(self, Game) \
                     and policy[4:] not in self.bot_levels():
                 raise IllegalMove(f"{self.name} has no {policy[4:]} bot: its levels are "
                                   f"{', '.join(self.bot_levels())}", code="bad_option")

@@ -342,3 +342,12 @@ def test_the_server_names_a_game_that_cannot_load_in_its_start_log(broken_plugin
     assert any(m.startswith("warning: the game broken_dice cannot load: ") and
                "pbem_dice_helpers" in m for m in said), said
     assert any("the game ghost cannot load" in m for m in said)
+
+
+def test_bot_alone_is_the_strongest_level_up_to_greedy_and_is_accepted_again():
+    from tests.fixtures.liars_dice import GAME as LIARS
+    from tests.fixtures.liars_dice_leaky import GAME as LEAKY
+    assert LIARS.normalize_options({"on_timeout": "bot"}, 2)["on_timeout"] == "bot:greedy"
+    stored = LEAKY.normalize_options({"on_timeout": "bot"}, 2)   # random bots only
+    assert stored["on_timeout"] == "bot:random"
+    assert LEAKY.normalize_options(stored, 2) == stored       # a replay reads it again
