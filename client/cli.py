@@ -29,7 +29,7 @@ COMMANDS = {
     "show": ("commands.games", "The board and panel of GAME as you may see it."),
     "moves": ("commands.games", "Your legal moves in GAME, one per line, in the game's "
               "notation."),
-    "rules": ("commands.games", "A short help for TYPE's move notation, with examples (no "
+    "rules": ("commands.games", "How to play TYPE, and its move notation with examples (no "
               "TYPE: list the games)."),
     "play": ("commands.play", "Sign and submit one or several moves in GAME, in order."),
     "bot": ("commands.bots", "Let a local bot play your seat in GAME, signed with your key."),

@@ -30,3 +30,18 @@ def to_act_text(you, to_act):
         parts.append("YOU" + (f" ({', '.join(mine)})" if len(you) > 1 else ""))
     parts.extend(others)
     return ", ".join(parts) or "nobody"
+
+
+def note_unloadable(c, types=None):
+    """Name on stderr each declared game that cannot load here (of ``types``, or all), with
+    its reason: a broken plug-in is never silently absent."""
+    from shared.games import get_game as load_game, load_errors
+    if types is not None:
+        for name in sorted(types):
+            try:
+                load_game(name)
+            except Exception:  # noqa: BLE001 - named below with its reason
+                pass
+    for name, why in load_errors().items():
+        if types is None or name in types:
+            c.note(f"warning: the game {name} cannot load here: {why}")

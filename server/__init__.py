@@ -10,7 +10,7 @@ import os
 from flask import Flask
 from sqlalchemy import event
 
-from shared.games import register_path
+from shared.games import load_error_lines, register_path
 
 MIGRATIONS = os.path.join(os.path.dirname(__file__), "migrations")
 
@@ -129,6 +129,8 @@ def create_app(config=None):
 
     if not app.debug and not app.testing:
         logging.basicConfig(level=logging.INFO)
+    for line in load_error_lines():   # a declared game that cannot load is named, never silent
+        logging.getLogger("pbem.server").warning(line)
     if app.config.get("PBEM_INBOUND_OPEN") and not app.config.get("PBEM_INBOUND_TOKEN"):
         logging.getLogger("pbem.server").warning(
             "PBEM_INBOUND_OPEN is set and no PBEM_INBOUND_TOKEN: anyone may post mail to "

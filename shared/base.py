@@ -14,8 +14,9 @@ Conventions every state keeps:
   ``{"public": text, "private": {seat: text}}`` (``private`` optional).  A
   viewer sees ``private[seat]`` when present, else ``public``.  This is how
   the log says "red stole a card from blue" to everyone but red and blue.
-  From rules version 2 on an event also carries its facts as fields
-  (``kind``, ``data``, ``private_data``): see ``shared.events``.
+  An event also carries its facts as fields (``kind``, ``data``, ``private_data``), at
+  every rules version except those a game lists in ``versions_without_facts``: see
+  ``shared.events``.
 
 Move texts are public: whatever a player types is shown to every seat, so a
 move's notation never contains another seat's secrets.  Secrets that a move
@@ -25,6 +26,8 @@ reveals to some seats only (a stolen card, a drawn development card) go into
 
 import functools
 import importlib
+import importlib.resources
+import inspect
 import re
 
 from . import IllegalMove
@@ -154,6 +157,19 @@ class Game:
     #: the key of ``result`` holding {seat: final score}, which ranks the seats that did not
     #: win (see :meth:`standings`); None: only winners and the others
     score_key = None
+    #: what the view's ``scores`` count, as the heading of their column on the page and in
+    #: the command line ("VP", "dice")
+    score_label = "points"
+    #: rules versions whose states keep no facts in their events (``shared.events``): the
+    #: template strips them after each move, so that old logs replay byte-identical.  Only the
+    #: built-in games' first versions, recorded before facts existed, list one; a new game
+    #: keeps its facts from version "1" on
+    versions_without_facts = ()
+    #: the module (dotted path, imported when a bot is asked for) of the game's bots: its
+    #: ``LEVELS`` ({level: chooser}, levels of ``shared.bots.LEVELS``) over the random level
+    #: every game has, and its ``confirms(view, seat)`` if its legal list depends on hidden
+    #: cards; None: random bots only.  See :meth:`bot_levels` and ``shared.bots``
+    bots_module = None
     #: a game written as a package of the usual modules (e.g. ``"shared.stone_age"``): its
     #: ``rules``, ``notation``, ``render`` and ``svg`` modules become the ``*_module``
     #: settings above, its ``state`` module's ``new_state`` the :meth:`new_state` and its
@@ -207,10 +223,20 @@ class Game:
         # when it is not the default, so the options of every other game are unchanged
         from .table import ON_TIMEOUT, TableError, normalize_on_timeout
         if ON_TIMEOUT in options and ON_TIMEOUT not in self.options_schema:
+            raw = options.pop(ON_TIMEOUT)
             try:
-                policy = normalize_on_timeout(options.pop(ON_TIMEOUT))
+                policy = normalize_on_timeout(raw)
             except TableError as exc:
                 raise IllegalMove(exc.message, code="bad_option") from None
+            # a level asked for by name must be one the game has bots for; ``bot`` alone is
+            # the strongest the game has, greedy at most (``bot:greedy`` for the built-in
+            # games), so that the stored option is accepted again when a game is replayed
+            if raw == "bot" and isinstance(self, Game) and "greedy" not in self.bot_levels():
+                policy = "bot:random"   # every game has the random level
+            if policy.startswith("bot:") and isinstance(self, Game) \
+                    and policy[4:] not in self.bot_levels():
+                raise IllegalMove(f"{self.name} has no {policy[4:]} bot: its levels are "
+                                  f"{', '.join(self.bot_levels())}", code="bad_option")
             if policy != "move":
                 out[ON_TIMEOUT] = policy
         for key, spec in self.options_schema.items():
@@ -248,15 +274,39 @@ class Game:
         version = self.resolve_rules_version(rules_version)
         options = self.normalize_options(options, len(seats), version)
         options.pop("on_timeout", None)  # the table's option (shared/table.py), not the rules'
-        state = self.new_state(seats, options, seed_bytes(seed, self.seed_hex_text), version)
+        seed = seed_bytes(seed, self.seed_hex_text)
+        if self._new_state_takes_rng():
+            state = self.new_state(seats, options, seed, version, rng=self.setup_rng(seed))
+        else:
+            state = self.new_state(seats, options, seed, version)
+        if version in self.versions_without_facts:
+            from .events import strip_facts
+            strip_facts(state.get("events"))
         return set_rules_version(state, version)
 
-    def new_state(self, seats, options, seed, rules_version):
+    def new_state(self, seats, options, seed, rules_version, rng=None):
         """The game's fresh state (abstract): checked seats and options, the seed as bytes.
 
         It keeps ``seed`` (hex), ``ply`` (0) and ``events`` ([]), see the module docstring.
+        A ``new_state`` that names an ``rng`` parameter is handed :meth:`setup_rng` for its
+        set-up's randomness (a shuffled deck, a board, the dice dealt before the first move).
         """
         raise NotImplementedError
+
+    def setup_rng(self, seed):
+        """The set-up's randomness: ``Rng(seed, b"setup")``, from the secret seed alone.
+
+        The set-up is drawn before any move, so it depends on the seed only (not on the moves'
+        entropy, as every later draw does); the seed is committed to when the game is created
+        and revealed when it ends, so the set-up can be checked against it then.
+        """
+        return Rng(seed.hex() if isinstance(seed, bytes) else seed, b"setup")
+
+    def _new_state_takes_rng(self):
+        try:
+            return "rng" in inspect.signature(self.new_state).parameters
+        except (TypeError, ValueError):
+            return False
 
     def resolve_rules_version(self, rules_version=None):
         """``rules_version`` as a string (None: the current one).
@@ -341,6 +391,10 @@ class Game:
         self.applies[kind](state, seat, move, plan, rng)
         state["ply"] += 1
         self.after_move(state, seat, move)
+        if self.versions_without_facts and \
+                state.get("rules_version", FIRST_RULES_VERSION) in self.versions_without_facts:
+            from .events import strip_facts   # rules_version_of(state), written out: play is hot
+            strip_facts(state["events"])
         if reveals is not None:
             reveals.append(bool(self.reveals(state, seat, move, rng)))
         return state
@@ -477,3 +531,32 @@ class Game:
     def rules_help(self):
         """A short help text for the notation, with examples."""
         return self.help_text or self.__doc__ or ""
+
+    def _package_text(self, filename):
+        """The text of ``filename`` shipped beside the game's module (package data), or None."""
+        module = type(self).__module__
+        package = module if self.package is None else self.package
+        for name in dict.fromkeys((package, module.rpartition(".")[0] or module)):
+            try:
+                return importlib.resources.files(name).joinpath(filename).read_text("utf-8")
+            except (FileNotFoundError, IsADirectoryError, ModuleNotFoundError, TypeError,
+                    NotADirectoryError):
+                continue
+        return None
+
+    def how_to_play(self):
+        """The players' guide: ``HOWTO.md`` beside the game's module (Markdown), or None.
+
+        A plug-in ships it as package data, like ``RULES.md`` (docs/ADDING-A-GAME.md).
+        """
+        return self._package_text("HOWTO.md")
+
+    def rules_notes(self):
+        """The developers' notes: ``RULES.md`` beside the game's module (the rules as played
+        and every documented choice), or None."""
+        return self._package_text("RULES.md")
+
+    def bot_levels(self):
+        """The bot levels this game plays, weakest first (``random`` always; ``shared.bots``)."""
+        from .bots import levels
+        return levels(self)

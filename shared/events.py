@@ -9,34 +9,55 @@ An event is a dict kept in ``state["events"]`` (the events of the last move)::
      "private_data": {"blue": {"card": "wool"}}}  # optional: facts only that seat may read
 
 A bot or a checker reads ``kind`` and ``data`` (through :func:`facts_for`, which redacts
-``private_data`` for the viewer) and never parses the text.  States of rules version "1"
-predate facts: :func:`make_event` leaves them out there, so that replaying an old log gives
-a byte-identical state.
+``private_data`` for the viewer) and never parses the text.
+
+Facts are kept at every rules version, "1" included (the version every new game starts at).
+The three built-in games recorded their first version before facts existed: their states of
+that version keep no facts, so that replaying an old log gives a byte-identical state (and
+hash).  The template strips them there (``shared.base.Game.versions_without_facts``), not
+this module: a new game's version "1" keeps its facts.
+
+A move that shows a hidden field to every seat on purpose (a reveal the rules intend: the
+dice lifted at a challenge) says so with ``reveals``: ``[(seat, path), ...]`` as
+``Game.hidden_fields`` names them.  The contract (``shared.contract``) lets exactly those
+fields reach the other seats.
 """
 
-from .base import FIRST_RULES_VERSION
 
-
-def make_event(state, public, private=None, kind=None, data=None, private_data=None):
-    """A new event dict for ``state`` (not yet added); facts only from rules version 2 on."""
+def make_event(state, public, private=None, kind=None, data=None, private_data=None,
+               reveals=None):
+    """A new event dict for ``state`` (not yet added), its facts kept at every version."""
     ev = {"public": public}
     if private:
         ev["private"] = dict(private)
-    # rules_version_of(state) != FIRST_RULES_VERSION, written out: every event asks
-    if kind is not None and state.get("rules_version", FIRST_RULES_VERSION) != FIRST_RULES_VERSION:
+    if kind is not None:
         ev["kind"] = kind
         if data:
             ev["data"] = dict(data)
         if private_data:
             ev["private_data"] = {seat: dict(facts) for seat, facts in private_data.items()}
+    if reveals:
+        ev["reveals"] = [[seat, list(path)] for seat, path in reveals]
     return ev
 
 
-def add_event(state, public, private=None, kind=None, data=None, private_data=None):
+def add_event(state, public, private=None, kind=None, data=None, private_data=None,
+              reveals=None):
     """Append :func:`make_event` to ``state["events"]``; returns the event."""
-    ev = make_event(state, public, private, kind, data, private_data)
+    ev = make_event(state, public, private, kind, data, private_data, reveals)
     state["events"].append(ev)
     return ev
+
+
+#: the keys of an event that are facts (what a state without facts leaves out)
+FACT_KEYS = ("kind", "data", "private_data")
+
+
+def strip_facts(events):
+    """Remove the facts of ``events`` in place (the states of a version without facts)."""
+    for ev in events or ():
+        for key in FACT_KEYS:
+            ev.pop(key, None)
 
 
 def texts_for(events, seat):

@@ -9,7 +9,9 @@ declaring it in the entry-point group ``pbem.games`` (``name = module:GAME``, th
         pig = pbem_pig:GAME
 
 Game packages are imported lazily so that the command-line client starts
-fast and a broken game never stops the others from loading.
+fast and a broken game never stops the others from loading.  A declared game that cannot load
+is never silent: :func:`load_errors` names it with its reason (``pbem rules``, ``pbem games``,
+the server's start log and ``python -m shared.contract`` print them).
 """
 
 import importlib
@@ -28,6 +30,8 @@ _BUILTIN = {
 }
 _extra = {}
 _loaded = {}
+#: {name: why it cannot load}, of the declared games that failed (see :func:`load_errors`)
+_errors = {}
 
 
 def register(game):
@@ -65,8 +69,15 @@ def _target(name):
     return target
 
 
+def _reason(exc):
+    """One line for why a game did not load: the exception's type and message."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
 def game_types():
-    """The names of every game that loads here, sorted (a broken one is left out)."""
+    """The names of every game that loads here, sorted (a broken one is left out and named
+    by :func:`load_errors`)."""
     names = set(_extra)
     for name in sorted(set(_BUILTIN) | set(_plugins())):
         try:
@@ -77,6 +88,28 @@ def game_types():
     return sorted(names)
 
 
+def load_errors():
+    """{name: reason} of every declared game that cannot load here (after trying them all).
+
+    A declared entry whose module is missing, raises on import, lacks the attribute or is
+    not a :class:`shared.base.Game` named like its entry: each is named with its reason, so
+    that a broken plug-in is never silently absent.
+    """
+    for name in sorted(set(_BUILTIN) | set(_plugins())):
+        if name not in _loaded:
+            try:
+                get_game(name)
+            except Exception:  # noqa: BLE001 - recorded in _errors by get_game
+                continue
+    return {name: why for name, why in sorted(_errors.items()) if name not in _loaded}
+
+
+def load_error_lines():
+    """The lines a command prints on stderr for :func:`load_errors` (none when all load)."""
+    return [f"warning: the game {name} cannot load: {why}"
+            for name, why in load_errors().items()]
+
+
 def get_game(name):
     """The game object for ``name``; raises KeyError for an unknown game.
 
@@ -85,13 +118,22 @@ def get_game(name):
     game = _loaded.get(name)
     if game is not None:
         return game
+    declared = _BUILTIN.get(name) or _plugins().get(name)
     target = _target(name)
     if target is None:
+        if declared is not None:
+            _errors[name] = f"{declared}: no module {declared.partition(':')[0]!r} is installed"
         raise KeyError(name)
     from .base import Game
     module, _, attr = target.partition(":")
-    game = getattr(importlib.import_module(module), attr or "GAME")
+    try:
+        game = getattr(importlib.import_module(module), attr or "GAME")
+    except Exception as exc:
+        _errors[name] = f"{target}: {_reason(exc)}"
+        raise
     if not isinstance(game, Game) or game.name != name:
+        _errors[name] = f"{target} is not a shared.base.Game named {name!r}"
         raise TypeError(f"{target} is not a game named {name!r}")
     _loaded[name] = game
+    _errors.pop(name, None)
     return game

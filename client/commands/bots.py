@@ -43,6 +43,16 @@ class _Bot:
         self.level = level
         self.seed = seed
         self.seconds = seconds
+        if rules is not None:
+            # this command's own bot plays the strongest level the game has up to --level,
+            # and says so on stderr when that is a weaker one (never silently)
+            from shared.bots import levels
+            have = levels(rules)
+            playable = [lv for lv in have if LEVELS.index(lv) <= LEVELS.index(level)]
+            if playable and playable[-1] != level:
+                self.level = playable[-1]
+                note(f"pbem: {rules.name} has no {level} bot (its levels are "
+                     f"{', '.join(have)}): playing {self.level}")
 
     def rng(self, game_id, seq):
         if self.seed is None:
@@ -134,7 +144,7 @@ def _over_line(game_id, game, view):
 @click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--level", type=click.Choice(LEVELS), default="greedy", show_default=True,
               help="How the bot plays (a game without bots of that level uses the level "
-                   "below).")
+                   "below, said on stderr).")
 @click.option("--seat", metavar="S", help="Play this seat (if you hold several).")
 @click.option("--until-end", is_flag=True,
               help="Play every move the seat owes until the game ends, waiting for the "

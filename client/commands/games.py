@@ -16,6 +16,7 @@ from ..context import (
     terminal_width,
     wrap_lines,
 )
+from ..seats import note_unloadable
 
 # --- register -------------------------------------------------------------------------------
 
@@ -347,30 +348,53 @@ def _keep_legal(c, game_id, resp):
 
 @click.command()
 @click.argument("game_type", metavar="TYPE", required=False, shell_complete=complete_type)
+@click.option("--choices", is_flag=True,
+              help="The developers' notes instead: the rules as played and every documented "
+                   "choice (the game's RULES.md).")
 @pass_ctx
-def rules(c, game_type):
-    """A short help for TYPE's move notation, with examples (no TYPE: list the games).
+def rules(c, game_type, choices):
+    """How to play TYPE, and its move notation with examples (no TYPE: list the games).
 
     \b
     Example:
       pbem rules zarahemla
+      pbem rules zarahemla --choices
     """
     if not game_type:
         names = known_types()
+        note_unloadable(c)
         c.emit(names, names)
         return
     try:
         game = load_game(game_type)
     except KeyError:
+        note_unloadable(c)
         raise PbemError(f"there is no game called {game_type!r}; this client knows "
                         f"{', '.join(known_types()) or 'none'}") from None
+    except Exception as exc:  # noqa: BLE001 - a declared game that cannot load, named
+        from shared.games import load_errors
+        why = load_errors().get(game_type) or f"{type(exc).__name__}: {exc}"
+        raise PbemError(f"the game {game_type} cannot load here: {why}") from None
+    if choices:
+        notes = game.rules_notes()
+        if notes is None:
+            raise PbemError(f"{game_type} ships no developers' notes (RULES.md)")
+        c.emit({"name": game.name, "choices": notes}, notes.rstrip("\n"))
+        return
+    howto = game.how_to_play()
     data = {"name": game.name, "title": game.title, "min_seats": game.min_seats,
             "max_seats": game.max_seats, "options": game.options_schema,
-            "help": game.rules_help()}
+            "score_label": game.score_label, "bot_levels": game.bot_levels(),
+            "how_to_play": howto, "help": game.rules_help()}
     lines = [f"{game.title or game.name} ({game.name}): {game.min_seats} to {game.max_seats} "
-             "players"]
+             f"players; the score counts {game.score_label}"]
+    if howto:
+        lines += ["", "How to play", ""] + howto.strip().splitlines()
+    lines += ["", "Options:"] if game.options_schema else []
     for key, spec in (game.options_schema or {}).items():
         lines.append(f"  --option {key}=...  {spec.get('help', '')} "
                      f"(default {spec.get('default')!r})")
-    lines += [""] + game.rules_help().strip().splitlines()
+    lines += ["", "Moves", ""] + game.rules_help().strip().splitlines()
+    lines += ["", f"Bots: {', '.join(game.bot_levels())}.  The developers' notes: "
+                  f"pbem rules {game.name} --choices"]
     c.emit(data, wrap_lines(lines, terminal_width(), indent="    "))

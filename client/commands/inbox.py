@@ -129,7 +129,7 @@ def games(c, status):
       pbem games
       pbem games --status playing
     """
-    from ..seats import to_act_text
+    from ..seats import to_act_text, note_unloadable
     api = c.signed_api()
     items = api.games(status)
     c.home.remember_games(c.server, items)
@@ -171,6 +171,7 @@ def games(c, status):
                      .rstrip())
     if not rows and not c.json:
         c.note(_none_text(api, status))
+    note_unloadable(c, {g["type"] for g in rows})
     if c.json:  # a list of games as before; what waits in each game is in its "waiting"
         for g in rows:
             g["waiting"] = [{k: w[k] for k in ("kind", "text", "command")}

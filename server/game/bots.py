@@ -134,15 +134,16 @@ MAX_BOT_GAMES = 3
 
 
 def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bots=0,
-                level=DEFAULT_LEVEL, rated=None):
+                level=None, rated=None):
     """``lifecycle.create_game``, then ``bots`` of the free seats filled with bot accounts.
 
     ``bots == n_seats``: a game of bots only (to watch a strategy from the shell): the
-    creator takes no seat, every seat goes to the bot of ``level``, and the game starts at
-    once; the bot worker plays it to the end.  A player may have at most
-    ``PBEM_MAX_BOT_GAMES`` (3) such games being played at once: each costs the server's
-    CPU until it ends.  Everything that could refuse is checked before the game exists, so
-    a refusal leaves no half-filled game behind.
+    creator takes no seat, every seat goes to the bot of ``level`` (None: the game's
+    strongest up to greedy; a level asked for that the game lacks is refused, naming the
+    levels it has), and the game starts at once; the bot worker plays it to the end.  A
+    player may have at most ``PBEM_MAX_BOT_GAMES`` (3) such games being played at once:
+    each costs the server's CPU until it ends.  Everything that could refuse is checked
+    before the game exists, so a refusal leaves no half-filled game behind.
     """
     if not bots:
         return create_plain_game(player, type_, n_seats, options, seat, move_hours, rated)
@@ -160,9 +161,14 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bot
     if alone and seat is not None:
         raise Refused("bad_bots", f"a game of {n_seats} bot(s) in {n_seats} seat(s) leaves "
                       "no seat for you: leave out the seat you asked for (you watch)")
+    asked, level = level is not None, DEFAULT_LEVEL if level is None else level
     if level not in LEVELS:
         raise Refused("bad_bot_level", f"there is no bot level {level!r}: the levels are "
                       f"{', '.join(LEVELS)}")
+    if asked and game_def is not None and level not in levels(game_def):
+        # a level the game lacks is refused, never played by a weaker bot under its name
+        raise Refused("bad_bot_level", f"{type_} has no {level} bot: its levels are "
+                      f"{', '.join(levels(game_def))}")
     bot = bot_player(level_for(game_def, level)) if game_def is not None else None
     if alone:
         _check_bot_games_cap(player)

@@ -135,7 +135,8 @@ class GameCreateSchema(Strict):
                                 validate=validate.Range(min=1, max=24 * 60))
     # seats filled with the server's bots at creation (server/game/bots.py), and their level
     bots = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=8))
-    bot_level = fields.String(load_default="greedy", validate=validate.OneOf(
+    # not given: the game's strongest level up to greedy; given: that level or a refusal
+    bot_level = fields.String(load_default=None, allow_none=False, validate=validate.OneOf(
         ["random", "greedy", "strong"], error="the bot levels are random, greedy and strong"))
     # rated: the finished game changes its players' ratings; default: rated when the game is
     # competitive and has no bots (server/game/ratings.py)

@@ -2,10 +2,7 @@
 ``server/game/archives.py``: the same calls as the API)."""
 
 import hashlib
-import inspect
 import logging
-import os
-import sys
 
 from flask import make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
@@ -130,6 +127,7 @@ def _game_context(game, player, seat):
             "player": player, "mine": mine, "private": _private_panel(view),
             "result": (view or {}).get("result") or game.result,
             "etag": _etag(game, seat, player), "show_cards": bool(counts),
+            "score_label": game_def.score_label,
             "play": _play_context(game, seat, player, view)}
 
 
@@ -234,37 +232,66 @@ def lobby():
 
 @bp.get("/rules/<type_>")
 def rules(type_):
+    """How to play first (the game's HOWTO.md), a picture of a new game's board, the move
+    notation; the developers' notes (RULES.md) behind a link (``/rules/TYPE/choices``)."""
+    game_def = _rules_game(type_)
+    return render_template("rules.html", name=type_, title=game_def.title or type_,
+                           howto=_markdown(game_def, "howto", game_def.how_to_play),
+                           board=_rules_board(game_def), help=game_def.rules_help(),
+                           has_choices=_markdown(game_def, "notes", game_def.rules_notes)
+                           is not None, choices=False)
+
+
+@bp.get("/rules/<type_>/choices")
+def rules_choices(type_):
+    """The developers' notes: the rules as played and every documented choice (RULES.md)."""
+    game_def = _rules_game(type_)
+    html = _markdown(game_def, "notes", game_def.rules_notes)
+    if html is None:
+        fail(404, "no_rules_notes", f"{type_} ships no developers' notes")
+    return render_template("rules.html", name=type_, title=game_def.title or type_, html=html,
+                           choices=True)
+
+
+def _rules_game(type_):
     try:
-        game_def = get_game(type_)
+        return get_game(type_)
     except KeyError:
         fail(404, "unknown_game_type", f"there is no game called {type_!r}")
-    html = _rules_html(game_def)
-    return render_template("rules.html", name=type_, title=game_def.title or type_, html=html,
-                           help=None if html else game_def.rules_help())
 
 
 _RULES_CACHE = {}
 
 
-def _rules_html(game_def):
-    """The game's RULES.md (beside its module) as HTML, or None when it has none."""
-    if game_def.name in _RULES_CACHE:
-        return _RULES_CACHE[game_def.name]
-    module = sys.modules.get(type(game_def).__module__)
-    html = None
-    try:
-        folder = os.path.dirname(inspect.getfile(module)) if module else None
-    except TypeError:
-        folder = None
-    path = os.path.join(folder, "RULES.md") if folder else None
-    if path and os.path.isfile(path):
-        from markdown_it import MarkdownIt
-        with open(path, encoding="utf-8") as f:
+def _markdown(game_def, which, read):
+    """``read()`` (Markdown shipped with the game) as HTML, or None when it has none."""
+    key = (game_def.name, which)
+    if key not in _RULES_CACHE:
+        text = read()
+        html = None
+        if text is not None:
+            from markdown_it import MarkdownIt
             # html=False: any HTML in the file is shown as text, never passed through
             md = MarkdownIt("commonmark", {"html": False}).enable("table")
-            html = Markup(md.render(f.read()))
-    _RULES_CACHE[game_def.name] = html
-    return html
+            html = Markup(md.render(text))
+        _RULES_CACHE[key] = html
+    return _RULES_CACHE[key]
+
+
+def _rules_board(game_def):
+    """(svg, text) of a new game's board as a spectator sees it: default options, the fewest
+    seats (two where the game allows), a fixed seed; (None, None) if it cannot be drawn."""
+    key = (game_def.name, "board")
+    if key not in _RULES_CACHE:
+        board = (None, None)
+        try:
+            n = min(max(game_def.min_seats, 2), game_def.max_seats)
+            state = game_def.new_game(game_def.seat_names(n), {}, b"the rules page")
+            board = _board(game_def, game_def.view(state, None))
+        except Exception:  # noqa: BLE001 - a picture that cannot be drawn is left out
+            log.exception("the board of %s cannot be drawn for its rules page", game_def.name)
+        _RULES_CACHE[key] = board
+    return _RULES_CACHE[key]
 
 
 # --- one game ------------------------------------------------------------------------------------

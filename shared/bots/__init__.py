@@ -18,21 +18,17 @@ search over the samples with the rules library; no bot ever reads the real state
     True
 
 Levels: ``random`` (any legal move), ``greedy`` (one move ahead with a value function of the
-view), ``strong`` (search over sampled worlds, bounded by a node or time budget).  Each game's
-bots live in ``shared/bots/<game>.py`` and register their levels in ``_LEVELS``; a level a
-game lacks falls back to the next weaker one.
+view), ``strong`` (search over sampled worlds, bounded by a node or time budget).  A game
+names the module of its bots in ``Game.bots_module`` (the built-in games' bots live in
+``shared/bots/<game>.py``; a plug-in names a module of its own): its ``LEVELS`` maps each
+level it plays to its chooser, ``chooser(game, view, seat, legal, rng, budget) -> move``.
+Every game has the random level.  A level a game lacks is refused (:class:`BotError`, naming
+the levels it has: :func:`levels`), never played by a weaker bot under its name.
 """
 
 import importlib
 
 LEVELS = ("random", "greedy", "strong")
-
-#: {game name: module path} of each game's bots (loaded lazily)
-_GAME_BOTS = {
-    "zarahemla": "shared.bots.zarahemla",
-    "stone_age": "shared.bots.stone_age",
-    "title_of_liberty": "shared.bots.title_of_liberty",
-}
 
 
 class BotError(ValueError):
@@ -61,7 +57,7 @@ def may_play(game, move, legal):
 
 
 def _module(game):
-    path = _GAME_BOTS.get(game.name)
+    path = getattr(game, "bots_module", None)
     # a game's bot module that fails to import is a bug to see, not a reason to play its
     # seats at random
     return importlib.import_module(path) if path is not None else None
@@ -117,17 +113,20 @@ def choose_move(game, view, seat, legal, rng, level="random", budget=None, refus
     ``budget["clock"]`` function).  Raises BotError for an unknown level or when there is no
     move to choose from.
     """
-    if level not in LEVELS:
-        raise BotError(f"there is no bot level {level!r}: the levels are {', '.join(LEVELS)}")
+    check_level(game, level)
     moves = public_moves(game, view, seat, legal, refused)
     if not moves:
         raise BotError(f"{seat} has no legal move to choose from")
-    have = _levels_for(game)
-    for candidate in reversed(LEVELS[:LEVELS.index(level) + 1]):
-        chooser = have.get(candidate)
-        if chooser is not None:
-            return chooser(game, view, seat, moves, rng, budget)
-    raise BotError(f"no bot for {game.name}")  # pragma: no cover - random always exists
+    return _levels_for(game)[level](game, view, seat, moves, rng, budget)
+
+
+def check_level(game, level):
+    """Raise BotError unless ``game`` has bots of ``level``; the message names its levels."""
+    if level not in LEVELS:
+        raise BotError(f"there is no bot level {level!r}: the levels are {', '.join(LEVELS)}")
+    have = levels(game)
+    if level not in have:
+        raise BotError(f"{game.name} has no {level} bot: its levels are {', '.join(have)}")
 
 
 def legal_or_again(game, view, seat, legal, rng, level="random", budget=None, tries=3,

@@ -34,6 +34,11 @@ class StoneAgeGame(Game):
     }
 
     seats = SEAT_ORDER
+    #: the bots of this game (``shared.bots``)
+    bots_module = "shared.bots.stone_age"
+    #: version 1 states predate facts (``shared.events``): their events keep none
+    versions_without_facts = ("1",)
+    score_label = "VP"
     seats_in_order = True
     #: the notation, then what everything costs (the book's overview tile)
     help_text = HELP + "\n" + "\n".join(costs_lines())

@@ -2,10 +2,10 @@
 
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, Game
-from . import legal, notation, render, rules, svg
+from . import legal, rules
 from .board import SEATS
 from .notation import format_move
-from .state import DIFFICULTY, lost_code, new_state, over_code
+from .state import DIFFICULTY, lost_code, over_code
 from .view import view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
@@ -97,10 +97,17 @@ class TitleOfLiberty(Game):
     }
 
     seats = SEATS
+    #: the bots of this game (``shared.bots``)
+    bots_module = "shared.bots.title_of_liberty"
+    #: version 1 states predate facts (``shared.events``): their events keep none
+    versions_without_facts = ("1",)
+    #: the view's scores count the flags of the cities each army retook
+    score_label = "flags"
     seat_words = ("army", "armies")
-    rules_module = rules          # the tables, check_duty, to_act, owes
-    notation_module = notation    # parse_move, format_move
-    render_module, svg_module, help_text = render, svg, HELP
+    #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
+    #: format_move), render, svg and state.new_state: see ``Game.package``
+    package = __package__
+    help_text = HELP
 
     # --- set-up -----------------------------------------------------------
 
@@ -132,8 +139,6 @@ class TitleOfLiberty(Game):
         if out["deadline_hours"] < 0:
             raise IllegalMove("option deadline_hours cannot be negative", code="bad_option")
         return out
-
-    new_state = staticmethod(new_state)
 
     # --- play -------------------------------------------------------------
 

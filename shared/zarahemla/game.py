@@ -72,6 +72,11 @@ class Zarahemla(Game):
     }
 
     seats = SEATS
+    #: the bots of this game (``shared.bots``)
+    bots_module = "shared.bots.zarahemla"
+    #: version 1 states predate facts (``shared.events``): their events keep none
+    versions_without_facts = ("1",)
+    score_label = "VP"
     #: versions 1 and 2 read a seed given as hex digits as hex (``shared.seats.seed_bytes``)
     seed_hex_text = True
     #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,

@@ -74,9 +74,14 @@ def test_new_on_timeout_usage(make_player):
     assert bad.exit_code == 2 and "--on-timeout" in bad.stderr and "Traceback" not in bad.stderr
     lonely = ann.run("new", "pig", "--seats", 2, "--on-timeout", "bot", ok=None)
     assert lonely.exit_code == 2 and "--move-hours" in lonely.stderr
-    made = ann.json("new", "pig", "--seats", 2, "--on-timeout", "bot:strong",
+    # Pig has random bots only: a level it lacks is refused, naming the levels it has
+    lacking = ann.run("new", "pig", "--seats", 2, "--on-timeout", "bot:strong",
+                      "--move-hours", 2, ok=None)
+    assert lacking.exit_code == 1 and "Traceback" not in lacking.stderr
+    assert "pig has no strong bot: its levels are random" in lacking.stderr
+    made = ann.json("new", "pig", "--seats", 2, "--on-timeout", "bot:random",
                     "--move-hours", 2)
-    assert made["options"]["on_timeout"] == "bot:strong"
+    assert made["options"]["on_timeout"] == "bot:random"
 
 
 def test_leave_is_in_the_lazy_command_list():

@@ -101,11 +101,20 @@ def test_bots_fill_the_free_seats_and_leave_the_rest_open(make_player, app):
     assert joined["status"] == "playing"
 
 
-def test_a_level_the_game_has_no_bots_for_is_played_by_the_level_below(make_player, app):
-    """Pig (a fixture) has only the random level: the seat shows who really plays it."""
+def test_a_level_the_game_has_no_bots_for_is_refused_with_its_levels(make_player, app):
+    """Pig (a fixture) has only the random level: asking for strong is refused, never played
+    by a random bot under another name; asking for no level gives its strongest."""
     ann = make_player("ann")
-    game = create(ann, seats=2, bots=1, level="strong").get_json()
+    r = create(ann, seats=2, bots=1, level="strong")
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "bad_bot_level"
+    assert r.get_json()["error"]["message"] == "pig has no strong bot: its levels are random"
+    assert ann.get("/api/games").get_json()["games"] == []
+    game = ann.post("/api/games", {"type": "pig", "seats": 2, "bots": 1}).get_json()
     assert [s["player"] for s in game["seats"]] == ["ann", "bot-random"]
+    r = ann.post("/api/games", {"type": "pig", "seats": 2,
+                                "options": {"on_timeout": "bot:greedy"}})
+    assert r.status_code == 422 and "pig has no greedy bot: its levels are random" in \
+        r.get_json()["error"]["message"]
 
 
 @pytest.mark.parametrize("body, code", [

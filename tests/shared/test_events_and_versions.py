@@ -19,10 +19,11 @@ def test_facts_are_redacted_for_the_viewer():
     assert facts_for(state["events"], "red")[0]["data"]["card"] == "wool"
 
 
-def test_version_one_states_carry_no_facts_so_old_logs_replay_byte_identical():
+def test_facts_are_kept_at_every_rules_version_version_one_included():
     state = {"events": []}
     add_event(state, "red rolls 7.", kind="roll", data={"dice": [3, 4]})
-    assert state["events"] == [{"public": "red rolls 7."}]
+    assert state["events"] == [{"public": "red rolls 7.", "kind": "roll",
+                                "data": {"dice": [3, 4]}}]
     assert rules_version_of(state) == "1"
     assert set_rules_version({}, "1") == {}
     assert set_rules_version({}, "2") == {"rules_version": "2"}

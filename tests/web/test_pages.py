@@ -65,24 +65,43 @@ def test_the_lobby_lists_open_playing_and_finished_games_and_the_game_types(clie
         assert f'href="/rules/{name}"' in html
 
 
-def test_rules_pages_render_the_rulebook_or_the_notation_help(client):
-    html = client.get("/rules/zarahemla").get_data(as_text=True)
-    assert "<h1>" in html and "<table>" in html  # RULES.md as HTML, tables included
+def test_rules_pages_show_how_to_play_first_and_the_notes_behind_a_link(client):
+    for name in ("zarahemla", "stone_age", "title_of_liberty"):
+        html = client.get(f"/rules/{name}").get_data(as_text=True)
+        game = get_game(name)
+        howto = html.index('id="how-to-play"')
+        # How to play (HOWTO.md) first, then a new game's board, then the moves
+        assert howto < html.index("<svg") < html.index('id="moves"')
+        assert game.how_to_play().splitlines()[0].lstrip("# ") in html
+        assert f'href="/rules/{name}/choices"' in html
+        notes = client.get(f"/rules/{name}/choices").get_data(as_text=True)
+        assert "<h1>" in notes and "<table>" in notes   # RULES.md as HTML, tables included
     pig = client.get("/rules/pig").get_data(as_text=True)
     assert "roll (a 1 ends your turn with nothing)" in pig
+    assert "Pig to 20" in pig                           # its text board: it draws no SVG
+    assert client.get("/rules/pig/choices").status_code == 404
     assert client.get("/rules/chess").status_code == 404
+    assert client.get("/rules/chess/choices").status_code == 404
+
+
+def test_the_score_column_is_named_by_the_game(client, make_player):
+    game_id, _ = start_pig(make_player)
+    html = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "<th>points</th>" in html                    # Pig keeps the default
+    assert get_game("zarahemla").score_label == "VP"
 
 
 def test_html_in_a_rules_file_is_shown_as_text(tmp_path, monkeypatch):
     from server.web import pages
     md = "# Rules\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(2)>\n"
     (tmp_path / "RULES.md").write_text(md)
-    module = type(__import__("sys"))("fake_rules_game")
-    module.__file__ = str(tmp_path / "game.py")
-    monkeypatch.setitem(__import__("sys").modules, "fake_rules_game", module)
-    game_cls = type("Fake", (), {"__module__": "fake_rules_game", "name": "fake_rules"})
-    html = pages._rules_html(game_cls())
+    game_cls = type("Fake", (), {"name": "fake_rules"})
+    game = game_cls()
+    html = pages._markdown(game, "notes", lambda: md)
     assert "<script>" not in html and "<img" not in html and "&lt;script&gt;" in html
+    monkeypatch.setattr(pages, "_RULES_CACHE", {})
+    html = pages._markdown(game, "howto", lambda: md)   # How to play is read the same way
+    assert "<script>" not in html and "&lt;script&gt;" in html
 
 
 # --- one game: the page, the private view, live updates -------------------------------------

@@ -140,10 +140,10 @@ def test_set_up_duties_name_no_hex_letter_as_a_placeholder():
 
 
 def test_a_moves_event_texts_are_joined_without_doubled_punctuation():
-    """The issue "A player's second hour": `(Red placed a road on 33-38.; Set-up done: ...)`.
-    Zarahemla's event texts end with a full stop; the client's one-line summary of a move
+    """Once shown as `(Red placed a road on 33-38.; Set-up done: ...)`.  Zarahemla's event
+    texts end with a full stop; the client's one-line summary of a move
     joins them with "; " and drops each text's own full stop."""
-    from client.commands_play import _entry_line
+    from client.poster import entry_line
     st = GAME.new_game(["red", "blue"], {"board": "beginner"}, b"dots")
     texts = []
     while st["phase"] == "setup":
@@ -151,6 +151,6 @@ def test_a_moves_event_texts_are_joined_without_doubled_punctuation():
         st = GAME.play(st, seat, GAME.legal_moves(st, seat)[0])
         texts = [e["public"] for e in st["events"]]
     assert len(texts) >= 2 and all(t.endswith(".") for t in texts)
-    line = _entry_line({"seq": 12, "seat": "red", "move": "road 1-5", "events": texts})
+    line = entry_line({"seq": 12, "seat": "red", "move": "road 1-5", "events": texts})
     assert ".;" not in line and "; Set-up done: every player" in line
     assert line.endswith(")") and not line.endswith(".)")
