@@ -35,7 +35,9 @@ def _option_fields(game_def):
     out = []
     for key, spec in game_def.options_schema.items():
         kind = spec.get("type", "str")
-        out.append({"key": key, "kind": kind, "default": spec.get("default"),
+        label = key.replace("_", " ")
+        label = ("victory points" + label[2:] if label.startswith("vp ") else label).capitalize()
+        out.append({"key": key, "label": label, "kind": kind, "default": spec.get("default"),
                     "choices": spec.get("choices"), "help": spec.get("help", "")})
     return out
 

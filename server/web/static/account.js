@@ -34,6 +34,18 @@
 
   function signedIn() { return document.body.getAttribute("data-player") || ""; }
 
+  /* the header says who is signed in once a page signed the browser in without a reload */
+  function signedInAs(name) {
+    document.body.setAttribute("data-player", name);
+    var who = document.querySelector("header.top .who");
+    if (who && !$("signed-in-as")) {
+      who.textContent = "Signed in as ";
+      who.appendChild(el("strong", {id: "signed-in-as"}, name));
+    }
+    var banner = $("key-signin");
+    if (banner) { banner.hidden = true; }
+  }
+
   function browserTz() {
     try { return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"; }
     catch (e) { return "UTC"; }
@@ -70,8 +82,9 @@
   function showKit(name, code) {
     var kit = $("recovery-kit");
     $("recovery-code").textContent = code;
-    var link = $("recovery-file");
-    var blob = new Blob([kitText(name, code)], {type: "text/plain"});
+    var link = $("recovery-file"), text = kitText(name, code);
+    $("kit-text").textContent = text;  /* what the file holds; what a printout shows */
+    var blob = new Blob([text], {type: "text/plain"});
     link.href = URL.createObjectURL(blob);
     link.setAttribute("download", "pbem-recovery-" + name + ".txt");
     kit.hidden = false;
@@ -91,7 +104,7 @@
       showKit(name, r.recovery_code);
       return keys().session(name);
     }).then(function () {
-      document.body.setAttribute("data-player", name);
+      signedInAs(name);
       $("signup").setAttribute("data-state", "kit");
       say("signup-status", "Signed up as " + name + ", and this browser is signed in.", "ok");
       form.hidden = true;
@@ -117,7 +130,7 @@
   function heldKeys() {
     var box = $("held-keys"), list = $("held-list");
     if (!box) { return; }
-    keys().homes().then(function (names) {
+    keys().signers().then(function (names) {
       if (!names.length) { return; }
       box.hidden = false;
       list.textContent = "";
@@ -143,7 +156,7 @@
     if (!box || signedIn()) { return; }
     var k;
     try { k = keys(); } catch (e) { return; }
-    k.homes().then(function (names) {
+    k.signers().then(function (names) {
       if (!names.length) { return; }
       box.textContent = "";
       box.appendChild(el("span", {}, "This browser holds your key" +
@@ -187,7 +200,7 @@
     }).then(function (r) {
       return keys().session(name).then(function () { return r; });
     }).then(function (r) {
-      document.body.setAttribute("data-player", name);
+      signedInAs(name);
       var n = r.games.done.length, skipped = r.games.skipped.length;
       var text = "Signed in as " + name + " with a new key. " +
         (n ? "Your key was replaced in " + n + " game" + (n > 1 ? "s" : "") +
@@ -328,6 +341,72 @@
     }).then(function () { busy(button, false); });
   }
 
+  // --- another browser or phone: a one-time link, delegated by this browser's main key -------
+
+  var DAY = 86400;
+
+  function deviceLink(form) {
+    var button = $("device-submit"), player = form.getAttribute("data-player");
+    var label = form.elements.label.value.trim();
+    var days = whole(form.elements.days.value.trim());
+    var out = $("device-offer"), link;
+    if (!label) { say("device-status", "Give the other device a name, like “phone”.", "bad"); return; }
+    if (!days || days > 365) { say("device-status", "Give 1 to 365 days.", "bad"); return; }
+    busy(button, true);
+    say("device-status", "Making a one-time link…");
+    Promise.resolve().then(function () {
+      return keys().linkStart(player, label);
+    }).then(function (l) {
+      link = l;
+      $("device-url").textContent = l.url;
+      out.hidden = false;
+      out.setAttribute("data-state", "waiting");
+      say("device-status", "Open this link on the other browser or phone (it works once, " +
+          "within a few minutes). This page waits for it.");
+      return waitForKey(player, l.id);
+    }).then(function (seen) {
+      $("device-fingerprint-here").textContent = seen.fingerprint;
+      out.setAttribute("data-state", "key");
+      say("device-status", "The other device made its key. Check that it shows the same " +
+          "fingerprint, then confirm.");
+      return new Promise(function (resolve, reject) {
+        $("device-confirm").hidden = false;
+        $("device-confirm-yes").onclick = function () { resolve(seen); };
+        $("device-confirm-no").onclick = function () {
+          reject(new Error("you said the fingerprints differ: nothing was delegated"));
+        };
+      });
+    }).then(function (seen) {
+      $("device-confirm").hidden = true;
+      var notAfter = Math.floor(Date.now() / 1000) + days * DAY;
+      return keys().linkDeliver(player, link.id, seen.public_key, label, notAfter);
+    }).then(function () {
+      out.setAttribute("data-state", "done");
+      say("device-status", "Done: “" + label + "” may now play for you for " + days +
+          " days. It is signed in.", "ok");
+    }).catch(function (err) {
+      $("device-confirm").hidden = true;
+      if (out) { out.setAttribute("data-state", "failed"); }
+      say("device-status", "No device added: " + err.message, "bad");
+    }).then(function () { busy(button, false); });
+  }
+
+  function waitForKey(player, id) {
+    return new Promise(function (resolve, reject) {
+      function poll() {
+        keys().linkState(player, id).then(function (seen) {
+          if (seen.status === "key") { resolve(seen); return; }
+          if (seen.status !== "waiting") {
+            reject(new Error("the link is " + seen.status + "; make a new one"));
+            return;
+          }
+          setTimeout(poll, 1000);
+        }, reject);
+      }
+      poll();
+    });
+  }
+
   // --- wiring --------------------------------------------------------------------------------
 
   function on(id, fn) {
@@ -352,6 +431,7 @@
     on("new-game-form", newGame);
     on("join-form", join);
     on("settings-form", settings);
+    on("device-form", deviceLink);
     var printButton = $("recovery-print");
     if (printButton) { printButton.addEventListener("click", function () { window.print(); }); }
     var type = $("new-type");

@@ -528,6 +528,56 @@
     });
   }
 
+  /* Let another browser or phone play for `player`, as `pbem device add --browser` does,
+     from this browser's main key (client/commands_devices.py _add_browser):
+       linkStart(player, label) -> the one-time link {id, url, expires_at, status}
+       linkState(player, id) -> {status: waiting|key|delegated|done|expired, fingerprint...}
+       linkDeliver(player, id, deviceKey, label, notAfter): the delegation
+         (shared/delegation.py: DELEGATION_DOMAIN + canonical JSON of player, device_key,
+         label, not_after) signed by the main key, posted for the other browser to fetch. */
+  var DELEGATION_DOMAIN = "pbem-delegation-v1\n";
+
+  function mainFor(player) {
+    return getRecord("player:" + player).then(function (rec) {
+      if (!isMain(rec)) {
+        throw new Error("only a browser holding " + player + "'s main key (the one signed " +
+                        "up or restored here) can let another device play");
+      }
+      return rec;
+    });
+  }
+
+  function linkStart(player, label) {
+    return mainFor(player).then(function () {
+      return signedFetch(player, "POST", "/api/devices/links", {label: label});
+    }).then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
+  }
+
+  function linkState(player, id) {
+    return signedFetch(player, "GET", "/api/devices/links/" + Number(id), null)
+      .then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
+  }
+
+  function linkDeliver(player, id, deviceKey, label, notAfter) {
+    var body = {player: player, device_key: deviceKey, label: label, not_after: notAfter};
+    return mainFor(player).then(function (rec) {
+      return signBytes(rec.privateKey, enc.encode(DELEGATION_DOMAIN + canonicalJson(body)));
+    }).then(function (signature) {
+      var delegation = Object.assign({}, body, {signature: signature});
+      return signedFetch(player, "POST", "/api/devices/links/" + Number(id) + "/delegation",
+                         {delegation: delegation});
+    }).then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
+  }
+
+  /* the players this browser can sign for now: its main keys and its delegations in force */
+  function signers() {
+    return allRecords().then(function (recs) {
+      return recs.filter(function (r) {
+        return r.id.indexOf("player:") === 0 && inForce(r);
+      }).map(function (r) { return r.player; });
+    }, function () { return []; });
+  }
+
   // --- the link page: /device/TOKEN -------------------------------------------------------
 
   function say(el, text, kind) {
@@ -581,8 +631,9 @@
           if (mine !== answer.fingerprint) { throw new Error("the server's fingerprint differs"); }
           fpOut.textContent = mine;
           box.setAttribute("data-device-key", publicHex);
-          say(status, "Compare this fingerprint with the one your terminal shows, and answer " +
-              "yes there. Waiting for the delegation…");
+          say(status, "Compare this fingerprint with the one the device that made this " +
+              "link shows (your other browser, or your terminal), and confirm there. " +
+              "Waiting for its permission…");
           return waitForDelegation(token);
         });
       })
@@ -594,6 +645,11 @@
                           publicKey: keys.publicKey, device_key: publicHex,
                           label: delegation.label, delegation: delegation})
           .then(function () { return deleteRecord(pendingId); })
+          .then(function () {
+            document.dispatchEvent(new CustomEvent("pbem:keys"));
+            /* the pages' session from the new key, so that this browser is signed in */
+            return session(player).catch(function () {});
+          })
           .then(function () {
             var until = new Date(delegation.not_after * 1000);
             say(status, "Done: this browser may now move for " + player + " (device “" +
@@ -637,6 +693,10 @@
     players: players,
     forget: function (player) { return deleteRecord("player:" + player); },
     homes: homes,
+    signers: signers,
+    linkStart: linkStart,
+    linkState: linkState,
+    linkDeliver: linkDeliver,
     register: register,
     restore: restore,
     signedFetch: signedFetch,
