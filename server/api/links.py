@@ -58,7 +58,7 @@ class SessionSchema(ma.Schema):
 class Session(MethodView):
     @blp.doc(security=SIGNED)
     @blp.response(200, SessionSchema)
-    @blp.refusals(401)
+    @blp.refusals(400, 401)
     def post(self):
         """Sign this browser into the pages with its own key (a signed request, empty body):
         the answer sets the session cookie, with the same rules as a one-time link's
@@ -69,6 +69,8 @@ class Session(MethodView):
         """
         from flask import make_response
         from ..web.signin import session_hours, set_session
+        if request.get_data(cache=True).strip() not in (b"", b"{}"):
+            fail(400, "unexpected_body", "a session request has an empty body (or {})")
         player = current_player()
         answer = make_response(SessionSchema().dump(
             {"player": player.name, "expires_in": session_hours() * 3600}))

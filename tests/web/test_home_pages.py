@@ -118,6 +118,12 @@ def test_a_forged_or_replayed_session_request_is_refused(app, client, clock, mak
     assert first.status_code == 200
     assert again.status_code == 401 and again.get_json()["error"]["code"] == "replayed_request"
     assert not _session_cookie(again)
+    # a body (the request takes none): refused before anything is signed in
+    body = b'{"player": "mallory"}'
+    headers = request_headers(ann.key, "ann", "POST", "/api/session", body, ts=clock())
+    r = app.test_client().post("/api/session", data=body, headers=headers,
+                               content_type="application/json")
+    assert r.status_code == 400 and not _session_cookie(r)
     # unsigned, and a forged cookie: refused, and the page reads as nobody's
     r = app.test_client().post("/api/session")
     assert r.status_code == 401 and r.mimetype == "application/json"
@@ -246,14 +252,12 @@ def test_markup_in_a_name_or_email_is_refused_or_shown_as_text(app, client, cloc
     # what the address rules allow (a quoted local part) is shown as text, never as markup
     tricky = '"<script>alert(1)</script>"@example.org'
     r = ann.request("PATCH", "/api/players/me", {"email": tricky})
-    if r.status_code == 200:
-        browser = app.test_client()
-        browser.set_cookie("pbem_session", _cookie_for(ann))
-        html = browser.get("/settings").get_data(as_text=True)
-        assert "<script>alert(1)" not in html
-        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-    else:
-        assert r.status_code == 400
+    assert r.status_code == 200, r.get_json()
+    browser = app.test_client()
+    browser.set_cookie("pbem_session", _cookie_for(ann))
+    html = browser.get("/settings").get_data(as_text=True)
+    assert "<script>alert(1)" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
 # --- the lobby: your games first, where you owe a move, soonest deadline first ----------------------
