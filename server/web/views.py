@@ -347,7 +347,9 @@ def login(token):
     try:
         player, game_id = redeem_link(token)
     except LinkRefused as exc:
-        exc.message += ". Ask for a new one with: pbem open GAME"
+        exc.message += (". Sign in on the Sign in page instead (your recovery kit, or a link "
+                        "from a device where you are signed in); from your shell, pbem open "
+                        "GAME prints a new link")
         resp = make_response(error_page(exc))
         resp.headers["Referrer-Policy"] = "no-referrer"
         return _no_store(resp)
@@ -384,7 +386,8 @@ def archive_upload():
     else:
         data = request.form.get("archive", "")
     if not data:
-        fail(400, "no_archive", "choose an archive file (a .json file written by pbem export)")
+        fail(400, "no_archive", "choose an archive file (the .json file a game's page offers "
+             "as download the archive, or one pbem export wrote)")
     try:
         doc = archive_view.load(data)
     except archive_view.Unreadable as exc:

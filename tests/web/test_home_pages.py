@@ -7,6 +7,7 @@ another player's signature, markup in the fields a player writes."""
 import json
 import re
 import secrets
+from html.parser import HTMLParser
 
 from client.signing import request_headers
 from shared.envelope import public_key_hex
@@ -51,18 +52,64 @@ def test_the_new_game_page_offers_every_option_with_its_help(client):
     assert not inline_scripts_or_styles(html)
 
 
+class _Commands(HTMLParser):
+    """Every ``<code>pbem ...</code>`` of a page, and whether it sits in a "shell" aside."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.found, self.code = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        self.stack.append((tag, "shell" in classes))
+        if tag == "code":
+            self.code = ""
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            top, _ = self.stack.pop()
+            if top == "code" and self.code is not None:
+                if self.code.startswith("pbem "):
+                    self.found.append((self.code, any(s for _, s in self.stack)))
+                self.code = None
+            if top == tag:
+                break
+
+    def handle_data(self, data):
+        if self.code is not None:
+            self.code += data
+
+
+def commands_outside_asides(html):
+    parser = _Commands()
+    parser.feed(html)
+    assert parser.found or "pbem " not in text_of(html)
+    return [code for code, aside in parser.found if not aside]
+
+
 def test_pages_speak_to_players_and_keep_the_shell_in_an_aside(app, client, make_player):
-    lobby = client.get("/").get_data(as_text=True)
+    lobby = app.test_client().get("/").get_data(as_text=True)
     assert 'href="/signup"' in lobby and 'href="/new"' in lobby
-    # the lobby's only mention of a command is in a "from your shell" aside
-    for html in (lobby, client.get("/signin").get_data(as_text=True)):
-        for m in re.finditer(r"<code>pbem [^<]*</code>", html):
-            before = html[:m.start()]
-            assert before.rfind('class="shell"') > before.rfind("</p>") or \
-                before.rfind('class="hint shell"') > before.rfind("</p>"), m.group(0)
+    assert commands_outside_asides(lobby) == []
     game_id, (ann, bob) = start_pig(make_player)
-    html = sign_in(app, ann, game_id).get(f"/g/{game_id}").get_data(as_text=True)
-    assert "From your shell" in html
+    cyd = make_player("cyd")
+    open_id = cyd.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
+    ann_browser = sign_in(app, ann, game_id)
+    pages = {path: app.test_client().get(path).get_data(as_text=True)
+             for path in ("/", "/signin", "/signup", "/new", "/settings", "/archive",
+                          f"/g/{game_id}", f"/g/{open_id}", "/login/" + "x" * 40)}
+    for path in ("/", "/settings", "/new", f"/g/{game_id}", f"/g/{open_id}"):
+        pages["signed in " + path] = ann_browser.get(path).get_data(as_text=True)
+    for path, html in pages.items():
+        # a command is never the only way: each sits in a "from your shell" aside
+        assert commands_outside_asides(html) == [], path
+    assert "From your shell" in pages[f"signed in /g/{game_id}"]
+    assert "Sign in" in pages["/login/" + "x" * 40]
 
 
 def test_settings_read_back_what_was_saved(app, make_player):
