@@ -4,9 +4,9 @@ import marshmallow as ma
 from flask import current_app, request
 from flask.views import MethodView
 
-from ..views import seat_of
 from ..auth import current_player
 from ..errors import Blueprint, fail
+from ..views import seat_of
 from ..web.signin import issue_link
 from .games import SIGNED, get_or_404
 
@@ -68,6 +68,7 @@ class Session(MethodView):
         device key the player delegated): no password, and no key leaves the browser.
         """
         from flask import make_response
+
         from ..web.signin import session_hours, set_session
         if request.get_data(cache=True).strip() not in (b"", b"{}"):
             fail(400, "unexpected_body", "a session request has an empty body (or {})")

@@ -260,7 +260,7 @@ def test_a_private_game_is_joined_only_through_its_invite_link(profiles, live):
          "the invited player could not join")
 
 
-# --- moves, a trade and table talk from the pages ---------------------------------------------------
+# --- moves, a trade and table talk from the pages -------------------------------------------------
 
 def _page_for(seat):
     return {state["seats"][ANN]: 1, state["seats"][BOB]: 2}[seat]
@@ -274,8 +274,10 @@ def _moves_on_page(driver):
 
 def _again(fn, tries=20):
     """``fn()``, again when the page replaced its live part meanwhile (a stale element)."""
-    from selenium.common.exceptions import (ElementClickInterceptedException,
-                                            StaleElementReferenceException)
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        StaleElementReferenceException,
+    )
     for attempt in range(tries):
         try:
             return fn()
@@ -403,7 +405,7 @@ def test_the_time_zone_is_changed_on_settings_and_read_back(profiles, live, shot
     shots(a, "settings")
 
 
-# --- restoring a player from the recovery kit ----------------------------------------------------------
+# --- restoring a player from the recovery kit -----------------------------------------------------
 
 def test_the_second_player_is_restored_on_a_third_profile(profiles, live, shots, tmp_path):
     b, c = profiles(2), profiles(3)
@@ -539,3 +541,27 @@ def test_a_signed_in_browser_lets_another_play_through_a_one_time_link(profiles,
                        "arguments[1]).then(d);", game_id, seat)
     assert signer is True
     assert not csp_violations(a) and not csp_violations(b)
+
+
+def test_the_recovery_code_in_the_browser_is_the_clis(profiles, live):
+    """keys.js writes and reads recovery codes exactly as client/commands_table.py does."""
+    from client.commands_table import format_recovery_code, read_recovery_code
+    a = profiles(1)
+    a.get(live.url + "/")
+    for raw in (bytes(32), bytes(range(32)), bytes([255]) * 32, bytes.fromhex("a5" * 32)):
+        code = run_async(a, "const [h, d] = arguments; const b = new Uint8Array(32);"
+                         "for (let i = 0; i < 32; i++) { b[i] = parseInt(h.substr(2 * i, 2), 16); }"
+                         "pbemKeys.formatRecoveryCode(b).then(d);", raw.hex())
+        assert code == format_recovery_code(raw)
+        back = run_async(a, "const [c, d] = arguments; pbemKeys.readRecoveryCode(c).then("
+                         "b => d(Array.from(b)), e => d(String(e.message)));",
+                         code.upper().replace("-", " "))
+        assert bytes(back) == read_recovery_code(code) == raw
+    right = format_recovery_code(bytes(32))
+    wrong = right[:-1] + ("a" if right[-1] != "a" else "b")  # one check letter off
+    said = run_async(a, "const [c, d] = arguments; pbemKeys.readRecoveryCode(c).then("
+                     "b => d('read'), e => d(String(e.message)));", wrong)
+    assert "mistyped" in said
+    said = run_async(a, "const [c, d] = arguments; pbemKeys.readRecoveryCode(c).then("
+                     "b => d('read'), e => d(String(e.message)));", "hello")
+    assert "not a recovery code" in said

@@ -180,7 +180,7 @@ def test_a_forged_or_replayed_session_request_is_refused(app, client, clock, mak
     assert "signed-in-as" not in other.get("/").get_data(as_text=True)
 
 
-# --- private games ---------------------------------------------------------------------------------
+# --- private games --------------------------------------------------------------------------------
 
 def test_a_private_game_is_never_listed_and_joined_only_with_its_token(app, client,
                                                                        make_player):
@@ -249,7 +249,7 @@ def test_the_join_form_shows_for_a_signed_in_player_without_a_seat(app, make_pla
     assert 'id="join-form"' not in anon and 'href="/signup"' in anon
 
 
-# --- settings and another player's signature ---------------------------------------------------------
+# --- settings and another player's signature ------------------------------------------------------
 
 def test_settings_signed_by_another_player_are_refused(app, clock, make_player):
     ann, bob = make_player("ann", tz="Europe/Paris"), make_player("bob")
@@ -278,7 +278,7 @@ def test_settings_signed_by_another_player_are_refused(app, clock, make_player):
     assert ann.get("/api/players/me").get_json()["tz"] == "Europe/Paris"
 
 
-# --- markup in what a player writes -----------------------------------------------------------------
+# --- markup in what a player writes ---------------------------------------------------------------
 
 def test_markup_in_a_name_or_email_is_refused_or_shown_as_text(app, client, clock, make_player):
     key = secrets.token_bytes(32)
@@ -307,7 +307,7 @@ def test_markup_in_a_name_or_email_is_refused_or_shown_as_text(app, client, cloc
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
-# --- the lobby: your games first, where you owe a move, soonest deadline first ----------------------
+# --- the lobby: your games first, where you owe a move, soonest deadline first --------------------
 
 def test_the_lobby_lists_your_games_first_by_time_left(app, clock, make_player):
     ann, bob = make_player("ann"), make_player("bob")

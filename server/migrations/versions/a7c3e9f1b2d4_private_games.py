@@ -5,9 +5,8 @@ Revises: f0a1b2c3d4e5
 Create Date: 2026-12-01 23:45:00.000000
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'a7c3e9f1b2d4'
