@@ -184,6 +184,11 @@ def test_two_players_sign_up_in_two_browsers(profiles, live, shots):
 def test_a_browser_with_a_key_but_no_session_signs_in_from_it(profiles, live, shots):
     a = profiles(1)
     a.delete_all_cookies()
+    # every page offers it: the banner names the player whose key this browser holds
+    a.get(live.url + "/")
+    banner = wait(a, 10, lambda d: d.find_element(_by("ID"), "key-signin").is_displayed()
+                  and d.find_element(_by("ID"), "key-signin"), "no sign-in banner")
+    assert f"Sign in as {ANN}" in banner.text
     a.get(live.url + "/signin")
     assert not a.find_elements(_by("ID"), "signed-in-as")
     button = wait(a, 10, lambda d: d.find_element(
@@ -237,16 +242,21 @@ def test_a_game_is_started_on_new_and_joined_on_its_page(profiles, live, shots):
 
 
 def test_a_private_game_is_joined_only_through_its_invite_link(profiles, live):
+    from selenium.webdriver.support.ui import Select
     a, b = profiles(1), profiles(2)
     a.get(live.url + "/new?type=zarahemla")
     seats = by_id(a, "new-seats")
     seats.clear()
     seats.send_keys("2")
     by_id(a, "new-private").click()
+    Select(by_id(a, "new-timeout")).select_by_value("bot:random")
     submit(a, "new-game-form")
     wait(a, 20, lambda d: "/g/" in d.current_url, "the page did not go to the new game")
     game_id = a.current_url.rsplit("/g/", 1)[1].split("?")[0]
     state["private"] = game_id
+    game = api(live, f"/api/games/{game_id}")
+    assert game["private"] is True and game["invite"] is None  # not told to strangers
+    assert game["options"]["on_timeout"] == "bot:random"
     invite = by_id(a, "invite-link").text
     assert invite.startswith(live.url + f"/g/{game_id}?invite=")
     b.get(live.url + "/")

@@ -230,7 +230,8 @@
       sets[i].disabled = !mine;
     }
     var opt = form.elements.type.selectedOptions[0], seats = form.elements.seats;
-    var lo = parseInt(opt.getAttribute("data-min"), 10), hi = parseInt(opt.getAttribute("data-max"), 10);
+    var lo = parseInt(opt.getAttribute("data-min"), 10);
+    var hi = parseInt(opt.getAttribute("data-max"), 10);
     seats.min = lo; seats.max = hi;
     var n = parseInt(seats.value, 10);
     if (!(n >= lo && n <= hi)) { seats.value = Math.max(lo, Math.min(hi, 2)); }
@@ -262,7 +263,10 @@
                 bot_level: els.bot_level.value, private: els.private.checked};
     var hours = els.move_hours.value.trim();
     if (hours) {
-      if (whole(hours) === null) { say("new-status", "the time for a move is a whole number of hours", "bad"); return; }
+      if (whole(hours) === null) {
+        say("new-status", "the time for a move is a whole number of hours", "bad");
+        return;
+      }
       body.move_hours = whole(hours);
     }
     busy(button, true);
@@ -314,7 +318,10 @@
                 quiet_end: hour(els.quiet_end),
                 webhook_url: els.webhook_url.value.trim() || null};
     var days = whole(els.vacation_days.value.trim() || "0");
-    if (days === null) { say("settings-status", "vacation days are a whole number", "bad"); return; }
+    if (days === null) {
+      say("settings-status", "vacation days are a whole number", "bad");
+      return;
+    }
     busy(button, true);
     say("settings-status", "Saving…");
     Promise.resolve().then(function () {
@@ -350,7 +357,10 @@
     var label = form.elements.label.value.trim();
     var days = whole(form.elements.days.value.trim());
     var out = $("device-offer"), link;
-    if (!label) { say("device-status", "Give the other device a name, like “phone”.", "bad"); return; }
+    if (!label) {
+      say("device-status", "Give the other device a name, like “phone”.", "bad");
+      return;
+    }
     if (!days || days > 365) { say("device-status", "Give 1 to 365 days.", "bad"); return; }
     busy(button, true);
     say("device-status", "Making a one-time link…");
@@ -422,9 +432,14 @@
     var tz = document.querySelector("input[data-browser-tz]");
     if (tz) { tz.value = browserTz(); }
     var tzButton = $("set-tz-browser");
-    if (tzButton) { tzButton.addEventListener("click", function () { $("set-tz").value = browserTz(); }); }
+    if (tzButton) {
+      tzButton.addEventListener("click", function () { $("set-tz").value = browserTz(); });
+    }
     if ($("signup-status")) {
-      try { keys(); say("signup-status", ""); } catch (e) { say("signup-status", e.message, "bad"); }
+      try {
+        keys();
+        say("signup-status", "");
+      } catch (e) { say("signup-status", e.message, "bad"); }
     }
     on("signup-form", signup);
     on("restore-form", restore);
