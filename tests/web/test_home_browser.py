@@ -462,6 +462,10 @@ def test_the_second_player_is_restored_on_a_third_profile(profiles, live, shots,
     refused = run_async(b, "const d = arguments[1]; pbemKeys.session(arguments[0])"
                         ".then(() => d('signed in'), e => d(String(e.message)));", BOB)
     assert "signature" in refused
+    b.get(live.url + f"/g/{game_id}")
+    stale = run_async(b, "const d = arguments[2]; pbemKeys.available(arguments[0], "
+                      "arguments[1]).then(d);", game_id, seat)
+    assert stale is False  # the page then says how to sign in, instead of failing to send
     # and it plays for him from the page
     if api(live, f"/api/games/{game_id}")["to_act"][0] != seat:
         profiles(1).get(live.url + f"/g/{game_id}")

@@ -196,8 +196,16 @@
     });
   }
 
+  /* a main key is usable while it is still the player's key (not rotated away from, on
+     another browser or by the CLI); a device key while its delegation is in force */
   function available(gameId, seat) {
-    return recordFor(gameId, seat).then(inForce, function () { return false; });
+    return recordFor(gameId, seat).then(function (rec) {
+      if (!isMain(rec)) { return inForce(rec); }
+      return fetch("/api/players/" + encodeURIComponent(rec.player),
+                   {headers: {Accept: "application/json"}, cache: "no-store"})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (p) { return !!p && p.public_key === rec.public_key; });
+    }).catch(function () { return false; });
   }
 
   function signBytes(privateKey, bytes) {
