@@ -1,5 +1,7 @@
 """Games: create, join, view, legal moves, the log, posting moves, the archive."""
 
+import base64
+import hmac
 import re
 from datetime import datetime, timezone
 
@@ -50,7 +52,10 @@ def game_json(game, player=None):
             "rematch": game.rematch_id if game.rematch_id != "pending" else None,
             # seats kept for an invited player (a rematch) who has not taken them yet
             "invited": [s.seat for s in game.seats
-                        if s.player_id is None and s.invited_id is not None]}
+                        if s.player_id is None and s.invited_id is not None],
+            "private": bool(game.private),
+            "invite": game.invite_token if game.private and player is not None and (
+                mine or game.created_by == player.id) else None}
 
 
 def _cursor(game):
@@ -130,7 +135,8 @@ class Games(MethodView):
             if query["status"]:
                 stmt = stmt.where(Game.status == query["status"])
         else:
-            stmt = stmt.where(Game.status == (query["status"] or "open"))
+            stmt = stmt.where(Game.status == (query["status"] or "open"),
+                              Game.private.is_(False))  # a private game is never listed
             if (query["status"] or "open") == "open":  # a rematch's seats are all kept
                 stmt = stmt.where(Game.rematch_of.is_(None))
         if query["cursor"]:
@@ -159,7 +165,7 @@ class Games(MethodView):
         player = current_player()
         game = bots.create_game(player, data["type"], data["seats"], data["options"],
                                 data["seat"], data["move_hours"], data["bots"],
-                                data["bot_level"], data["rated"])
+                                data["bot_level"], data["rated"], private=data["private"])
         return game_json(game, player)
 
 
@@ -179,12 +185,26 @@ class Join(MethodView):
     @blp.doc(security=SIGNED)
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSchema)
-    @blp.refusals(401, 404, 409)
+    @blp.refusals(401, 403, 404, 409)
     def post(self, data, game_id):
-        """Take a free seat; the game starts when every seat is filled."""
+        """Take a free seat; the game starts when every seat is filled.
+
+        A private game's seats are taken only with its invite token (``invite``)."""
         player = current_player()
-        game = join_game(get_or_404(game_id), player, data["seat"])
+        game = get_or_404(game_id)
+        check_invite(game, data["invite"])
+        game = join_game(game, player, data["seat"])
         return game_json(game, player)
+
+
+def check_invite(game, invite):
+    """Refuse (403) a join of a private game without its invite token."""
+    if not game.private:
+        return
+    if not isinstance(invite, str) or game.invite_token is None or \
+            not hmac.compare_digest(invite.encode(), game.invite_token.encode()):
+        fail(403, "invite_needed", f"game {game.id} is private: a seat is taken only through "
+             "its invite link, from one of its players")
 
 
 @blp.route("/games/<game_id>/view")

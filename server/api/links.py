@@ -46,3 +46,34 @@ class Link(MethodView):
         base = (current_app.config.get("PBEM_BASE_URL") or request.host_url).rstrip("/")
         return {"path": path, "url": base + path, "expires_at": expires, "game": game.id,
                 "seat": seat}
+
+
+class SessionSchema(ma.Schema):
+    player = ma.fields.String(dump_only=True)
+    expires_in = ma.fields.Integer(dump_only=True, metadata={
+        "description": "seconds the session cookie lasts (PBEM_SESSION_HOURS)"})
+
+
+@blp.route("/session")
+class Session(MethodView):
+    @blp.doc(security=SIGNED)
+    @blp.response(200, SessionSchema)
+    @blp.refusals(400, 401)
+    def post(self):
+        """Sign this browser into the pages with its own key (a signed request, empty body):
+        the answer sets the session cookie, with the same rules as a one-time link's
+        (HttpOnly, SameSite=Strict, Secure under HTTPS, PBEM_SESSION_HOURS).
+
+        The pages' script signs it with the key the browser keeps (its main key, or a
+        device key the player delegated): no password, and no key leaves the browser.
+        """
+        from flask import make_response
+
+        from ..web.signin import session_hours, set_session
+        if request.get_data(cache=True).strip() not in (b"", b"{}"):
+            fail(400, "unexpected_body", "a session request has an empty body (or {})")
+        player = current_player()
+        answer = make_response(SessionSchema().dump(
+            {"player": player.name, "expires_in": session_hours() * 3600}))
+        answer.headers["Cache-Control"] = "no-store"
+        return set_session(answer, player)

@@ -99,6 +99,11 @@ class Game(db.Model):
     # a rematch (server/game/rematch.py): the game this one replays, and the rematch offered of it
     rematch_of: Mapped[str | None] = mapped_column(String(16), index=True)
     rematch_id: Mapped[str | None] = mapped_column(String(16))
+    # a private game (server/web/account.py's /new): never listed (the lobby, GET /api/games
+    # unsigned, the archive index); its seats are taken only with its invite token
+    private: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
+                                          server_default=sa_false())
+    invite_token: Mapped[str | None] = mapped_column(String(64))
 
     seats = relationship("Seat", order_by="Seat.index", lazy="selectin",
                          back_populates="game")

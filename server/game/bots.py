@@ -134,7 +134,7 @@ MAX_BOT_GAMES = 3
 
 
 def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bots=0,
-                level=None, rated=None):
+                level=None, rated=None, private=False):
     """``lifecycle.create_game``, then ``bots`` of the free seats filled with bot accounts.
 
     ``bots == n_seats``: a game of bots only (to watch a strategy from the shell): the
@@ -146,7 +146,8 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bot
     before the game exists, so a refusal leaves no half-filled game behind.
     """
     if not bots:
-        return create_plain_game(player, type_, n_seats, options, seat, move_hours, rated)
+        return create_plain_game(player, type_, n_seats, options, seat, move_hours, rated,
+                                 private=private)
     if rated:
         raise Refused("not_rated", "a game with bots is never rated: leave out rated, or play "
                       "without bots")
@@ -173,7 +174,7 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, bot
     if alone:
         _check_bot_games_cap(player)
     game = create_plain_game(player, type_, n_seats, options, seat, move_hours, rated=False,
-                             take_seat=not alone)
+                             take_seat=not alone, private=private)
     for _ in range(bots):
         join_game(game, bot)
     db.session.refresh(game)

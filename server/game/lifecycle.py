@@ -31,13 +31,16 @@ def new_game_id():
 
 
 def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rated=None,
-                take_seat=True):
+                take_seat=True, private=False):
     """A new open game of ``type_``, with ``player`` in ``seat`` (the first by default).
 
     ``rated``: whether the finished game changes its players' ratings (server/game/ratings.py);
     None: rated when the game is competitive.  A cooperative game is never rated.
     ``take_seat=False``: the creator takes no seat (a game of bots only, server/game/bots.py,
     whose creator watches); the game starts when the seats are filled.
+    ``private``: the game is never listed, and its free seats are taken only with its
+    ``invite_token`` (made here, in the same commit: a private game is never listed even for
+    a moment).
     """
     try:
         game_def = get_game(type_)
@@ -64,7 +67,9 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rat
                     options=options, n_seats=n_seats, status="open", seed=seed.hex(),
                     seed_commitment=seed_commitment(seed), created_by=player.id,
                     created_at=now(), move_hours=move_hours,
-                    rated=not game_def.cooperative if rated is None else bool(rated))
+                    rated=not game_def.cooperative if rated is None else bool(rated),
+                    private=bool(private),
+                    invite_token=secrets.token_urlsafe(24) if private else None)
         db.session.add(game)
         for i, name in enumerate(names):
             db.session.add(Seat(game_id=game.id, index=i, seat=name))

@@ -141,6 +141,8 @@ class GameCreateSchema(Strict):
     # rated: the finished game changes its players' ratings; default: rated when the game is
     # competitive and has no bots (server/game/ratings.py)
     rated = fields.Boolean(load_default=None, allow_none=True)
+    # private: never listed; its seats are taken only with the invite token the answer gives
+    private = fields.Boolean(load_default=False)
 
     @ma.validates("options")
     def _scalar_options(self, value, **kwargs):
@@ -153,6 +155,8 @@ class GameCreateSchema(Strict):
 
 class JoinSchema(Strict):
     seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
+    # a private game's invite token (the ``invite`` its creator and players are shown)
+    invite = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
 
 
 class SeatSchema(Strict):
@@ -180,6 +184,10 @@ class GameSchema(Strict):
     rematch_of = fields.String(dump_only=True, allow_none=True)
     rematch = fields.String(dump_only=True, allow_none=True)
     invited = fields.List(fields.String(), dump_only=True)
+    private = fields.Boolean(dump_only=True)
+    invite = fields.String(dump_only=True, allow_none=True, metadata={
+        "description": "a private game's invite token, shown to its creator and players only "
+                       "(null for everyone else): join with it, or share /g/ID?invite=TOKEN"})
 
 
 class HeadSchema(Strict):

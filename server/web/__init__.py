@@ -53,6 +53,7 @@ def init_app(app):
     app.after_request(compress_public)
     from . import pages  # noqa: F401 - registers the routes on bp
     from . import devices  # noqa: F401 - the browser key's link page (#18)
+    from . import account  # noqa: F401 - sign up, sign in, a new game, settings
     app.register_blueprint(bp)
     from ..http.errors import api
 

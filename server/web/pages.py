@@ -128,7 +128,25 @@ def _game_context(game, player, seat):
             "result": (view or {}).get("result") or game.result,
             "etag": _etag(game, seat, player), "show_cards": bool(counts),
             "score_label": game_def.score_label,
-            "play": _play_context(game, seat, player, view)}
+            "play": _play_context(game, seat, player, view),
+            "join": _join_context(game, player, mine)}
+
+
+def _join_context(game, player, mine):
+    """What the join form (``_join.html``) needs: whether the reader may take a seat here,
+    and a private game's invite (the one in the page's address, or, for its players, the
+    game's own, to share)."""
+    import hmac
+    token = game.invite_token if game.private else None
+    given = request.args.get("invite", "")[:100]
+    invited = bool(token) and hmac.compare_digest(given.encode(), token.encode())
+    free = [s.seat for s in game.seats if s.player_id is None and s.invited_id is None]
+    return {"open": game.status == "open" and bool(free), "private": bool(game.private),
+            "invited": invited, "invite": given if invited else None,
+            "can": game.status == "open" and bool(free) and player is not None and not mine
+            and (not game.private or invited),
+            "share": token if token and player is not None and
+            (mine or game.created_by == player.id) else None}
 
 
 # --- moving from the page (issue #18): the seat's legal moves for static/play.js ----------
@@ -206,18 +224,15 @@ def lobby():
     player = session_player()
 
     def games(status, order, limit):
-        stmt = db.select(Game).where(Game.status == status)
+        # a private game is never listed: its players reach it from their own games
+        stmt = db.select(Game).where(Game.status == status, Game.private.is_(False))
         if status == "open":  # a rematch's seats are all kept for its players
             stmt = stmt.where(Game.rematch_of.is_(None))
         return db.session.execute(stmt.order_by(order.desc()).limit(limit)).scalars().all()
 
     mine = []
     if player is not None:
-        mine = db.session.execute(
-            db.select(Game).where(Game.id.in_(db.select(Seat.game_id)
-                                              .where(Seat.player_id == player.id)),
-                                  Game.status != "over")
-            .order_by(Game.created_at.desc()).limit(50)).scalars().all()
+        mine = _own_games(player)
     types = []
     for name in game_types():
         g = get_game(name)
@@ -228,6 +243,32 @@ def lobby():
         playing=games("playing", Game.started_at, 50),
         finished=games("over", Game.finished_at, 20), types=types, title_of=_title))
     return _no_store(resp)
+
+
+def _own_games(player):
+    """The reader's games not over, as [{game, owes, due}]: first those where they owe a move,
+    the soonest deadline first (no deadline last), then the others, newest first."""
+    rows = db.session.execute(
+        db.select(Game).where(Game.id.in_(db.select(Seat.game_id)
+                                          .where(Seat.player_id == player.id)),
+                              Game.status != "over")
+        .order_by(Game.created_at.desc()).limit(50)).scalars().all()
+    out = []
+    for game in rows:
+        seats = [s.seat for s in game.seats if s.player_id == player.id]
+        owing = [s for s in seats if game.status == "playing" and s in (game.to_act or [])]
+        due = None
+        if owing and game.move_hours:
+            times = [at for at in duties.deadlines(game.id, owing).values() if at]
+            due = min(times) if times else None
+        out.append({"game": game, "owes": bool(owing), "due": due})
+
+    def key(row):
+        if not row["owes"]:
+            return (2, 0)
+        return (1, 0) if row["due"] is None else (0, row["due"].timestamp())
+    # sorted is stable: within a group the newest stays first
+    return sorted(out, key=key)
 
 
 @bp.get("/rules/<type_>")
@@ -333,7 +374,9 @@ def login(token):
     try:
         player, game_id = redeem_link(token)
     except LinkRefused as exc:
-        exc.message += ". Ask for a new one with: pbem open GAME"
+        exc.message += (". Sign in on the Sign in page instead (your recovery kit, or a link "
+                        "from a device where you are signed in); from your shell, pbem open "
+                        "GAME prints a new link")
         resp = make_response(error_page(exc))
         resp.headers["Referrer-Policy"] = "no-referrer"
         return _no_store(resp)
@@ -354,7 +397,8 @@ def logout():
 
 @bp.get("/archive")
 def archive_index():
-    finished = db.session.execute(db.select(Game).where(Game.status == "over")
+    finished = db.session.execute(db.select(Game).where(Game.status == "over",
+                                                        Game.private.is_(False))
                                   .order_by(Game.finished_at.desc()).limit(50)).scalars().all()
     return render_template("archive.html", finished=finished, title_of=_title)
 
@@ -369,7 +413,8 @@ def archive_upload():
     else:
         data = request.form.get("archive", "")
     if not data:
-        fail(400, "no_archive", "choose an archive file (a .json file written by pbem export)")
+        fail(400, "no_archive", "choose an archive file (the .json file a game's page offers "
+             "as download the archive, or one pbem export wrote)")
     try:
         doc = archive_view.load(data)
     except archive_view.Unreadable as exc:

@@ -316,12 +316,16 @@
         "this browser's key for seat " + at.seat + "."));
     } else {
       out.appendChild(document.createTextNode("This browser holds no key for seat " + at.seat +
-        ", so it can check moves but not send them. To move from this page, run "));
-      out.appendChild(el("code", {}, "pbem device add --browser"));
-      out.appendChild(document.createTextNode(" in your shell and open the link it prints in " +
-        "this browser. Meanwhile: "));
-      out.appendChild(el("code", {}, 'pbem play ' + at.game + ' "MOVE"'));
-      out.appendChild(document.createTextNode("."));
+        ", so it can check moves but not send them. To move from this page, "));
+      out.appendChild(el("a", {href: "/signin"}, "sign in on this browser"));
+      out.appendChild(document.createTextNode(" (your recovery kit, or a one-time link from " +
+        "a device where you are signed in). "));
+      var aside = el("span", {"class": "shell"}, "From your shell: ");
+      aside.appendChild(el("code", {}, "pbem device add --browser"));
+      aside.appendChild(document.createTextNode(" prints such a link; meanwhile "));
+      aside.appendChild(el("code", {}, 'pbem play ' + at.game + ' "MOVE"'));
+      aside.appendChild(document.createTextNode(" sends a move."));
+      out.appendChild(aside);
     }
     updateSend();
   }

@@ -101,8 +101,9 @@
       form.classList.toggle("no-key", !ok);
       if (!sending) { $("talk-send").disabled = !ok; }
       if (!ok) {
-        status("This browser holds no key for seat " + seat + ": run pbem device add " +
-               "--browser and open its link here to talk from this page.", "bad");
+        status("This browser holds no key for seat " + seat + ": sign in on this browser " +
+               "(the Sign in page) to talk from this page. From your shell: pbem device " +
+               "add --browser prints a link that does it.", "bad");
       } else if ($("talk-status").classList.contains("bad")) {
         status("");
       }
