@@ -7,7 +7,7 @@ Rates are actions per second of the process's own CPU time (``time.process_time`
 our engines and Catanatron alike: on a shared machine, wall-clock rates mostly measure the
 other processes (the slices are still interleaved, so a burst of load hits every engine).
 
-Targets (issue #20): Zarahemla at least 3x Catanatron's actions per second; Stone Age within
+Targets: Zarahemla at least 3x Catanatron's actions per second; Stone Age within
 1.5x of Zarahemla (Zarahemla's rate / Stone Age's at most 1.5).
 """
 

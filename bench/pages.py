@@ -4,7 +4,7 @@ For each real game, a game is played for a number of random legal moves through 
 process, Flask's test client, SQLite), then its page is fetched as a first visit would fetch
 it: the HTML and the files it links (CSS, scripts; no images: the board is inline), asked
 with the ``Accept-Encoding`` Chromium sends over plain HTTP (gzip, deflate; over HTTPS it also
-offers br and zstd, which compress better).  Targets (issue #17): at most 100 KB transferred
+offers br and zstd, which compress better).  Targets: at most 100 KB transferred
 (as the app itself sends it: public pages and every page's CSS and scripts compressed by
 server/web/__init__.py, a signed-in reader's page not, against BREACH; the rendered size is
 shown beside it) and at most
@@ -150,7 +150,7 @@ def measure(run, app, type_, seats, options, moves, reps):
             fmt_ms(median), "<= 50 ms", met=median <= 0.050)
     run.add(SECTION, f"/g/ID/live unchanged (304), {label}", fmt_ms(statistics.median(t304)))
     # the same page as a seated player sees it after pbem open: the private panel and the play
-    # panel, with the scripts that sign moves in the page (issue #18)
+    # panel, with the scripts that sign moves in the page
     to_act = (client.get(f"/api/games/{game_id}/view").get_json()["view"] or {}).get("to_act")
     seat = (to_act or list(by_seat))[0]  # the seat to move: its play panel lists its moves
     player = by_seat[seat]

@@ -1,4 +1,4 @@
-"""5. Push (#20): how soon a waiting client learns of a move, and what idle waiters cost.
+"""5. Push: how soon a waiting client learns of a move, and what idle waiters cost.
 
 Per backend (SQLite, then PostgreSQL), against the Procfile's deployment: its ``web`` process
 (``gunicorn -c gunicorn_conf.py``: 2 gthread workers x 4 threads) takes the moves, its ``push``

@@ -92,16 +92,16 @@ def create_app(config=None):
     limiter.init_app(app)
     from .api import devices, games, links, mail, players, push, ratings
     from .api import check  # noqa: F401  (adds POST /games/<id>/check to games.blp)
-    api.register_blueprint(devices.blp)  # device keys (#18)
+    api.register_blueprint(devices.blp)  # device keys
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(ratings.blp)
     api.register_blueprint(mail.blp)
     api.register_blueprint(links.blp)
-    from .api import talk  # table talk and standing orders (#19)
+    from .api import talk  # table talk and standing orders
     api.register_blueprint(talk.blp)
     api.register_blueprint(push.blp)  # long poll and Server-Sent Events (server/workers/push.py)
-    from .api import bots as bot_accounts  # the bot accounts' keys (#16: hand-over)
+    from .api import bots as bot_accounts  # the bot accounts' keys (hand-over)
     api.register_blueprint(bot_accounts.blp)
     from .api import channels  # notice channels, chat ids, Web Push subscriptions
     api.register_blueprint(channels.blp)

@@ -1,4 +1,4 @@
-"""The test suite's own promises (issue #13, item 3): the README's test command stays quick and
+"""The test suite's own promises: the README's test command stays quick and
 the long runs it leaves out are still run by CI and named in the README."""
 
 import configparser

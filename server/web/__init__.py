@@ -8,7 +8,7 @@ Content-Security-Policy (no inline script or style, no framing).  Errors on page
 pages with the right status; the API's errors stay JSON.
 
 Public pages, and the CSS and scripts of every page, travel compressed (Flask-Compress, gzip
-or what the browser prefers) when the browser accepts it (issue #17: at most 100 KB
+or what the browser prefers) when the browser accepts it (at most 100 KB
 transferred on a first load).  A page asked with a session cookie is never compressed: it may
 carry its reader's hand beside text other players chose (table talk, names), and the size of
 a compressed answer would then tell an eavesdropper on the wire how much of that text
@@ -52,7 +52,7 @@ def init_app(app):
 
     app.after_request(compress_public)
     from . import pages  # noqa: F401 - registers the routes on bp
-    from . import devices  # noqa: F401 - the browser key's link page (#18)
+    from . import devices  # noqa: F401 - the browser key's link page
     from . import account  # noqa: F401 - sign up, sign in, a new game, settings
     app.register_blueprint(bp)
     from ..http.errors import api

@@ -149,7 +149,7 @@ def _join_context(game, player, mine):
             (mine or game.created_by == player.id) else None}
 
 
-# --- moving from the page (issue #18): the seat's legal moves for static/play.js ----------
+# --- moving from the page: the seat's legal moves for static/play.js ----------
 
 #: kinds whose moves are bundles of cards, built with the page's trade form
 TRADE_KINDS = ("offer", "counter", "bank", "discard")

@@ -74,7 +74,7 @@ def _turn_text(game, seat, player, kind):
     more = f"\n  ... and {len(moves) - len(shown)} more (pbem moves {game.id})" \
         if len(moves) > len(shown) else ""
     head = "Reminder: you still owe" if kind == "reminder" else "You owe"
-    from ..game.talk import notice_lines  # table talk (#19): the last messages this player may read
+    from ..game.talk import notice_lines  # table talk: the last messages this player may read
     talk = notice_lines(game, player)
     talk = ["Table talk (the last messages):", *(f"  {line}" for line in talk), ""] \
         if talk else []
@@ -451,7 +451,7 @@ def tick():
     ended = sweep_time_limits()
     forced, reminded = sweep_deadlines()
     composed = compose_turn_notices()
-    from ..game.orders import sweep  # standing orders (#19): what no move set off yet
+    from ..game.orders import sweep  # standing orders: what no move set off yet
     ordered = sweep()
     channels = channel_outbox.tell_game_channels()
     digests = build_digests()

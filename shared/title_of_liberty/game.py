@@ -181,7 +181,7 @@ class TitleOfLiberty(Game):
         """The shared facts, with the codes an ending's text carries: ``lost`` on
         ``army_lost`` (``starved``, ``captain_killed``, ``captain_captured``) and ``why`` on
         ``game_over`` (``won``, ``time``, ``no_army``, ``conceded``), so that no program
-        reads the sentences (issue #14 item 11)."""
+        reads the sentences."""
         out = super().facts_for(events, seat)
         for fact in out:
             data = fact["data"]

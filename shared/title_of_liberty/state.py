@@ -373,7 +373,7 @@ def refill_bare(state):
         state["bare"].remove(space)
 
 
-#: Why an army was lost, as a field (issue #14 item 11): each fate text ``lose_army`` is
+#: Why an army was lost, as a field: each fate text ``lose_army`` is
 #: given, and its code (``lost`` in the view and in the ``army_lost`` facts).
 LOST_CODES = {"it starved": "starved", "its captain was killed": "captain_killed",
               "its captain was captured": "captain_captured"}

@@ -121,8 +121,8 @@ def test_signed_request_signs_path_query_and_body():
 
 
 def test_moves_and_archives_are_signed_requests_when_there_is_an_identity():
-    """The server renders a move's answer for the seat only on the seat's signed request
-    (issue 12 item 1); an archive is public, and a signed request adds the caller's private
+    """The server renders a move's answer for the seat only on the seat's signed request;
+    an archive is public, and a signed request adds the caller's private
     messages and own standing orders to it (pbem-archive-v3)."""
     session = FakeSession(FakeResponse(201, {"seq": 0}), FakeResponse(200, {}),
                           FakeResponse(201, {"seq": 1}), FakeResponse(200, {}))

@@ -1,4 +1,4 @@
-"""The lean append path (#20): a worker's remembered head, duties without a read, the body
+"""The lean append path: a worker's remembered head, duties without a read, the body
 and answer without the schema layers, answer=view, and the idle-connection ping."""
 
 import json

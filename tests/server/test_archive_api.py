@@ -1,4 +1,4 @@
-"""Archives as the server writes them (pbem-archive-v3: v2 with messages and orders), and the attacks of tracker #12 item 4
+"""Archives as the server writes them (pbem-archive-v3: v2 with messages and orders), and the attacks on them
 on the archive of a real game played through the API.
 
 Runs on SQLite, and on PostgreSQL with PBEM_TEST_DATABASE_URL set (the ``app`` fixture).

@@ -1,4 +1,4 @@
-"""Signed requests, idempotent retries, rate limits, permissions (issue 8, guarantees 3, 4, 7)."""
+"""Signed requests, idempotent retries, rate limits, permissions."""
 
 import json
 

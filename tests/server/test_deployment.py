@@ -1,4 +1,4 @@
-"""#20: the Procfile's deployment, as written there: a ``web`` process (gthread workers, the
+"""the Procfile's deployment, as written there: a ``web`` process (gthread workers, the
 moves and every ordinary request) and a ``push`` process (gevent workers, the long polls and
 streams), each from its gunicorn settings file, on one database.
 
@@ -84,7 +84,7 @@ def test_the_procfile_names_both_process_types_with_their_settings_files():
                  if line.strip())
     assert lines["web"].split() == ["gunicorn", "-c", "gunicorn_conf.py", "wsgi:app"]
     assert lines["push"].split() == ["gunicorn", "-c", "gunicorn_push.py", "wsgi:app"]
-    # the two processes without HTTP: notices and deadlines, and the bots' seats (#16)
+    # the two processes without HTTP: notices and deadlines, and the bots' seats
     assert lines["notify"].split() == ["pbem-server", "notify"]
     assert lines["bots"].split() == ["pbem-server", "bots"]
     from server.cli import main as server_cli

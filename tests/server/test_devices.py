@@ -1,4 +1,4 @@
-"""Device keys on the server (#18): delegated moves accepted and refused, requests signed by a
+"""Device keys on the server: delegated moves accepted and refused, requests signed by a
 device key, the registry, and the one-time links that delegate a browser's key, attacked."""
 
 import json

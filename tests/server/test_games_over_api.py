@@ -136,7 +136,7 @@ def post_everything(game_id, by_seat, anyone, outsider):
 
 
 def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
-    """Issue 12 item 1: every answer with game text, GET or POST, repeat or error, and the log's
+    """every answer with game text, GET or POST, repeat or error, and the log's
     facts, is rendered for the caller: a seated player only through a signed request."""
     game_id, (ann, bob) = start_pig(make_player)
     eve = make_player("eve")
@@ -182,7 +182,7 @@ def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
 
 
 def test_a_public_envelope_posted_again_reads_as_a_spectator(make_player):
-    """Issue 12 item 1, as reported: the envelope and signature of a move are public (the log
+    """As reported: the envelope and signature of a move are public (the log
     serves them); posting them again answered 200 with the entry as its seat sees it."""
     game_id, (ann, bob) = start_pig(make_player)
     assert ann.play(game_id, "north", "peek").status_code == 201

@@ -1,4 +1,4 @@
-"""Handing a seat to a bot (#16): ``@handover BOT KEY`` through the API, the bot accounts'
+"""Handing a seat to a bot: ``@handover BOT KEY`` through the API, the bot accounts'
 keys (GET /api/bots), the seat owners seen by a second process (its per-process cache), and
 the missed-deadline hand-over of a game whose option ``on_timeout`` says so."""
 

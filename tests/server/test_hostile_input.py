@@ -1,4 +1,4 @@
-"""Issue 12 item 3: input that made 500s, each now a JSON 4xx with the usual error shape.
+"""input that made 500s, each now a JSON 4xx with the usual error shape.
 
 Each runs on SQLite, and on PostgreSQL when PBEM_TEST_DATABASE_URL is set (the NUL and
 integer-range cases were PostgreSQL's own 500s).

@@ -1,4 +1,4 @@
-"""Issue 12 items 2 and 6, issue 13 item 1: rate limits nobody can spend for someone else, that
+"""rate limits nobody can spend for someone else, that
 hold across workers, and that say what they are.
 
 Each test runs on SQLite, and on PostgreSQL when PBEM_TEST_DATABASE_URL is set.
@@ -141,7 +141,7 @@ def test_registration_limit_holds_across_two_app_instances_sharing_a_database(tm
 
 
 def test_a_refusal_names_the_limit_and_the_setting_that_raises_it(limited, clock):
-    """Issue 13 item 1: "too many requests: 20 per 1 hour" did not say what to change."""
+    """"too many requests: 20 per 1 hour" did not say what to change."""
     app = limited(REGISTER="2/hour")
     client = client_from(app, "10.0.0.9")
     for name in ("ann", "bob"):
@@ -155,7 +155,7 @@ def test_a_refusal_names_the_limit_and_the_setting_that_raises_it(limited, clock
 
 
 def test_the_development_server_on_loopback_spares_local_sign_ups(limited, clock):
-    """Issue 13 item 1: around the 20th `pbem register` on a fresh local server the sign-up
+    """around the 20th `pbem register` on a fresh local server the sign-up
     limit refused, and a four-player game could not start.  `pbem-server run` on a loopback
     address spares loopback callers; other addresses, and every other way to run it, keep
     the limits."""
@@ -297,7 +297,7 @@ def test_what_the_limiter_reads_from_a_body_is_never_a_500(limited, clock):
 
 
 def test_twenty_local_sign_ups_on_pbem_server_run(tmp_path):
-    """Issue 13 item 1, as reported: around the 20th `pbem register` on a fresh local server
+    """As reported: around the 20th `pbem register` on a fresh local server
     (`pbem-server run`, loopback) the sign-up limit refused.  The same server process, limits
     on, takes 25 registrations from loopback."""
     from tests.liveserver import LiveServer
@@ -316,7 +316,7 @@ def test_twenty_local_sign_ups_on_pbem_server_run(tmp_path):
             codes.append(requests.post(server.url + "/api/players", data=data, headers=headers,
                                        timeout=30).status_code)
         assert codes == [201] * 25
-        record("6 registrations from loopback to `pbem-server run`, limit 3/hour (issue 13)",
+        record("6 registrations from loopback to `pbem-server run`, limit 3/hour",
                f"{codes.count(201)} x 201")
     finally:
         server.stop()

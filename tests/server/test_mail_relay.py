@@ -1,4 +1,4 @@
-"""Issue 12 item 5: inbound mail is no spam relay, webhooks reach no local address.
+"""inbound mail is no spam relay, webhooks reach no local address.
 
 Runs on SQLite, and on PostgreSQL when PBEM_TEST_DATABASE_URL is set.
 """

@@ -1,4 +1,4 @@
-"""Standing orders over the API (#19): carried out by the server as marked entries, secret
+"""Standing orders over the API: carried out by the server as marked entries, secret
 while the game runs, cancelled, in the archive, and refused when tampered with."""
 
 import copy

@@ -1,4 +1,4 @@
-"""Standing orders and the table (#19): the order "accept takeback" (the server's forced
+"""Standing orders and the table: the order "accept takeback" (the server's forced
 ``@accept takeback`` carrying the order, once), conditional orders and moves taken back (only
 the next move that *stands* counts), and the archives the verifier refuses when a server
 forges such entries."""

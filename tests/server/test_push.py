@@ -1,4 +1,4 @@
-"""Push (#20): a waiter wakes on a move, in-process and across processes; a timeout answers the
+"""Push: a waiter wakes on a move, in-process and across processes; a timeout answers the
 unchanged head; bad parameters are refused; the stream carries only the public head.
 
 No timing assertions: a test waits for the server's own count of waiters before it moves, and

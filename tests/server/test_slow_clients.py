@@ -1,4 +1,4 @@
-"""Issue 12 item 6: 64 clients trickling a body one byte every 2 s starved the workers.
+"""64 clients trickling a body one byte every 2 s starved the workers.
 
 gunicorn's sync and gthread workers read a request body in the thread that serves it: 64 slow
 bodies hold every thread and an honest request waits behind them; the Procfile's web process

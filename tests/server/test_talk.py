@@ -1,4 +1,4 @@
-"""Table talk over the API (#19): signed messages, private press that never reaches another
+"""Table talk over the API: signed messages, private press that never reaches another
 reader, caps, mutes, notices, the page and the archive (pbem-archive-v3)."""
 
 import json

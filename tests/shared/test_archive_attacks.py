@@ -1,4 +1,4 @@
-"""Attacks on archives (tracker #12 item 4): every one is refused, or at most reported as a
+"""Attacks on archives: every one is refused, or at most reported as a
 verified prefix, never as a complete game, and always as an ArchiveError.
 
 Most run on the golden archive (shared/vectors/archive-v2.json: a finished Pig game of 9

@@ -1,4 +1,4 @@
-"""The engines' fast paths (#20) give what the plain code they replaced gave.
+"""The engines' fast paths give what the plain code they replaced gave.
 
 Random play was made faster with tables, remembered values and one-step usual cases.  Each
 fast path is checked here against the straightforward code it replaced (written out below as

@@ -1,4 +1,4 @@
-"""Side documents and orders against the table state (#19), offline: messages and orders
+"""Side documents and orders against the table state, offline: messages and orders
 signed after a key rotation or by a device (checked with the keys the table held at their
 ``at``), and conditional orders over moves taken back (the next move that stands)."""
 

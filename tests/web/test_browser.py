@@ -250,11 +250,11 @@ def test_the_archive_stepper_reaches_the_last_move_verified(browser, live, cli_p
     assert not csp_violations(browser)
 
 
-# --- times in the reader's own time zone (audit of #17) ------------------------------------------
+# --- times in the reader's own time zone (an audit) ------------------------------------------
 
 def test_deadlines_and_log_times_show_in_the_readers_own_time_zone(browser, live, cli_player,
                                                                    screenshot):
-    """#17: "deadlines in the viewer's own time zone".  The other tests run the browser in
+    """"deadlines in the viewer's own time zone".  The other tests run the browser in
     UTC, where the server's UTC text and the script's local text agree; here the browser is
     in Kathmandu (UTC+5:45), so only a converted time shows the right minutes."""
     import re

@@ -1,4 +1,4 @@
-"""The browser key in a real browser (#18): headless Chromium makes its Ed25519 key with
+"""The browser key in a real browser: headless Chromium makes its Ed25519 key with
 WebCrypto through the one-time link of ``pbem device add --browser`` (the real CLI, answering
 its fingerprint question), signs moves that the server accepts, and is refused once its
 delegation is past its date or the device is revoked; the archive of a game with its moves

@@ -1,4 +1,4 @@
-"""Moving from the game page (issue #18): the play panel, the check endpoint, and a whole
+"""Moving from the game page: the play panel, the check endpoint, and a whole
 Zarahemla set-up and first turn played from a real browser against the CLI."""
 
 import json

@@ -604,7 +604,7 @@ def test_damaged_archives_are_refused_with_a_page_never_a_500(client, make_playe
 
 
 def test_every_reader_sees_each_owing_seats_deadline(client, make_player):
-    """#17: the panel shows what each seat owes and its deadline, to spectators too (as a
+    """the panel shows what each seat owes and its deadline, to spectators too (as a
     <time> the page's script turns into the reader's own time zone)."""
     ann, bob = make_player("annd"), make_player("bobd")
     r = ann.post("/api/games", {"type": "pig", "seats": 2, "options": {}, "move_hours": 24})
@@ -616,7 +616,7 @@ def test_every_reader_sees_each_owing_seats_deadline(client, make_player):
 
 
 def test_a_finished_game_says_how_it_ended_on_its_page_and_in_its_archive(client, make_player):
-    """Audit of #17: a Title of Liberty game the Lamanites won (no winners) showed only "Game
+    """a Title of Liberty game the Lamanites won (no winners) showed only "Game
     over." on its page and the players alone in its archive; the reason was only in the log.
     Both now say who won, or that no seat did, and the rules' reason."""
     import random

@@ -1,4 +1,4 @@
-"""Table talk on the game page (#19) in real browsers (two headless Chromiums, two readers)
+"""Table talk on the game page in real browsers (two headless Chromiums, two readers)
 against a real server and the real ``pbem``: a message signed in the page by its browser key
 (keys.js, the delegation in the document) appears on another reader's page by itself,
 escaped; a private one only where it may be read; the form keeps what is typed while the

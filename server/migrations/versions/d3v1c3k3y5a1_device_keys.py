@@ -1,4 +1,4 @@
-"""device keys: delegations a player registered, and one-time links for a browser's key (#18)
+"""device keys: delegations a player registered, and one-time links for a browser's key
 
 Revision ID: d3v1c3k3y5a1
 Revises: b07a11c3e5d2

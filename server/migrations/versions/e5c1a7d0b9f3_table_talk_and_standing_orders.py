@@ -1,4 +1,4 @@
-"""table talk and standing orders: messages, mutes, standing_orders (issue #19)
+"""table talk and standing orders: messages, mutes, standing_orders
 
 Revision ID: e5c1a7d0b9f3
 Revises: e4a9c2d71f30

@@ -1,4 +1,4 @@
-/* Moving from the game page (issue #18).  No build step, no inline script.
+/* Moving from the game page.  No build step, no inline script.
 
    The play panel (#play, rendered by _play.html inside #live) lists the signed-in seat's
    legal moves.  A move is chosen from the list, typed, or built by clicking the board:

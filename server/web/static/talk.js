@@ -1,4 +1,4 @@
-/* Table talk from the game page (issue #19).  No build step, no inline script.
+/* Table talk from the game page.  No build step, no inline script.
 
    The form (#talk-form, _talk.html, outside #live so that a message being typed survives the
    page's updates) builds a message document (shared/messages.py: kind, game, seat, to, at,

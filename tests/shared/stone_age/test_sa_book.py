@@ -1,4 +1,4 @@
-"""Rules version 2: the engine back to the book (tracker #14).  Each test quotes the passage
+"""Rules version 2: the engine back to the book.  Each test quotes the passage
 of ``seeds/stone-age-rulebook.txt`` it guards, and names the RULES.md note."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Facts as data, not prose (tracker #14.11): from rules version 2 on every event carries a
+"""Facts as data, not prose: from rules version 2 on every event carries a
 ``kind`` and its facts as fields, so a bot or a checker never parses the English text."""
 
 import json

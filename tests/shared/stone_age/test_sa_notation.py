@@ -111,7 +111,7 @@ def test_fuzzed_text_only_ever_raises_invalid_or_illegal_move():
             GAME.play(trial, seat, text)
 
 
-# --- any text at all: only InvalidMove (tracker #12.3) ----------------------------------------
+# --- any text at all: only InvalidMove ----------------------------------------
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as hs  # noqa: E402
@@ -158,7 +158,7 @@ def _only_clear_errors(text):
                                   "move 100-" + "0" * 5000 + "93", "nomad \x00", "\x00roll"],
                          ids=lambda t: ascii(t[:24]))
 def test_unicode_digits_and_huge_numbers_are_invalid_moves(text):
-    """Tracker #12.3: 'nomad ²' passed str.isdigit() and int() raised ValueError (a 500 on the
+    """'nomad ²' passed str.isdigit() and int() raised ValueError (a 500 on the
     server); only ASCII digits are numbers, and a too long number is a plain InvalidMove."""
     if text == "move 100-" + "0" * 5000 + "93":
         assert format_move(parse_move(text)) == "move 100-93"   # leading zeros are harmless

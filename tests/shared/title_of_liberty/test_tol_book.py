@@ -1,4 +1,4 @@
-"""Rules version 2: the engine follows the rulebook (issue #14, Title of Liberty part).
+"""Rules version 2: the engine follows the rulebook.
 
 Every test quotes the passage of ``docs/rulebooks/nephite-war-rules.txt`` it guards.  The
 version-1 behaviour each one replaces is kept for old games (see the ``version="1"`` tests

@@ -105,7 +105,7 @@ def test_every_legal_move_round_trips_in_random_games():
                      "sector", "duel", "wine", "stop"}
 
 
-# --- #12.3: every text the parser cannot read raises InvalidMove, whatever its characters ---
+# --- every text the parser cannot read raises InvalidMove, whatever its characters ---
 
 _WEIRD = ["²", "³", "¹", "٣", "۵", "५", "０", "１", "Ⅻ", "½", "\x00", "\u200b", "\u00a0",
           "\u2028", "\ufeff", "ß", "İ", "ﬁ", "🂡", "\U0001d7d9", "-", "~", "@", " "]

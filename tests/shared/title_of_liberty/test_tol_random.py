@@ -22,7 +22,7 @@ def _check_every_move(state, seat, text):
     view = GAME.view(state, seat)
     assert view["to_act"] == GAME.to_act(state)
     assert set(view["owes"]) == set(view["to_act"])
-    if GAME.result(state):  # how it ended is a field (#14 item 11), whatever the ending
+    if GAME.result(state):  # how it ended is a field, whatever the ending
         assert view["result"]["why"] in ("won", "time", "no_army")
         for fact in GAME.facts_for(state["events"], seat):
             if fact["kind"] == "game_over":

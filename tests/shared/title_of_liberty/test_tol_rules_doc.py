@@ -1,4 +1,4 @@
-"""RULES.md keeps its promises (issue #14, item 10): every numbered choice of "Every choice
+"""RULES.md keeps its promises: every numbered choice of "Every choice
 against the book" says whether the book states it, is silent or contradicts itself; what it
 puts in double quotes is the rulebook's own words; and the tests it names exist."""
 

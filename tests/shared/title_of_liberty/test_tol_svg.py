@@ -178,7 +178,7 @@ def test_random_games_never_draw_the_seed():
 
 
 def test_the_red_marker_of_an_unfinished_battle_has_a_key_and_the_sea_its_name():
-    """Audit of #17, from the screenshots: the red * on battlefields was explained nowhere on
+    """From the screenshots: the red * on battlefields was explained nowhere on
     the board (the army legend's * means "to play"), and "EAST" and "SEA" overlapped."""
     root = parse(draw(city_battle()))
     keys = pieces(root, "key-unfinished")

@@ -121,7 +121,7 @@ def test_fuzzed_text_only_ever_raises_invalid_move():
                 assert exc.message and exc.code
 
 
-# --- #12.3: any text at all, whatever its characters, is parsed or refused as InvalidMove ---
+# --- any text at all, whatever its characters, is parsed or refused as InvalidMove ---
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as hst  # noqa: E402
@@ -204,7 +204,7 @@ def test_decimal_digits_of_other_scripts_still_read_as_before():
     assert GAME.format_move(parse_move("road １４-１９")) == "road 14-19"
 
 
-# --- #13.8: the help's examples are real moves on the real board ---
+# --- the help's examples are real moves on the real board ---
 
 def _help_examples():
     return [ex for _, examples in EXAMPLES for ex in examples]

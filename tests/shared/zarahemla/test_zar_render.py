@@ -76,7 +76,7 @@ def test_sample_board_after_setup_renders():
 
 
 def test_the_legend_names_the_hex_the_robber_is_really_on():
-    """#13.8: the legend said "robber F" wherever the robber stood."""
+    """the legend said "robber F" wherever the robber stood."""
     st = empty_play_state()
     assert "robber on J." in GAME.render(GAME.view(st, None))       # the Hideout at the start
     st["robber_due"] = True
@@ -109,7 +109,7 @@ def test_the_legend_and_panel_state_only_what_is_true():
 
 
 def test_set_up_duties_name_no_hex_letter_as_a_placeholder():
-    """Audit of #13.8 and #17: the panel and the game page said "place a settlement (settle N)"
+    """the panel and the game page said "place a settlement (settle N)"
     and "place a road next to 2 (road N-M)", on a board where N and M are hexes (next to
     each other).  A newcomer who typed what they read was refused.  The placeholders are
     CORNER now, and a road's example starts at the settlement just placed."""

@@ -51,7 +51,7 @@ def test_every_test_the_rule_choices_name_exists():
 
 
 def test_every_rule_choice_says_what_the_book_gives_it():
-    """#14.10: each item is marked states it / silent / contradicts itself."""
+    """each item is marked states it / silent / contradicts itself."""
     items = re.split(r"\n(?=\d+\. \*\*)", _choices())[1:]
     assert len(items) == 26
     for item in items:
