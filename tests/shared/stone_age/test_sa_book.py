@@ -1,5 +1,5 @@
 """Rules version 2: the engine back to the book.  Each test quotes the passage
-of ``seeds/stone-age-rulebook.txt`` it guards, and names the RULES.md note."""
+of ``docs/rulebooks/stone-age-rulebook.txt`` it guards, and names the RULES.md note."""
 
 import pytest
 
@@ -261,14 +261,8 @@ def test_every_quotation_in_the_rule_choices_is_in_the_book():
     with open(os.path.join(here, "..", "..", "..", "shared", "stone_age", "RULES.md"),
               encoding="utf-8") as f:
         text = f.read()
-    # the rulebooks sit beside the repository (RULES.md: ../shared/seeds), not inside it
-    repo = os.path.join(here, "..", "..", "..")
-    places = [os.environ.get("PBEM_RULEBOOKS", ""), os.path.join(repo, "..", "shared", "seeds"),
-              "/work/shared/seeds"]
-    found = [p for p in places if p and os.path.exists(os.path.join(p, "stone-age-rulebook.txt"))]
-    if not found:
-        pytest.skip("the rulebook is not beside the repository (set PBEM_RULEBOOKS)")
-    with open(os.path.join(found[0], "stone-age-rulebook.txt"), encoding="utf-8") as f:
+    book_path = os.path.join(here, "..", "..", "..", "docs", "rulebooks", "stone-age-rulebook.txt")
+    with open(book_path, encoding="utf-8") as f:
         book = " ".join(f.read().split())
     choices = " ".join(text[text.index("## Rule choices"):text.index("## Timeout policy")].split())
     quotes = re.findall(r'"([^"]+)"', choices)
