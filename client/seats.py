@@ -35,7 +35,8 @@ def to_act_text(you, to_act):
 def note_unloadable(c, types=None):
     """Name on stderr each declared game that cannot load here (of ``types``, or all), with
     its reason: a broken plug-in is never silently absent."""
-    from shared.games import get_game as load_game, load_errors
+    from shared.games import get_game as load_game
+    from shared.games import load_errors
     if types is not None:
         for name in sorted(types):
             try:

@@ -90,8 +90,16 @@ def create_app(config=None):
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     configure_storage(app)
     limiter.init_app(app)
-    from .api import devices, games, links, mail, players, push, ratings
-    from .api import check  # noqa: F401  (adds POST /games/<id>/check to games.blp)
+    from .api import (
+        check,  # noqa: F401  (adds POST /games/<id>/check to games.blp)
+        devices,
+        games,
+        links,
+        mail,
+        players,
+        push,
+        ratings,
+    )
     api.register_blueprint(devices.blp)  # device keys
     api.register_blueprint(players.blp)
     api.register_blueprint(games.blp)
@@ -109,7 +117,8 @@ def create_app(config=None):
     api.register_blueprint(calendar.blp)
     # the after-append hooks (server/game/hooks.py), in the order they run in the append's
     # transaction: a @handover's seat rows, then the standing orders, then push
-    from .game import bots as game_bots, orders
+    from .game import bots as game_bots
+    from .game import orders
     from .workers import push as push_waiters
     for hooked in (game_bots, orders, push_waiters):
         hooked.init_app(app)
@@ -153,6 +162,7 @@ def _ping_if_idle(dbapi_connection, record, _proxy):
     a round trip on every move.  A connection the server closed (a restart, an idle timeout)
     fails the ping, and the pool replaces it instead of the request failing."""
     import time
+
     from sqlalchemy import exc
     since = record.info.get("pbem_idle_since")
     if since is None or time.monotonic() - since < PING_AFTER_IDLE:

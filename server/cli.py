@@ -92,6 +92,7 @@ def notify_command(once, interval):
     notice is sent once).  Example: pbem-server notify --once
     """
     from flask import current_app
+
     from .workers.notify import run_forever, tick
     if once:
         counts = tick()
@@ -111,6 +112,7 @@ def bots_command(once, interval):
     seq check lets one of them append each move).  Example: pbem-server bots --once
     """
     from flask import current_app
+
     from .workers.bots import play_due, run_forever
     if once:
         click.echo(f"bot moves: {play_due()}")

@@ -66,10 +66,21 @@ import json
 import re
 
 from . import IllegalMove
-from .envelope import (EntryError, EnvelopeError, canonical_json, documents_digest,
-                       documents_message, final_head_message, genesis_hash, head_message,
-                       move_entropy, running_head_message, seed_commitment, start_message,
-                       valid_public_key, verify)
+from .envelope import (
+    EntryError,
+    EnvelopeError,
+    canonical_json,
+    documents_digest,
+    documents_message,
+    final_head_message,
+    genesis_hash,
+    head_message,
+    running_head_message,
+    seed_commitment,
+    start_message,
+    valid_public_key,
+    verify,
+)
 from .games import get_game
 from .table import LogReplay, TableError, is_table_move, revoked_for, verify_logged
 
@@ -113,7 +124,7 @@ def _check_side_documents(fmt, archive, header, envelopes, status, keys=None):
     ``keys``: the ``shared.messages.KeyHistory`` of the log (each document is checked with
     the keys the table held at its ``at``: after rotations, with delegations, without revoked
     devices); the header's keys when None."""
-    from .messages import DocumentError, KeyHistory, read_message, document_hash
+    from .messages import DocumentError, KeyHistory, document_hash, read_message
     from .orders import OrderBook
     side = {"messages": [], "orders": None, "unseen_orders": 0}
     claimed = [env for env in envelopes if "order" in env]
@@ -623,7 +634,8 @@ def verify_archive(archive, server_key=None):
     hash}), ``server_key``, ``replayed`` (bool), ``game`` (the Game object or None),
     ``state`` and ``view`` (after the replay, or None), ``table`` (the table state after the
     replay: keys, takebacks; ``shared.table``), ``result``, ``note`` (why a prefix is not
-    complete), and ``handovers`` (each ``@handover``: seq, seat, the bot's name, forced).  Raises ArchiveError with the first fault found.
+    complete), and ``handovers`` (each ``@handover``: seq, seat, the bot's name, forced).
+    Raises ArchiveError with the first fault found.
 
     >>> verify_archive({"format": "pbem-archive-v2", "header": {}, "genesis": ""})
     Traceback (most recent call last):

@@ -393,7 +393,7 @@ class Game:
         self.after_move(state, seat, move)
         if self.versions_without_facts and \
                 state.get("rules_version", FIRST_RULES_VERSION) in self.versions_without_facts:
-            from .events import strip_facts   # rules_version_of(state), written out: play is hot
+            from .events import strip_facts  # rules_version_of(state), written out: play is hot
             strip_facts(state["events"])
         if reveals is not None:
             reveals.append(bool(self.reveals(state, seat, move, rng)))

@@ -266,7 +266,8 @@ class Checker:
                                      f"{seat}'s refused {text!r} changed the state")
                         continue
                     raise self.fail(f"check refuses {seat}'s {text!r} and play accepts it",
-                                    f"game.play(state, {seat!r}, {text!r}, b'agree')")
+                                    f"game.play(state, {seat!r}, {text!r}, b'agree')") \
+                        from None
                 else:
                     game.play(copy_, seat, text, b"agree")
 

@@ -18,8 +18,7 @@ Pure: keys come in as hex or bytes, times as integers; no clock, no random sourc
 
 import re
 
-from .envelope import EnvelopeError, canonical_json, public_key_hex, sign, valid_public_key, \
-    verify
+from .envelope import EnvelopeError, canonical_json, public_key_hex, sign, valid_public_key, verify
 
 DELEGATION_DOMAIN = b"pbem-delegation-v1\n"
 BODY_FIELDS = ("player", "device_key", "label", "not_after")

@@ -61,8 +61,14 @@ Pure: the state and the log before the entry come in; nothing reads a clock.
 from collections import namedtuple
 
 from . import IllegalMove
-from .messages import (DocumentError, check_common, check_text, document_hash, read_signed,
-                       with_delegation)
+from .messages import (
+    DocumentError,
+    check_common,
+    check_text,
+    document_hash,
+    read_signed,
+    with_delegation,
+)
 
 ORDER_DOMAIN = b"pbem-order-v1\n"
 CANCEL_DOMAIN = b"pbem-order-cancel-v1\n"

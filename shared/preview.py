@@ -50,7 +50,8 @@ def _clone(state):
 
 def _worlds(game, state, view, seat, rng):
     """States consistent with ``seat``'s view (None: this game cannot sample one)."""
-    from .bots.determinize import WORLDS as SAMPLERS, sample_world
+    from .bots.determinize import WORLDS as SAMPLERS
+    from .bots.determinize import sample_world
     if game.name in SAMPLERS:
         return [sample_world(game, view, seat, rng) for _ in range(WORLDS)]
     if not game.hidden_fields(state):

@@ -49,9 +49,9 @@ Handovers (the policy, checked from the log alone): a seat is handed over only t
 holds it, and never from a bot's seat (a bot does not leave).  The table state's ``players``
 and ``keys`` then name the bot, ``handovers`` (absent before the first) counts them, and
 ``handed`` ({seat: seq}) says where each seat changed hands: a standing order written before
-that point is its old player's and may make no entry after it.  That NAME's key really is the bot account's is the
-server's check (it holds the bot keys); the verifier checks that one game never gives one bot
-account two keys.
+that point is its old player's and may make no entry after it.  That NAME's key really is
+the bot account's is the server's check (it holds the bot keys); the verifier checks that
+one game never gives one bot account two keys.
 
 Takebacks (the policy; the verifier enforces all of it from the log alone):
 
@@ -85,8 +85,15 @@ import re
 from collections import namedtuple
 
 from . import IllegalMove
-from .envelope import (EntryError, canonical_json, move_entropy, read_envelope, verify,
-                       verify_entry, valid_public_key)
+from .envelope import (
+    EntryError,
+    canonical_json,
+    move_entropy,
+    read_envelope,
+    valid_public_key,
+    verify,
+    verify_entry,
+)
 
 MARK = "@"
 #: the most takeback requests one seat may make in one game

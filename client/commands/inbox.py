@@ -129,7 +129,7 @@ def games(c, status):
       pbem games
       pbem games --status playing
     """
-    from ..seats import to_act_text, note_unloadable
+    from ..seats import note_unloadable, to_act_text
     api = c.signed_api()
     items = api.games(status)
     c.home.remember_games(c.server, items)

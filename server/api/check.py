@@ -19,10 +19,10 @@ from shared.envelope import MAX_MOVE_LENGTH
 from shared.games import get_game
 from shared.preview import check_move
 
-from ..http.auth import current_player
-from ..game.domain import Conflict, Forbidden, Unauthenticated
 from ..db.state_cache import load_state
+from ..game.domain import Conflict, Forbidden, Unauthenticated
 from ..game.views import seat_of
+from ..http.auth import current_player
 from .games import OPTIONAL, blp, get_or_404
 
 
@@ -83,8 +83,9 @@ class Check(MethodView):
         if seat is None:
             raise Forbidden("not_seated", f"you hold no seat in game {game.id}")
         if game.status != "playing":
+            state_word = "over" if game.status == "over" else "not started"
             raise Conflict("game_over" if game.status == "over" else "not_started",
-                           f"game {game.id} is {'over' if game.status == 'over' else 'not started'}")
+                           f"game {game.id} is {state_word}")
         game_def = get_game(game.type)
         state = load_state(game)
         # the sampled worlds depend on the position and the question only: the same answer

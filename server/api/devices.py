@@ -12,9 +12,9 @@ from flask.views import MethodView
 
 from shared.delegation import MAX_LABEL, fingerprint, valid_label
 
+from ..clock import now_ts
 from ..game import devicekeys
 from ..http.auth import current_player
-from ..clock import now_ts
 from ..http.errors import Blueprint, fail
 from .games import SIGNED
 

@@ -1,6 +1,5 @@
 """Games: create, join, view, legal moves, the log, posting moves, the archive."""
 
-import base64
 import hmac
 import re
 from datetime import datetime, timezone
@@ -11,24 +10,38 @@ from webargs.flaskparser import is_json_request
 
 from shared.games import game_types, get_game
 
-from ..game import bots, duties
-from ..game.append import append_move
-from ..game.domain import Conflict, DomainError
-from ..game.archives import archive_for
-from ..http.auth import current_player
-from ..http.errors import Blueprint, fail
-from ..http.jsonbody import loads_request_json
 from ..db import db
-from ..http.idempotency import idempotent
-from ..game.lifecycle import join_game
-from ..http.limits import move_limit
 from ..db.models import Game, Seat
 from ..db.state_cache import load_log
-from ..http.schemas import (ArchiveSchema, EntrySchema, GameCreateSchema, GameListSchema,
-                            GameSchema, GamesQuerySchema, GameTypeListSchema, JoinSchema,
-                            LegalMovesSchema, LogQuerySchema, LogSchema, MoveQuerySchema,
-                            MoveSubmitSchema, SeatQuerySchema, TableSchema, ViewResponseSchema)
+from ..game import bots, duties
+from ..game.append import append_move
+from ..game.archives import archive_for
+from ..game.domain import Conflict, DomainError
+from ..game.lifecycle import join_game
 from ..game.views import log_entries, seat_of, signed_head, view_for
+from ..http.auth import current_player
+from ..http.errors import Blueprint, fail
+from ..http.idempotency import idempotent
+from ..http.jsonbody import loads_request_json
+from ..http.limits import move_limit
+from ..http.schemas import (
+    ArchiveSchema,
+    EntrySchema,
+    GameCreateSchema,
+    GameListSchema,
+    GameSchema,
+    GamesQuerySchema,
+    GameTypeListSchema,
+    JoinSchema,
+    LegalMovesSchema,
+    LogQuerySchema,
+    LogSchema,
+    MoveQuerySchema,
+    MoveSubmitSchema,
+    SeatQuerySchema,
+    TableSchema,
+    ViewResponseSchema,
+)
 
 blp = Blueprint("games", __name__, url_prefix="/api", description="Games and their move logs")
 SIGNED = [{"pbemSignature": []}]

@@ -5,9 +5,9 @@ import hmac
 from flask import current_app, request
 from flask.views import MethodView
 
-from ..workers import mailin
 from ..http.errors import Blueprint, fail
 from ..http.schemas import InboundResultSchema
+from ..workers import mailin
 
 blp = Blueprint("mail", __name__, url_prefix="/api/mail", description="Moves by email")
 

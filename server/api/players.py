@@ -7,16 +7,23 @@ from flask.views import MethodView
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
-from ..http.idempotency import idempotent
-from ..http.limits import registration_limit
-from ..http.auth import check_self_signed, current_player
 from ..clock import now
-from ..http.errors import Blueprint, fail
 from ..db import db
 from ..db.models import Duty, Player, RequestNonce
 from ..game.ratings import player_ratings
-from ..http.schemas import (KeyRotationSchema, MeSchema, PlayerCreateSchema, PlayerSchema,
-                            ProfileSchema, SettingsSchema, VacationSchema)
+from ..http.auth import check_self_signed, current_player
+from ..http.errors import Blueprint, fail
+from ..http.idempotency import idempotent
+from ..http.limits import registration_limit
+from ..http.schemas import (
+    KeyRotationSchema,
+    MeSchema,
+    PlayerCreateSchema,
+    PlayerSchema,
+    ProfileSchema,
+    SettingsSchema,
+    VacationSchema,
+)
 
 #: what PATCH /api/players/me may change (SettingsSchema's fields)
 SETTINGS_FIELDS = ("email", "tz", "notify", "quiet_start", "quiet_end", "webhook_url",
@@ -120,8 +127,8 @@ def _settings_webhook(player, url):
     """The settings' webhook is a ``json`` notice channel (server/workers/channels.py), signed as
     Standard Webhooks says: setting it makes the channel and a new secret, shown this once;
     null removes it."""
-    from ..workers.channels import ChannelError, check_target
     from ..db.models import NoticeChannel
+    from ..workers.channels import ChannelError, check_target
     old = [c for c in db.session.execute(db.select(NoticeChannel).filter_by(
         player_id=player.id, game_id=None, kind="json")).scalars() if c.target.get("settings")]
     for channel in old:
@@ -145,6 +152,7 @@ def _refuse_private_webhook(url):
     (server/workers/mailer.py): a name may resolve elsewhere by then.
     """
     from urllib.parse import urlsplit
+
     from ..workers.mailer import destination_refused
     host = (urlsplit(url).hostname or "").strip("[]").lower()
     import ipaddress

@@ -10,9 +10,9 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from ..workers import push
 from ..http.errors import Blueprint, fail
 from ..http.schemas import MAX_SEQ, Strict
+from ..workers import push
 
 blp = Blueprint("push", __name__, url_prefix="/api",
                 description="Learn of a game's moves without polling")

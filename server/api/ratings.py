@@ -5,11 +5,11 @@ from flask.views import MethodView
 from shared.games import game_types, get_game
 
 from ..game import ratings, rematch
-from ..http.auth import current_player
 from ..game.domain import NotFound
+from ..game.lifecycle import join_game
+from ..http.auth import current_player
 from ..http.errors import Blueprint
 from ..http.idempotency import idempotent
-from ..game.lifecycle import join_game
 from ..http.schemas import GameSchema, RatingTableSchema, RematchSchema
 from .games import SIGNED, game_json, get_or_404
 

@@ -8,10 +8,11 @@ from marshmallow import fields, validate
 
 from shared.games import get_game
 
-from ..game import orders as orders_service, talk
-from ..http.auth import current_player
 from ..db import db
 from ..db.models import Player
+from ..game import orders as orders_service
+from ..game import talk
+from ..http.auth import current_player
 from ..http.errors import Blueprint
 from ..http.limits import talk_limit
 from ..http.schemas import MAX_SEQ, Strict

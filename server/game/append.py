@@ -23,17 +23,17 @@ from shared.envelope import EntryError, EnvelopeError, entry_hash, read_envelope
 from shared.games import get_game
 from shared.table import TableError, is_table_move, verify_logged
 
-from . import duties
-from .hooks import COMMITTED, IN_TRANSACTION, Appended, run_after_append
 from ..clock import now
-from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from ..db import db
 from ..db.keys import server_key
 from ..db.models import Game, Move, Player, Seat, Snapshot
 from ..db.prepared import Prepared, Writer
 from ..db.state_cache import load_log, remember, state_text, store_snapshot
-from .views import entry_json
 from ..db.writelock import write_lock
+from . import duties
+from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
+from .hooks import COMMITTED, IN_TRANSACTION, Appended, run_after_append
+from .views import entry_json
 
 MOVER = object()  # ``reader`` of append_move: render the entry for the seat that moved
 
@@ -387,6 +387,7 @@ def _handover_bot(game, env):
     offline verifier cannot know the bot's key; the server holds it).  Raises Refused."""
     from shared.bots import levels
     from shared.table import TableError, parse_table_move
+
     from .bots import bot_player
     try:
         tm = parse_table_move(env["move"])

@@ -7,13 +7,19 @@ last move ends it.  So these two are signed when an archive is exported, not sto
 """
 
 from shared.archive import V4_FORMAT
-from shared.envelope import (documents_digest, documents_message, final_head_message,
-                             running_head_message, sign, start_message)
+from shared.envelope import (
+    documents_digest,
+    documents_message,
+    final_head_message,
+    running_head_message,
+    sign,
+    start_message,
+)
 
-from .domain import Conflict
 from ..db import db
 from ..db.keys import server_key
 from ..db.models import Move
+from .domain import Conflict
 
 
 def _archive_key(game):

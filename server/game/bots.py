@@ -31,11 +31,12 @@ from shared.bots import LEVELS, levels
 from shared.envelope import public_key_hex
 from shared.games import get_game
 
-from .lifecycle import create_game as create_plain_game, join_game
-from . import hooks
-from .domain import Conflict, Refused
 from ..db import db
 from ..db.models import BotAccount, Duty, Game, Player, Seat
+from . import hooks
+from .domain import Conflict, Refused
+from .lifecycle import create_game as create_plain_game
+from .lifecycle import join_game
 
 log = logging.getLogger("pbem.bots")
 

@@ -28,9 +28,9 @@ from sqlalchemy import update
 from shared.delegation import DelegationError, fingerprint, verify_delegation
 
 from ..clock import now, now_ts
-from .domain import Conflict, Forbidden, Malformed, NotFound
 from ..db import db
 from ..db.models import DeviceKey, DeviceLink
+from .domain import Conflict, Forbidden, Malformed, NotFound
 
 TOKEN_BYTES = 32
 

@@ -13,15 +13,15 @@ from shared import IllegalMove
 from shared.envelope import genesis_hash, seed_commitment
 from shared.games import game_types, get_game
 
-from . import duties
-from ..workers import push
 from ..clock import now
-from .domain import Conflict, NotFound, Refused
 from ..db import db
 from ..db.keys import server_key
 from ..db.models import Game, Player, Seat
 from ..db.state_cache import state_text, store_snapshot
 from ..db.writelock import write_lock
+from ..workers import push
+from . import duties
+from .domain import Conflict, NotFound, Refused
 
 _ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 

@@ -32,17 +32,25 @@ from shared import IllegalMove
 from shared.envelope import EnvelopeError, canonical_json, make_envelope, sign_envelope
 from shared.games import get_game
 from shared.messages import DocumentError, document_hash
-from shared.orders import (OrderError, conditional, describe, format_order, parse_order,
-                           read_order_document, reply, revocable)
+from shared.orders import (
+    OrderError,
+    conditional,
+    describe,
+    format_order,
+    parse_order,
+    read_order_document,
+    reply,
+    revocable,
+)
 
 from ..clock import now_ts
-from . import hooks
-from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 from ..db import db
 from ..db.keys import server_key
 from ..db.models import Game, Move, StandingOrder
 from ..db.prepared import Prepared
 from ..db.writelock import write_lock
+from . import hooks
+from .domain import Conflict, DomainError, Forbidden, Malformed, NotFound, Refused
 
 log = logging.getLogger("pbem.orders")
 
@@ -217,6 +225,7 @@ def _next(game, game_def, log, rows, length):
     start = min([length - _RECENT] + [r.at for r in rows if r.text.startswith("if ")])
     history = _history(game.id, max(0, start), length)
     from shared.table import revoked_for
+
     from .revocation import signed_by
     for row in rows:
         if table["revoked"] and signed_by(row, revoked_for(table, row.seat)):
@@ -266,8 +275,8 @@ def _carried_out(game_id, digest):
 def play_due(game_id, limit=MAX_CHAIN):
     """Carry out every order of ``game_id`` whose situation holds, one entry at a time
     (an entry may make another order's situation).  Returns the number of entries played."""
-    from .append import append_move
     from ..db.state_cache import load_log
+    from .append import append_move
     played = 0
     for _ in range(limit):
         db.session.expire_all()

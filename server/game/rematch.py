@@ -19,11 +19,11 @@ from shared.envelope import seed_commitment
 from shared.games import get_game
 
 from ..clock import now
-from .domain import Conflict, Forbidden, NotFound
 from ..db import db
-from .lifecycle import maybe_start, new_game_id
 from ..db.models import BotAccount, Game, Player, Seat
 from ..db.writelock import write_lock
+from .domain import Conflict, Forbidden, NotFound
+from .lifecycle import maybe_start, new_game_id
 
 
 def _seat_of(game, player):

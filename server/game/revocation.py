@@ -14,9 +14,9 @@ import json
 
 from sqlalchemy import update
 
-from .domain import Forbidden
 from ..db import db
 from ..db.models import DeviceKey, Player, StandingOrder
+from .domain import Forbidden
 
 
 def check_revoker(player_id, key):

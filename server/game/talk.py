@@ -18,9 +18,9 @@ from sqlalchemy.exc import IntegrityError
 from shared.envelope import EnvelopeError, canonical_json
 from shared.messages import DocumentError, document_hash, printable, read_message
 
-from .domain import Conflict, Forbidden, Malformed, NotFound, Refused
 from ..db import db
 from ..db.models import Game, Message, Mute, Player
+from .domain import Conflict, Forbidden, Malformed, NotFound, Refused
 
 #: messages one seat may write in one game (the archive carries them all)
 MAX_PER_SEAT = 1000
@@ -150,6 +150,7 @@ def table_keys(game):
     the head (seat keys after ``@rotate`` entries, device keys revoked by ``@revoke``), as a
     ``shared.messages.KeyHistory``."""
     from shared.messages import KeyHistory
+
     from ..db.state_cache import load_log
     return KeyHistory.of_table(load_log(game).table)
 
@@ -246,7 +247,7 @@ def muted_names(player):
                   .scalars())
 
 
-# --- notices ---------------------------------------------------------------------------------------
+# --- notices ------------------------------------------------------------------------------
 
 def _readers(game, message):
     """{player id: [seats]} of the players who may read ``message``, but its sender."""
@@ -269,8 +270,9 @@ def message_line(m, sender=None):
 def _notify(game, sender, message):
     """A "talk" notice to every player who may read ``message`` and has not muted its
     sender (a digest player reads it in the digest)."""
-    from ..workers.outbox import enqueue
     from shared.games import get_game
+
+    from ..workers.outbox import enqueue
     readers = _readers(game, message)
     if not readers:
         return

@@ -4,11 +4,11 @@ signed head, and which seat a player looks through."""
 from shared.envelope import head_message, sign
 from shared.games import get_game
 
-from .domain import Forbidden, Unauthenticated
 from ..db import db
 from ..db.keys import server_key
 from ..db.models import Move
 from ..db.state_cache import load_log
+from .domain import Forbidden, Unauthenticated
 
 
 def seat_of(game, player, wanted=None):
@@ -28,7 +28,6 @@ def seat_of(game, player, wanted=None):
 
 def view_for(game, seat):
     """``seat``'s view of the board (None: a spectator's); None while the game is open."""
-    game_def = get_game(game.type)
     if game.status == "open":
         return None
     view = load_log(game).view(seat)  # the rules' view, and a pending takeback's answers

@@ -23,9 +23,9 @@ from sqlalchemy.exc import IntegrityError
 from shared.envelope import request_message, verify
 
 from ..clock import now_ts
-from ..game.domain import Unauthenticated
 from ..db import db
 from ..db.models import Player, RequestNonce
+from ..game.domain import Unauthenticated
 
 HEADERS = ("X-Pbem-Player", "X-Pbem-Timestamp", "X-Pbem-Nonce", "X-Pbem-Signature")
 #: optional: the request is signed by this device key (hex), one the player delegated and
@@ -73,7 +73,7 @@ def _use_nonce(player_id, nonce, ts):
     except IntegrityError:
         db.session.rollback()
         raise Unauthenticated("replayed_request",
-                              "this request was already used (its nonce is spent)")
+                              "this request was already used (its nonce is spent)") from None
     if random.random() < 0.01:  # prune spent nonces now and then; outside the window they are dead
         cutoff = now_ts() - 2 * current_app.config["PBEM_AUTH_WINDOW"]
         RequestNonce.query.filter(RequestNonce.ts < cutoff).delete()

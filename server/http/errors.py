@@ -3,7 +3,8 @@
 import logging
 
 import marshmallow as ma
-from flask_smorest import Api, Blueprint as _Blueprint
+from flask_smorest import Api
+from flask_smorest import Blueprint as _Blueprint
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException, InternalServerError
 

@@ -13,10 +13,10 @@ from functools import wraps
 from flask import Response, request
 from sqlalchemy.exc import IntegrityError
 
-from .auth import current_player
-from ..game.domain import Conflict, Malformed, Refused
 from ..db import db
 from ..db.models import IdempotencyKey
+from ..game.domain import Conflict, Malformed, Refused
+from .auth import current_player
 
 
 def _scope():

@@ -21,7 +21,6 @@ from werkzeug.exceptions import HTTPException
 
 from .blueprint import bp, error_page
 
-
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
@@ -33,6 +32,7 @@ COMPRESSED = ["text/html", "text/css", "text/javascript", "application/javascrip
 def init_app(app):
     """Register the pages on ``app`` (after the API, whose JSON error handler it keeps for /api)."""
     from flask_compress import Compress
+
     from .signin import COOKIE, SECURE_COOKIE
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
     # static files are streamed (send_file): compressed as they stream; an event stream is
@@ -51,9 +51,11 @@ def init_app(app):
         return compress.after_request(response)
 
     app.after_request(compress_public)
-    from . import pages  # noqa: F401 - registers the routes on bp
-    from . import devices  # noqa: F401 - the browser key's link page
-    from . import account  # noqa: F401 - sign up, sign in, a new game, settings
+    from . import (
+        account,  # noqa: F401 - sign up, sign in, a new game, settings
+        devices,  # noqa: F401 - the browser key's link page
+        pages,  # noqa: F401 - registers the routes on bp
+    )
     app.register_blueprint(bp)
     from ..http.errors import api
 

@@ -6,9 +6,9 @@ browser and talks to ``/api/device-links/TOKEN/...`` (server/api/devices.py).
 
 from flask import make_response, render_template
 
-from ..game.devicekeys import LinkGone, link_by_token
 from ..db import db
 from ..db.models import Player
+from ..game.devicekeys import LinkGone, link_by_token
 from .blueprint import bp, error_page
 
 

@@ -9,13 +9,13 @@ from markupsafe import Markup
 
 from shared.games import game_types, get_game
 
+from ..db import db
+from ..db.models import Game, Seat
+from ..db.state_cache import load_state
 from ..game import duties
 from ..game.archives import archive_for
 from ..game.views import log_entries, seat_of, view_for
 from ..http.errors import fail
-from ..db import db
-from ..db.models import Game, Seat
-from ..db.state_cache import load_state
 from . import archive as archive_view
 from .blueprint import bp, error_page
 from .signin import LinkRefused, clear_session, redeem_link, session_player, set_session

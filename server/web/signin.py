@@ -24,8 +24,7 @@ from sqlalchemy import update
 
 from ..clock import now, now_ts
 from ..db import db
-from ..db.models import Player
-from ..db.models import WebLink
+from ..db.models import Player, WebLink
 
 COOKIE = "pbem_session"
 SECURE_COOKIE = "__Host-pbem_session"

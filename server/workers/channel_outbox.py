@@ -23,10 +23,10 @@ from flask import current_app
 
 from shared.games import get_game
 
-from .channels import ChannelError, PublicNotice, build_request, send
 from ..clock import now, now_ts
 from ..db import db
 from ..db.models import Duty, Game, Move, NoticeChannel, Player, PushSubscription, Seat
+from .channels import ChannelError, PublicNotice, build_request, send
 
 log = logging.getLogger("pbem.notices")
 #: failed sends in a row that stop a channel (a permanent refusal counts three)

@@ -35,7 +35,8 @@ def smtp_settings(config):
     if not host:
         return None
     tls = (config.get("PBEM_SMTP_TLS") or "").lower() or None
-    return {"host": host, "port": int(config.get("PBEM_SMTP_PORT") or (465 if tls == "ssl" else 25)),
+    port = int(config.get("PBEM_SMTP_PORT") or (465 if tls == "ssl" else 25))
+    return {"host": host, "port": port,
             "user": config.get("PBEM_SMTP_USER"), "password": config.get("PBEM_SMTP_PASSWORD"),
             "tls": tls}
 

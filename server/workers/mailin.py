@@ -14,10 +14,10 @@ from email.utils import parseaddr
 
 from shared.armor import extract_blocks
 
-from ..game.append import append_move
-from ..game.domain import DomainError
 from ..db import db
 from ..db.models import Game, Player
+from ..game.append import append_move
+from ..game.domain import DomainError
 from .outbox import enqueue
 
 log = logging.getLogger("pbem.mailin")

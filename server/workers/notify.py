@@ -16,7 +16,8 @@ notify``, turns them into notices in the outbox table and drains it:
 
 import logging
 import secrets
-from datetime import datetime, time as dtime, timedelta
+from datetime import datetime, timedelta
+from datetime import time as dtime
 from zoneinfo import ZoneInfo
 
 from flask import current_app
@@ -25,19 +26,19 @@ from sqlalchemy import or_, update
 from shared.envelope import make_envelope, sign_envelope
 from shared.games import get_game
 
-from . import channel_outbox
-from ..game.append import append_move
-from .channels import ChannelError
 from ..clock import now, now_ts
-from ..game.domain import DomainError
-from . import push, loop as workers
-from ..game import ratings
 from ..db import db
 from ..db.keys import server_key
-from .mailer import SendError, post_webhook, send_email
-from .outbox import enqueue
 from ..db.models import Duty, Game, Notice, Player, WorkerHeartbeat
 from ..db.state_cache import load_log
+from ..game import ratings
+from ..game.append import append_move
+from ..game.domain import DomainError
+from . import channel_outbox, push
+from . import loop as workers
+from .channels import ChannelError
+from .mailer import SendError, post_webhook, send_email
+from .outbox import enqueue
 
 log = logging.getLogger("pbem.notices")
 MAX_ATTEMPTS = 10
@@ -241,6 +242,7 @@ def _timeout_handover(game, game_def, replayed, seat):
     option, or None (the option says ``move``, or a bot holds the seat already: then the
     timeout move)."""
     from shared.table import bot_level, timeout_bot
+
     from ..game.bots import bot_player, level_for
     wanted = timeout_bot((game.header or {}).get("options"))
     if wanted is None or bot_level(replayed.table["players"][seat]) is not None:
@@ -457,8 +459,9 @@ def tick():
     digests = build_digests()
     sent = send_due()
     rated = ratings.rate_finished_games()
-    return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed, "digests": digests,
-            "sent": sent, "rated": rated, "orders": ordered, "game_channels": channels}
+    return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed,
+            "digests": digests, "sent": sent, "rated": rated, "orders": ordered,
+            "game_channels": channels}
 
 
 def _passes():

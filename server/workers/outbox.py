@@ -5,10 +5,10 @@ rows are written in the caller's transaction.
 
 import logging
 
-from . import channel_outbox
 from ..clock import now
 from ..db import db
 from ..db.models import Notice
+from . import channel_outbox
 
 log = logging.getLogger("pbem.notices")
 

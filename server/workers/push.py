@@ -21,9 +21,9 @@ wake-ups come from three sources:
   committed (``PRAGMA data_version`` on its own connection: no read of the database), and
   then reads the heads of the games waited on with one query (at most every 0.1 s, and
   every ``PBEM_PUSH_POLL`` seconds, 0.25, in any case), waking the waiters whose head
-  moved.  With no waiter the thread ends: an idle server runs no query.  This is polling, but a few microseconds per
-  probe and at most ten cheap indexed queries a second, per process, not one request per
-  client.
+  moved.  With no waiter the thread ends: an idle server runs no query.  This is polling,
+  but a few microseconds per probe and at most ten cheap indexed queries a second, per
+  process, not one request per client.
 
 A wake-up is only a hint: the waiter re-reads the head from the database before it answers,
 so a spurious or a lost wake-up costs a query or a wait for the timeout, never a wrong
@@ -46,10 +46,10 @@ from flask import current_app
 from sqlalchemy import bindparam, event, func, select, text
 from sqlalchemy.orm import Session
 
-from ..game import hooks
-from ..game.domain import DomainError, NotFound
 from ..db import db
 from ..db.models import Game, Move, Seat
+from ..game import hooks
+from ..game.domain import DomainError, NotFound
 
 log = logging.getLogger("pbem.push")
 
@@ -164,9 +164,9 @@ def waiter_limit(config):
     files exported for this worker.  A ``web`` worker (gunicorn_conf.py) holds none: the
     long polls and streams belong to the ``push`` process (gunicorn_push.py), and a long poll
     that lands on a web worker is answered at once when there is news, else refused with 503
-    and a pointer (:func:`wait_for_move`).  A push worker: gevent holds a waiter in a greenlet (the worker's connection
-    bound less a reserve); gthread holds it in a thread, so a reserve of threads stays free
-    for everything else.  A server started without that file under gunicorn gets 2 (a
+    and a pointer (:func:`wait_for_move`).  A push worker: gevent holds a waiter in a
+    greenlet (the worker's connection bound less a reserve); gthread holds it in a thread,
+    so a reserve of threads stays free for everything else.  A server started without that file under gunicorn gets 2 (a
     thread-per-request worker must never be filled by waiters); the development server
     (a thread per request) 256.
     """

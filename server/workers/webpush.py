@@ -22,10 +22,10 @@ from urllib.parse import urlparse
 
 from flask import current_app
 
-from .channels import ChannelError, PublicNotice
-from ..game.domain import Malformed
 from ..db import db
 from ..db.models import PushSubscription, ServerSecret
+from ..game.domain import Malformed
+from .channels import ChannelError, PublicNotice
 
 #: how long a push service keeps an undelivered push (seconds): a day, as a turn can wait
 TTL = 24 * 3600

@@ -21,8 +21,15 @@ own less the best opponent's), in a node budget.
 """
 
 from ..stone_age import board
-from ..stone_age.state import (HAND_LIMIT, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS,
-                               TRIBE_COST, points)
+from ..stone_age.state import (
+    HAND_LIMIT,
+    MAX_NOMADS,
+    MAX_TRIBES,
+    NOMAD_COST,
+    TRACK_COSTS,
+    TRIBE_COST,
+    points,
+)
 from . import talk
 from .determinize import stone_age_world
 from .search import WORLDS, Budget, after, best, sampled_search, zero_sum

@@ -27,8 +27,14 @@ posts, reachable building spots, the hand (what it affords, and the risk of a 7)
 longest road, the army and the temple, and the threat of the leading opponent.
 """
 
-from ..zarahemla.board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGES,
-                               N_CORNERS, RESOURCES)
+from ..zarahemla.board import (
+    CORNER_EDGES,
+    CORNER_HEXES,
+    CORNER_NEIGHBOURS,
+    EDGES,
+    N_CORNERS,
+    RESOURCES,
+)
 from ..zarahemla.legal import settle_spots
 from ..zarahemla.state import COST, PIECES, W_VP, post_rates, total_vp
 from . import talk

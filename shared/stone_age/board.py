@@ -207,7 +207,8 @@ def _check():
     for a, b, *_ in BOXES.values():
         assert b in ADJ[a]
     assert sum(sum(p.values()) for p in CHIP_POOLS.values()) == 18
-    assert sum(n for p in CHIP_POOLS.values() for k, n in p.items() if k.startswith("desert")) == DESERTS
+    assert sum(n for p in CHIP_POOLS.values() for k, n in p.items()
+               if k.startswith("desert")) == DESERTS
     assert len(DESERT_HEXES) == 12
 
 

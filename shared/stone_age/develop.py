@@ -10,9 +10,26 @@ from ..events import add_event
 from ..trade import close_offer, open_offer
 from . import board
 from .notation import TRACKS, bundle_text
-from .state import (ART, MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRACK_TITLES,
-                    TRIBE_COST, can_cross, cards, desert_options, free_chips, fresh_turn, has,
-                    is_v1, next_seat, occupied, pay, steps_per_meat)
+from .state import (
+    ART,
+    MAX_NOMADS,
+    MAX_TRIBES,
+    NOMAD_COST,
+    TRACK_COSTS,
+    TRACK_TITLES,
+    TRIBE_COST,
+    can_cross,
+    cards,
+    desert_options,
+    free_chips,
+    fresh_turn,
+    has,
+    is_v1,
+    next_seat,
+    occupied,
+    pay,
+    steps_per_meat,
+)
 
 
 def _need(state, seat, bundle, what):

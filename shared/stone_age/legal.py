@@ -17,8 +17,18 @@ from ..trade import open_offer, owes_answer, terms
 from . import board
 from .develop import nomad_spots, paid_steps
 from .notation import RES, TRACKS, parse_move
-from .state import (MAX_NOMADS, MAX_TRIBES, NOMAD_COST, TRACK_COSTS, TRIBE_COST, desert_options,
-                    free_chips, has, occupied, steps_per_meat)
+from .state import (
+    MAX_NOMADS,
+    MAX_TRIBES,
+    NOMAD_COST,
+    TRACK_COSTS,
+    TRIBE_COST,
+    desert_options,
+    free_chips,
+    has,
+    occupied,
+    steps_per_meat,
+)
 
 _ONE = tuple(tuple(1 if k == i else 0 for k in range(4)) for i in range(4))
 _THREE = tuple(tuple(3 if k == i else 0 for k in range(4)) for i in range(4))

@@ -51,7 +51,7 @@ def draw(labels, hex_lines, boxes, notes=()):
     (line, column, text) written only where the sea is blank.
     """
     grid = [[" "] * WIDTH for _ in range(_N_LINES)]
-    for path, (line, col, glyph) in EDGE_SPOTS.items():
+    for line, col, glyph in EDGE_SPOTS.values():
         if glyph == "|":
             _put(grid, line, col, "|")
             _put(grid, line + 1, col, "|")
@@ -69,6 +69,7 @@ def draw(labels, hex_lines, boxes, notes=()):
     for x, (vrow, col) in board.CROSSING_POS.items():
         _put(grid, _line_of(vrow), col - 1, labels.get(x, str(x)))
     for line, col, text in notes:
-        if line < _N_LINES and all(grid[line][c] == " " for c in range(col, min(WIDTH, col + len(text)))):
+        span = range(col, min(WIDTH, col + len(text)))
+        if line < _N_LINES and all(grid[line][c] == " " for c in span):
             _put(grid, line, col, text)
     return ["".join(row).rstrip() for row in grid]

@@ -16,8 +16,20 @@ from ..events import add_event
 from ..trade import close_offer, open_offer, owed, owes_answer
 from . import board, develop, trade
 from .notation import RES, bundle_text
-from .state import (HAND_LIMIT, WIN_POINTS, before_version, cards, desert_options, free_chips,
-                    has, is_v1, occupied, pay, points, transfer)
+from .state import (
+    HAND_LIMIT,
+    WIN_POINTS,
+    before_version,
+    cards,
+    desert_options,
+    free_chips,
+    has,
+    is_v1,
+    occupied,
+    pay,
+    points,
+    transfer,
+)
 
 TRADE_KINDS = frozenset(("bank", "offer", "confirm", "withdraw"))
 ANSWER_KINDS = frozenset(("accept", "decline", "counter"))

@@ -16,8 +16,7 @@ holds the notation's name: ``"e3"`` for a landscape, ``"92"`` for a crossing, th
 
 from math import sqrt
 
-from ..svg import (Drawing, as_dict, as_list, circle, css_token, element, group, polygon, rect,
-                   text)
+from ..svg import Drawing, as_dict, as_list, circle, css_token, element, group, polygon, rect, text
 from . import board
 
 R = 25

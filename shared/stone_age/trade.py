@@ -8,10 +8,10 @@ turn or starting to develop withdraws an open offer.
 """
 
 from .. import IllegalMove
-from .notation import RES, bundle_text
 from ..bundles import exchange
 from ..events import add_event
 from ..trade import check_sides, close_offer, open_offer, place_offer, record_answer, terms
+from .notation import RES, bundle_text
 from .state import cards, has
 
 
@@ -20,8 +20,9 @@ def check_bank(state, seat, move):
     check_sides(give, get, RES, "bank trade")
     odd = [RES[i] for i in range(4) if give[i] % 3]
     if odd:
-        raise IllegalMove(f"the bank takes 3 cards of one kind for each card: {give[RES.index(odd[0])]} "
-                          f"{odd[0]} is not a multiple of 3", code="bad_rate")
+        raise IllegalMove("the bank takes 3 cards of one kind for each card: "
+                          f"{give[RES.index(odd[0])]} {odd[0]} is not a multiple of 3",
+                          code="bad_rate")
     if sum(get) * 3 != sum(give):
         raise IllegalMove(f"{sum(give)} cards buy {sum(give) // 3} from the bank, not {sum(get)}",
                           code="bad_rate")

@@ -7,9 +7,28 @@ that mutate say so.  Dice come from the move's ``Rng``.
 from ..events import add_event
 from .board import KIND
 from .notation import SECTORS, plural
-from .state import (CITY_ITEMS, FIELD_ITEMS, FIELD_LAMANITES, GATE, TEMPLE_LOWER, TOWER, add,
-                    check_win, field_lamanites, from_box, gate, hold_captives, holding_city, is_v1,
-                    lose_army, since, stock_city, temple_lower, total, tower)
+from .state import (
+    CITY_ITEMS,
+    FIELD_ITEMS,
+    FIELD_LAMANITES,
+    GATE,
+    TEMPLE_LOWER,
+    TOWER,
+    add,
+    check_win,
+    field_lamanites,
+    from_box,
+    gate,
+    hold_captives,
+    holding_city,
+    is_v1,
+    lose_army,
+    since,
+    stock_city,
+    temple_lower,
+    total,
+    tower,
+)
 
 #: highest roll that is killed, wounded, captured; anything above is fit for duty
 CHART = {20: (2, 4, 7), 12: (2, 4, 6), 10: (2, 4, 6), 8: (2, 4, 5)}

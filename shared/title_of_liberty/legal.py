@@ -10,8 +10,16 @@ from collections import deque
 from .board import ROAD_NEXT, SEA_NEXT
 from .combat import lamanite_groups
 from .notation import BUYABLE, ITEMS, LEAD_TYPES, SECTORS, Move
-from .rules import (MAX_LEADS, MAX_LED, MAX_SCOUTS, attack_cost, food_givers, is_battle_site,
-                    must_starve, scouts_held)
+from .rules import (
+    MAX_LEADS,
+    MAX_LED,
+    MAX_SCOUTS,
+    attack_cost,
+    food_givers,
+    is_battle_site,
+    must_starve,
+    scouts_held,
+)
 from .state import is_v1, since
 
 

@@ -10,8 +10,20 @@ runs them; untrusted input only reaches an apply through its check.
 from .. import IllegalMove
 from ..events import add_event, make_event
 from .board import BATTLEFIELDS, FOOD_SPACES, KIND, ROAD_SET, SEA_NEXT
-from .combat import (DIE_NAME, duel_dice, end_attack, fate, lamanite_groups, lamanite_loses,
-                     nephite_loses, roll_duel, start_battle, take_sector, update_city, win_field)
+from .combat import (
+    DIE_NAME,
+    duel_dice,
+    end_attack,
+    fate,
+    lamanite_groups,
+    lamanite_loses,
+    nephite_loses,
+    roll_duel,
+    start_battle,
+    take_sector,
+    update_city,
+    win_field,
+)
 from .notation import plural, split_route
 from .state import captive_counts, end_turn, finish, is_v1, lose_army, refill, since, to_box, total
 

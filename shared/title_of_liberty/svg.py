@@ -15,8 +15,20 @@ space (``"mulek"``, ``"h1"``), a city sector (``"palace"``), or a place a duel n
 (``"tower"``, ``"gate"``, ``"temple"``, ``"path"``, ``"field"``).
 """
 
-from ..svg import (Drawing, as_dict, as_int, as_list, circle, css_token, group, line, path, polygon,
-                   rect, text)
+from ..svg import (
+    Drawing,
+    as_dict,
+    as_int,
+    as_list,
+    circle,
+    css_token,
+    group,
+    line,
+    path,
+    polygon,
+    rect,
+    text,
+)
 from .board import BATTLEFIELDS, CITIES, FOOD_SPACES, KIND, LABEL, PORTS, POS, ROADS, SPACES
 
 WIDTH = 540

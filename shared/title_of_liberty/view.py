@@ -12,8 +12,17 @@ from .board import CITIES, FOOD_SPACES, SPACES
 from .combat import advantage, battle_dice, dice_chart, lamanite_groups
 from .notation import SECTORS
 from .rules import MAX_SCOUTS, owes, scouts_held, to_act
-from .state import (LAMANITE_POOL, army_total, captive_count, captive_counts, is_v1, lost_code,
-                    over_code, required_cities, total)
+from .state import (
+    LAMANITE_POOL,
+    army_total,
+    captive_count,
+    captive_counts,
+    is_v1,
+    lost_code,
+    over_code,
+    required_cities,
+    total,
+)
 
 
 def _army_view(state, seat):

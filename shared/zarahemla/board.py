@@ -81,7 +81,7 @@ EDGE_BY_NAME = {name: i for i, name in enumerate(EDGE_NAMES)}
 def hex_neighbours():
     """hex -> hexes sharing a path with it."""
     out = [set() for _ in range(N_HEXES)]
-    for e, (a, b) in enumerate(EDGES):
+    for a, b in EDGES:
         common = set(CORNER_HEXES[a]) & set(CORNER_HEXES[b])
         for h in common:
             out[h].update(common - {h})

@@ -10,8 +10,20 @@ from .. import IllegalMove
 from .board import RESOURCES
 from .build import placeable_roads, temple_events
 from .roads import MIN_ARMY, update_count_card
-from .state import (DEV, DEV_TITLES, PIECES, W_HARVEST, W_LIAHONA, W_PROSPERITY, W_ROADS,
-                    W_TEMPLES, W_WARRIOR, bundle_text, cap, res_dict)
+from .state import (
+    DEV,
+    DEV_TITLES,
+    PIECES,
+    W_HARVEST,
+    W_LIAHONA,
+    W_PROSPERITY,
+    W_ROADS,
+    W_TEMPLES,
+    W_WARRIOR,
+    bundle_text,
+    cap,
+    res_dict,
+)
 from .turn import ev, guard_turn, has_facts, resolve_roll
 
 CARD_INDEX = {"warrior": W_WARRIOR, "liahona": W_LIAHONA, "harvest": W_HARVEST,
@@ -89,13 +101,14 @@ def apply_card(st, seat, mv):
     if kind == "liahona":
         st["dice"] = None
         if not has_facts(st):
-            return resolve_roll(st, seat, mv.args[0], f"{name} played the Liahona and chose {mv.args[0]}",
+            return resolve_roll(st, seat, mv.args[0],
+                                f"{name} played the Liahona and chose {mv.args[0]}",
                                 liahona=True)
         # from version 2 the card and the roll are two events, each with its own facts
         out = [ev(st, f"{name} played the Liahona.", "play_card",
                   {"seat": seat, "card": card_name, "total": mv.args[0]})]
-        return out + resolve_roll(st, seat, mv.args[0], f"{name} chose {mv.args[0]} with the Liahona",
-                                  liahona=True)
+        return out + resolve_roll(st, seat, mv.args[0],
+                                  f"{name} chose {mv.args[0]} with the Liahona", liahona=True)
     if kind == "harvest":
         bundle = mv.args[0]
         hand, bank = p["hand"], st["bank"]

@@ -9,12 +9,31 @@ is still accepted by ``play``.
 
 from ..rng import Rng
 from ..trade import terms
-from .board import (CORNER_EDGES, CORNER_HEXES, CORNER_NEIGHBOURS, EDGE_NAMES, EDGES,
-                    HEX_NAMES, HIDEOUT, N_CORNERS, N_HEXES, RESOURCES)
+from .board import (
+    CORNER_EDGES,
+    CORNER_HEXES,
+    CORNER_NEIGHBOURS,
+    EDGE_NAMES,
+    EDGES,
+    HEX_NAMES,
+    HIDEOUT,
+    N_CORNERS,
+    N_HEXES,
+    RESOURCES,
+)
 from .build import placeable_roads
 from .notation import bundle_notation
-from .state import (PIECES, W_HARVEST, W_LIAHONA, W_PROSPERITY, W_ROADS, W_TEMPLES,
-                    W_WARRIOR, has, post_rates)
+from .state import (
+    PIECES,
+    W_HARVEST,
+    W_LIAHONA,
+    W_PROSPERITY,
+    W_ROADS,
+    W_TEMPLES,
+    W_WARRIOR,
+    has,
+    post_rates,
+)
 from .turn import before_version, robber_victims, start_bundle
 
 ROAD_TEXT = tuple("road " + n for n in EDGE_NAMES)

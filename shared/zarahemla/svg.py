@@ -14,8 +14,20 @@ notation's name: ``"F"``, ``"14"``, ``"14-19"``.
 
 from math import sqrt
 
-from ..svg import (Drawing, as_dict, as_list, circle, css_token, element, group, line, polygon,
-                   polyline, rect, text)
+from ..svg import (
+    Drawing,
+    as_dict,
+    as_list,
+    circle,
+    css_token,
+    element,
+    group,
+    line,
+    polygon,
+    polyline,
+    rect,
+    text,
+)
 from .board import CORNER_POS, EDGES, HEX_CORNERS, HEX_NAMES, POST_EDGES
 
 R = 40                          # hex radius (centre to corner)

@@ -11,8 +11,15 @@ from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, rules_version_of
 from ..events import make_event
 from ..trade import close_offer, open_offer
-from .board import (CORNER_HEXES, CORNER_NEIGHBOURS, EDGES, HEX_CORNERS, HEX_NAMES, HIDEOUT,
-                    RESOURCES)
+from .board import (
+    CORNER_HEXES,
+    CORNER_NEIGHBOURS,
+    EDGES,
+    HEX_CORNERS,
+    HEX_NAMES,
+    HIDEOUT,
+    RESOURCES,
+)
 from .roads import road_length
 from .state import W_VP, bundle_text, cap, public_vp, res_dict, total_vp
 
