@@ -166,9 +166,9 @@ def waiter_limit(config):
     that lands on a web worker is answered at once when there is news, else refused with 503
     and a pointer (:func:`wait_for_move`).  A push worker: gevent holds a waiter in a
     greenlet (the worker's connection bound less a reserve); gthread holds it in a thread,
-    so a reserve of threads stays free for everything else.  A server started without that file under gunicorn gets 2 (a
-    thread-per-request worker must never be filled by waiters); the development server
-    (a thread per request) 256.
+    so a reserve of threads stays free for everything else.  A server started without that
+    file under gunicorn gets 2 (a thread-per-request worker must never be filled by
+    waiters); the development server (a thread per request) 256.
     """
     if config.get("PBEM_PUSH_WAITERS") not in (None, ""):
         return int(config["PBEM_PUSH_WAITERS"])
