@@ -5,7 +5,7 @@ import json
 import os
 
 from tests.client.conftest import Player
-from tests.client.test_e2e_pig import start
+from tests.helpers.cli import start
 
 
 def _device_home(ann, tmp_path, label="laptop"):

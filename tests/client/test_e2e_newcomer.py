@@ -6,7 +6,7 @@ import pytest
 import requests
 
 from shared.games import game_types
-from tests.client.test_e2e_pig import start as start_pig
+from tests.helpers.cli import start as start_pig
 
 needs_zarahemla = pytest.mark.skipif("zarahemla" not in game_types(),
                                      reason="the zarahemla engine is not in this checkout")

@@ -6,23 +6,7 @@ import time
 import pytest
 
 from client.api import Api
-
-
-def start(make_player, seats=2, target=100):
-    players = [make_player(n) for n in ("ann", "bob", "cyd", "dee")[:seats]]
-    new = players[0].run("new", "pig", "--seats", seats, "--option", f"target={target}")
-    game = new.stdout.strip()
-    assert game and "\n" not in game
-    assert "pbem join" in new.stderr
-    for p in players[1:]:
-        out = p.run("join", game).stdout
-        assert "joined game" in out
-    assert "the game has started" in out
-    return game, players
-
-
-def to_act(player, game):
-    return player.json("show", game)["to_act"]
+from tests.helpers.cli import start, to_act
 
 
 def test_two_players_whole_flow(make_player, tmp_path):
@@ -300,6 +284,7 @@ def test_colour_only_on_a_terminal(make_player, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     runner_env = {"PBEM_SERVER": ann.server, "PBEM_HOME": str(ann.home)}
     from click.testing import CliRunner
+
     from client.cli import cli
     coloured = CliRunner().invoke(cli, ["show", game], env=runner_env, color=True)
     plain = CliRunner().invoke(cli, ["show", game, "--no-color"], env=runner_env)
@@ -361,6 +346,7 @@ def test_a_spectator_can_look_and_export_but_not_play(make_player, tmp_path):
 
 def test_offline_outbox_survives_an_unreachable_server(make_player):
     import requests as real_requests
+
     from client.armor import extract_blocks
 
     class Down:

@@ -13,7 +13,7 @@ import pytest
 from shared.archive import V3_FORMAT, ArchiveError, load_archive, verify_archive
 from shared.envelope import genesis_hash, head_message, running_head_message, verify
 from tests.figures import record
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 TOP_KEYS = {"format", "header", "genesis", "start_signature", "entries", "head", "seed",
             "result", "messages", "orders"}

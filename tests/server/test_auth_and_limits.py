@@ -5,7 +5,7 @@ import json
 import pytest
 
 from client.signing import request_headers
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 
 def test_exact_replay_of_a_signed_request_is_401(make_player, client):

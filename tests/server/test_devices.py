@@ -9,7 +9,7 @@ from shared.archive import verify_archive
 from shared.delegation import fingerprint, make_delegation
 from shared.envelope import (canonical_json, envelope_message, make_envelope, public_key_hex,
                              sign, sign_envelope)
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 DAY = 86400
 

@@ -16,7 +16,7 @@ from shared.archive import check_chain, replay
 from shared.games import game_types, get_game
 
 from tests.figures import record
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 REAL_GAMES = [g for g in ("zarahemla", "stone_age", "title_of_liberty")]
 SEATS = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}

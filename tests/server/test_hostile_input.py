@@ -10,7 +10,7 @@ import pytest
 
 from client.signing import request_headers, signed_move
 from shared.games import game_types, get_game
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 
 def assert_json_4xx(r, *statuses):

@@ -10,7 +10,7 @@ import pytest
 from shared.archive import ArchiveError, verify_archive
 from shared.envelope import entry_hash, final_head_message, make_envelope, sign, sign_envelope
 from tests.server.talk_helpers import cancel, hash_of, order, order_doc
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 
 def _log(player, game_id):

@@ -16,7 +16,7 @@ from shared.orders import CANCEL_DOMAIN, make_cancel
 from tests.fixtures import pig
 from tests.server.talk_helpers import order
 from tests.server.test_orders import _finish, _log, _resign
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 
 def _status(player, game_id):

@@ -11,7 +11,7 @@ import pytest
 from shared.archive import verify_archive
 from shared.envelope import public_key_hex, sign
 from shared.table import key_rotation_message, recovery_message
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 
 def _view(player, game_id):

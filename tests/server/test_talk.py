@@ -7,7 +7,7 @@ import pytest
 
 from shared.archive import verify_archive
 from tests.server.talk_helpers import message_doc, say
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 SECRET = "zq-private-press-7731"
 

@@ -117,6 +117,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as hs  # noqa: E402
 
 from shared import IllegalMove  # noqa: E402
+from tests.helpers.examples import examples  # noqa: E402
 
 #: every code point, surrogates and control characters included
 ANY_CHAR = hs.characters(exclude_categories=())
@@ -168,7 +169,8 @@ def test_unicode_digits_and_huge_numbers_are_invalid_moves(text):
     _only_clear_errors(text)
 
 
-@settings(max_examples=600, derandomize=True, deadline=None,
+@pytest.mark.properties
+@settings(max_examples=examples(600), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(hs.text(alphabet=ANY_CHAR, max_size=40))
 def test_any_unicode_text_is_parsed_or_refused_with_invalid_move(text):
@@ -176,7 +178,8 @@ def test_any_unicode_text_is_parsed_or_refused_with_invalid_move(text):
     _only_clear_errors(text)
 
 
-@settings(max_examples=600, derandomize=True, deadline=None,
+@pytest.mark.properties
+@settings(max_examples=examples(600), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(hs.sampled_from(EXAMPLES + ["take none"]), hs.lists(
     hs.tuples(hs.integers(0, 60), hs.integers(0, 60),
