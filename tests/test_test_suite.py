@@ -84,41 +84,6 @@ def _is_test_module(name):
     return name.startswith("tests.") and name.rsplit(".", 1)[1].startswith("test_")
 
 
-#: the imports of one test module by another still to be moved into tests/helpers/ or a
-#: conftest.py: the list only shrinks (an entry that is gone must be struck off it)
-NOT_YET_MOVED = {
-    ("tests/client/test_e2e_newcomer.py", "tests.client.test_cli_units"),
-    ("tests/client/test_e2e_talk_keys.py", "tests.client.test_devices_cli"),
-    ("tests/client/test_export_checks.py", "tests.shared.test_archive_attacks"),
-    ("tests/client/test_export_checks.py", "tests.shared.test_archive_vectors"),
-    ("tests/client/test_verify_cli.py", "tests.shared.test_archive_attacks"),
-    ("tests/client/test_verify_cli.py", "tests.shared.test_archive_vectors"),
-    ("tests/server/test_handover.py", "tests.server.test_bots_service"),
-    ("tests/server/test_handover.py", "tests.server.test_orders"),
-    ("tests/server/test_hostile_input.py", "tests.server.test_games_over_api"),
-    ("tests/server/test_layers.py", "tests.server.test_mail"),
-    ("tests/server/test_mail_relay.py", "tests.server.test_mail"),
-    ("tests/server/test_notice_channels.py", "tests.server.test_channels"),
-    ("tests/server/test_notice_channels.py", "tests.server.test_mail"),
-    ("tests/server/test_orders_table.py", "tests.server.test_devices"),
-    ("tests/server/test_orders_table.py", "tests.server.test_orders"),
-    ("tests/server/test_rematch_ratings.py", "tests.server.test_mail"),
-    ("tests/server/test_talk.py", "tests.server.test_limits_hold"),
-    ("tests/server/test_webpush.py", "tests.server.test_channels"),
-    ("tests/shared/test_archive_attacks.py", "tests.shared.test_archive_vectors"),
-    ("tests/shared/test_delegation.py", "tests.shared.test_archive_vectors"),
-    ("tests/shared/test_handover.py", "tests.shared.test_table"),
-    ("tests/shared/test_orders_table.py", "tests.shared.test_table"),
-    ("tests/shared/test_preview.py", "tests.shared.bots.test_bots_fair"),
-    ("tests/shared/test_table.py", "tests.shared.test_archive_vectors"),
-    ("tests/web/test_device_browser.py", "tests.web.test_browser"),
-    ("tests/web/test_page_play.py", "tests.web.test_device_browser"),
-    ("tests/web/test_push_page.py", "tests.web.test_browser"),
-    ("tests/web/test_talk_browser.py", "tests.web.test_browser"),
-    ("tests/web/test_talk_browser.py", "tests.web.test_device_browser"),
-}
-
-
 def test_no_test_module_imports_another_test_module():
     """Set-up that several modules share lives in a conftest.py or in tests/helpers/; a test
     module imported by another would run its tests' module-level code twice and tie the two
@@ -128,8 +93,7 @@ def test_no_test_module_imports_another_test_module():
         for name in _imported_modules(tree, path):
             if _is_test_module(name):
                 found.add((path, name))
-    assert found - NOT_YET_MOVED == set(), sorted(found - NOT_YET_MOVED)
-    assert NOT_YET_MOVED - found == set(), "moved: strike off " + str(NOT_YET_MOVED - found)
+    assert not found, sorted(found)
 
 
 def test_the_import_check_sees_an_import_of_a_test_module():

@@ -19,6 +19,7 @@ from client.context import Context, load_game
 from client.home import Home
 from client.precheck import check_first, split_hint
 from shared import IllegalMove, InvalidMove
+from tests.helpers.completion import complete
 
 
 def invoke(*args, env=None, obj=None):
@@ -417,14 +418,6 @@ def test_wrap_lines_keeps_words_and_indents():
 
 
 # --- #13.10: completion -------------------------------------------------------------------------
-
-def complete(words, home, env=None):
-    """What `pbem WORDS<Tab>` offers in bash (click's protocol: one "type,value" per line)."""
-    words = list(words)
-    full = dict(env or {}, _PBEM_COMPLETE="bash_complete", COMP_WORDS=" ".join(["pbem"] + words),
-                COMP_CWORD=str(len(words)), PBEM_HOME=str(home))
-    out = CliRunner().invoke(cli, [], env=full, prog_name="pbem", catch_exceptions=False)
-    return [line.split(",", 1)[1] for line in out.stdout.splitlines() if line]
 
 
 def test_completion_of_game_types(tmp_path):

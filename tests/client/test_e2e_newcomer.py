@@ -197,7 +197,7 @@ def test_log_follows_the_terminal_width(make_player, monkeypatch):
 
 
 def test_completion_after_show(make_player):
-    from tests.client.test_cli_units import complete
+    from tests.helpers.completion import complete
     game, (ann, bob) = start_pig(make_player)
     env = {"PBEM_SERVER": ann.server}
     ann.run("games")

@@ -4,7 +4,7 @@ the device's delegation); a revoked device's are refused; the archive verifies o
 
 import json
 
-from tests.client.test_devices_cli import _device_home
+from tests.helpers.devices_cli import _device_home
 from tests.helpers.cli import start
 
 

@@ -14,6 +14,7 @@ import pytest
 from shared.archive import verify_archive
 from shared.envelope import public_key_hex
 from shared.games import get_game
+from tests.helpers.bots import game_of, log_of, play_due
 
 
 def first_call(replacement):
@@ -45,20 +46,6 @@ def create(player, type_="pig", seats=3, bots=2, level="random", options=None, *
     body = {"type": type_, "seats": seats, "options": options or {}, "bots": bots,
             "bot_level": level, **extra}
     return player.post("/api/games", body)
-
-
-def play_due(app):
-    from server.workers import bots as bot_worker
-    with app.app_context():
-        return bot_worker.play_due()
-
-
-def log_of(player, game_id):
-    return player.get(f"/api/games/{game_id}/log").get_json()["entries"]
-
-
-def game_of(player, game_id):
-    return player.get(f"/api/games/{game_id}").get_json()
 
 
 # --- reserved names ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from shared.games import game_types, get_game
 
 from tests.figures import record
 from tests.helpers.api import start_pig
+from tests.helpers.games import start
 
 REAL_GAMES = [g for g in ("zarahemla", "stone_age", "title_of_liberty")]
 SEATS = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}
@@ -24,20 +25,6 @@ SEATS = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}
 
 def _available(name):
     return name in game_types()
-
-
-def start(make_player, type_, n):
-    players = [make_player(f"p{i}") for i in range(n)]
-    r = players[0].post("/api/games", {"type": type_, "seats": n})
-    assert r.status_code == 201, r.get_json()
-    game_id = r.get_json()["id"]
-    for p in players[1:]:
-        assert p.post(f"/api/games/{game_id}/join", {}).status_code == 200
-    seats = {s["player"]: s["seat"] for s in r.get_json()["seats"] if s["player"]}
-    info = players[0].get(f"/api/games/{game_id}").get_json()
-    by_seat = {s["seat"]: next(p for p in players if p.name == s["player"])
-               for s in info["seats"]}
-    return game_id, by_seat
 
 
 def read_everything(game_id, by_seat, anyone):

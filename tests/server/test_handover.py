@@ -6,7 +6,7 @@ import pytest
 
 from shared.archive import verify_archive
 
-from tests.server.test_bots_service import game_of, log_of, play_due
+from tests.helpers.bots import game_of, log_of, play_due
 
 
 @pytest.fixture(autouse=True)
@@ -252,7 +252,7 @@ def test_a_handover_ends_the_seats_standing_orders(make_player, app):
     import json
     from shared.archive import ArchiveError
     from tests.server.talk_helpers import order
-    from tests.server.test_orders import _resign
+    from tests.helpers.orders import _resign
     ann, bob = make_player("ann"), make_player("bob")
     game_id = two_seat_game(ann, bob, options={"target": 3})
     assert order(bob, game_id, "east", "roll").status_code == 201

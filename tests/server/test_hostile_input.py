@@ -186,7 +186,7 @@ def test_every_game_refuses_moves_with_odd_digits_as_4xx(make_player, type_):
     guard.)"""
     if type_ not in game_types():
         pytest.skip(f"{type_} is not available")
-    from tests.server.test_games_over_api import start
+    from tests.helpers.games import start
     game_id, by_seat = start(make_player, type_, GAMES[type_])
     any_player = next(iter(by_seat.values()))
     game = get_game(type_)

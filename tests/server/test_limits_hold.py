@@ -14,6 +14,7 @@ from client.signing import request_headers, signed_move
 from shared.envelope import public_key_hex
 from tests.conftest import Player, database_url
 from tests.figures import record
+from tests.helpers.limits import _dispose, client_from, start_pig_on
 
 
 @pytest.fixture
@@ -40,29 +41,6 @@ def limited(tmp_path, clock, monkeypatch):
     yield make
     for cleanup in reversed(made):
         cleanup()
-
-
-def _dispose(app, db):
-    with app.app_context():
-        db.engine.dispose()
-    from server.http.limits import limiter
-    storage = getattr(limiter, "_storage", None)
-    if hasattr(storage, "dispose"):
-        storage.dispose()
-
-
-def client_from(app, address):
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
-
-
-def start_pig_on(client, clock):
-    ann, bob = Player(client, clock, "ann"), Player(client, clock, "bob")
-    assert ann.register().status_code == 201 and bob.register().status_code == 201
-    game_id = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
-    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
-    return game_id, ann, bob
 
 
 def test_forged_moves_never_spend_the_seats_allowance(limited, clock):

@@ -12,7 +12,7 @@ import pytest
 from server.db import db
 from server.db.models import Notice
 from tests.figures import count, record
-from tests.server.test_mail import _mail, armored, pig_game, tick
+from tests.helpers.mail import _mail, armored, pig_game, tick
 
 
 def notices(app):

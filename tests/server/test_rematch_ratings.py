@@ -4,7 +4,7 @@ from server.game import ratings
 from server.db import db
 from server.db.models import Game
 
-from tests.server.test_mail import smtp, tick  # noqa: F401 (a fixture)
+from tests.helpers.mail import tick
 
 
 def play_pig_to_end(game_id, by_seat, target=1):

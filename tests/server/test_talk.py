@@ -198,7 +198,7 @@ def test_turn_notices_carry_the_last_messages(make_player, app):
 
 
 def test_the_message_cap_is_a_rate_limit(tmp_path, clock, monkeypatch):
-    from tests.server.test_limits_hold import client_from, start_pig_on, _dispose
+    from tests.helpers.limits import client_from, start_pig_on, _dispose
     from tests.conftest import database_url
     from flask_migrate import upgrade
     from server import create_app

@@ -15,7 +15,7 @@ from shared.delegation import (DelegationError, check_shape, delegation_message,
 from shared.envelope import (EntryError, EnvelopeError, canonical_json, entry_hash,
                              make_envelope, move_entropy, public_key_hex, read_envelope,
                              sign_envelope, verify_entry)
-from tests.shared.test_archive_vectors import ArchiveBuilder
+from tests.helpers.archives import ArchiveBuilder
 
 V = json.loads((Path(shared.__file__).parent / "vectors" / "delegation-v1.json")
                .read_text("utf-8"))

@@ -11,7 +11,7 @@ from shared.games import get_game
 from shared.envelope import public_key_hex
 from shared.table import (TableError, bot_level, format_table_move, normalize_on_timeout,
                           parse_table_move, timeout_bot)
-from tests.shared.test_table import TableBuilder, key
+from tests.helpers.table import TableBuilder, key
 
 BOT = key(80)
 BOT_PUB = public_key_hex(BOT)
@@ -117,7 +117,7 @@ def test_an_archive_with_a_forged_server_handover_is_refused():
     seat = b.log.to_act()[0]
     # the forger re-signs as the server a handover in a game whose header lacks the policy
     from shared.envelope import make_envelope, sign_envelope, entry_hash
-    from tests.shared.test_table import SERVER
+    from tests.helpers.table import SERVER
     seq = len(b.entries)
     env = make_envelope(b.header["game"], seq, b.prev, seat, handover(), "t", 1_800_000_100,
                         forced=True)
