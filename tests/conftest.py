@@ -40,14 +40,17 @@ def database_url(tmp_path, backend=None):
     return f"sqlite:///{tmp_path}/pbem.sqlite", lambda: None
 
 
-def _fresh_pg_database(url):
-    """Create a throw-away database on the PostgreSQL server named by ``url``."""
+def _fresh_pg_database(url, template=None):
+    """Create a throw-away database on the PostgreSQL server named by ``url`` (a copy of the
+    database ``template`` on that server when given)."""
     import psycopg
+
     from server.config import normalize_database_url
     base = normalize_database_url(url).replace("postgresql+psycopg://", "postgresql://")
     name = "pbem_test_" + secrets.token_hex(6)
     with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"'
+                     + (f' TEMPLATE "{template}"' if template else ""))
 
     def drop():
         with psycopg.connect(base, autocommit=True) as conn:
@@ -60,17 +63,59 @@ def clock():
     return FakeClock()
 
 
-@pytest.fixture
-def app(tmp_path, clock):
+def _migrate(url):
+    """Run every Alembic migration on the empty database at ``url``."""
+    from flask_migrate import upgrade
+
     from server import create_app
     from server.db import db
-    url, cleanup = database_url(tmp_path)
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url,
+                      "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory):
+    """One database migrated to the newest schema per run, copied for each test's ``app``.
+
+    Running the migrations costs seconds per test on a busy machine; a copy of the migrated
+    database is the same schema (the migrations write no rows but Alembic's version). The
+    migrations themselves are tested in tests/server/test_migrations.py.
+    """
+    if PG_URL:
+        url, drop = _fresh_pg_database(PG_URL)
+    else:
+        url, drop = database_url(tmp_path_factory.mktemp("template"), "sqlite")
+    _migrate(url)
+    yield url
+    drop()
+
+
+def _copy_of(template, tmp_path):
+    """A fresh database holding the migrated template's schema: (url, cleanup)."""
+    if template.startswith("sqlite:///"):
+        import sqlite3
+        target = tmp_path / "pbem.sqlite"
+        src, dst = sqlite3.connect(template[len("sqlite:///"):]), sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            src.close()
+            dst.close()
+        return f"sqlite:///{target}", lambda: None
+    return _fresh_pg_database(template, template=template.rsplit("/", 1)[1])
+
+
+@pytest.fixture
+def app(tmp_path, clock, migrated_template):
+    from server import create_app
+    from server.db import db
+    url, cleanup = _copy_of(migrated_template, tmp_path)
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PBEM_CLOCK": clock,
                       "RATELIMIT_ENABLED": False,
                       "PBEM_PUSH_HOLD": 0.5})  # a long poll or stream never holds a test up
-    with app.app_context():
-        from flask_migrate import upgrade
-        upgrade()
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -134,7 +179,8 @@ def make_player(client, clock):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Print the reliability figures the durability and fuzz tests gathered (docs/RELIABILITY.md)."""
+    """Print the reliability figures the durability and fuzz tests gathered
+    (docs/RELIABILITY.md)."""
     import sys
     lines = []
     durability = sys.modules.get("tests.server.test_durability")

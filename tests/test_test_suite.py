@@ -1,7 +1,10 @@
-"""The test suite's own promises: the README's test command stays quick and
-the long runs it leaves out are still run by CI and named in the README."""
+"""The test suite's own promises: the README's test command stays quick, the long runs it
+leaves out are still run by CI and named in the README, no test module imports another, and
+every test checks something."""
 
+import ast
 import configparser
+import glob
 import os
 import shlex
 
@@ -32,7 +35,6 @@ def test_ci_runs_the_readme_command_and_the_slow_runs():
     assert "PBEM_TEST_DATABASE_URL=postgresql://" in ci
 
 
-
 def test_every_test_docs_reliability_names_exists():
     """docs/RELIABILITY.md proves each guarantee by naming tests (`FILE::TEST`, or `::TEST`
     for another test of the file named last): each must be a test of that file, so that a
@@ -57,3 +59,91 @@ def test_every_test_docs_reliability_names_exists():
             f"docs/RELIABILITY.md names {ref}, which is not a test of {current}"
         named.append(name)
     assert len(named) > 30
+
+
+def _test_sources():
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "**", "*.py"), recursive=True)):
+        with open(path, encoding="utf-8") as f:
+            yield os.path.relpath(path, ROOT).replace(os.sep, "/"), ast.parse(f.read())
+
+
+def _imported_modules(tree, path):
+    """Every module ``tree`` imports (at the top or inside functions), relative ones resolved
+    against ``path``."""
+    package = path[:-3].split("/")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            name = ".".join(base + ([node.module] if node.module else []))
+            yield name
+            for alias in node.names:  # ``from tests.server import test_x``
+                yield f"{name}.{alias.name}"
+
+
+def _is_test_module(name):
+    return name.startswith("tests.") and name.rsplit(".", 1)[1].startswith("test_")
+
+
+def test_no_test_module_imports_another_test_module():
+    """Set-up that several modules share lives in a conftest.py or in tests/helpers/; a test
+    module imported by another would run its tests' module-level code twice and tie the two
+    files together."""
+    found = set()
+    for path, tree in _test_sources():
+        for name in _imported_modules(tree, path):
+            if _is_test_module(name):
+                found.add((path, name))
+    assert not found, sorted(found)
+
+
+def test_the_import_check_sees_an_import_of_a_test_module():
+    tree = ast.parse("from tests.server.test_platform import x\n"
+                     "def f():\n    from .test_mail import smtp\n")
+    names = [n for n in _imported_modules(tree, "tests/server/test_a.py") if _is_test_module(n)]
+    assert names == ["tests.server.test_platform", "tests.server.test_mail"]
+
+
+def _checks(node):
+    """Whether the function ``node`` checks something itself: an assert, ``pytest.raises`` (or
+    ``warns``, ``fail``), ``raise AssertionError``; and the names of what it calls."""
+    checks, calls = False, set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Assert):
+            checks = True
+        elif isinstance(sub, ast.Raise) and sub.exc is not None:
+            exc = sub.exc.func if isinstance(sub.exc, ast.Call) else sub.exc
+            checks |= getattr(exc, "id", None) == "AssertionError"
+        elif isinstance(sub, ast.Call):
+            func = sub.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in ("raises", "warns", "fail") and isinstance(func, ast.Attribute):
+                checks = True
+            elif name:
+                calls.add(name)
+    return checks, calls
+
+
+def test_every_test_checks_something():
+    """Every test function asserts, expects an exception, or calls a helper (any function of
+    tests/ by that name) that does: a test that cannot fail proves nothing."""
+    functions = {}
+    tests = []
+    for path, tree in _test_sources():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                functions.setdefault(node.name, []).append(_checks(node))
+                if node.name.startswith("test") and os.path.basename(path).startswith("test_"):
+                    tests.append((path, node))
+    checking = {name for name, found in functions.items() if any(c for c, _ in found)}
+    grown = True
+    while grown:  # a helper that calls a checking helper checks too
+        grown = False
+        for name, found in functions.items():
+            if name not in checking and any(calls & checking for _, calls in found):
+                checking.add(name)
+                grown = True
+    idle = [f"{path}::{node.name}" for path, node in tests
+            if not (_checks(node)[0] or _checks(node)[1] & checking)]
+    assert not idle, idle

@@ -72,8 +72,11 @@ class Server:
         self.log.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory):
+    """One ``pbem-server`` for the whole run: each test isolates itself by fresh player names
+    (``make_player``) and its own games, so a start-up (seconds on a busy machine) is paid once
+    rather than once per module. A module that needs other settings defines its own."""
     srv = Server(tmp_path_factory.mktemp("server"))
     try:
         yield srv

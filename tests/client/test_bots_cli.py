@@ -180,10 +180,11 @@ class BotServer(Server):
         super().stop()
 
 
-@pytest.fixture
-def bot_server(tmp_path):
-    (tmp_path / "botserver").mkdir()
-    srv = BotServer(tmp_path / "botserver")
+@pytest.fixture(scope="module")
+def bot_server(tmp_path_factory):
+    """One server and its two bot processes for the module's tests (each plays its own game
+    with fresh player names): three process start-ups paid once."""
+    srv = BotServer(tmp_path_factory.mktemp("botserver"))
     try:
         yield srv
     finally:

@@ -19,6 +19,7 @@ from client.context import Context, load_game
 from client.home import Home
 from client.precheck import check_first, split_hint
 from shared import IllegalMove, InvalidMove
+from tests.helpers.completion import complete
 
 
 def invoke(*args, env=None, obj=None):
@@ -329,11 +330,14 @@ def test_the_help_example_pair_is_a_legal_first_turn():
 
 
 def test_docs_examples_of_roads_are_adjacent():
+    from shared.zarahemla import GAME as ZAR
     from shared.zarahemla.notation import parse_move
     from tests.client.conftest import ROOT
-    for path in (ROOT / "docs" / "CLI.md", ROOT / "README.md"):
-        for move in re.findall(r'"(road \d+-\d+)"', path.read_text()):
-            parse_move(move)
+    roads = [move for path in (ROOT / "docs" / "CLI.md", ROOT / "README.md")
+             for move in re.findall(r'"(road \d+-\d+)"', path.read_text())]
+    assert roads  # the docs show a road (parse_move refuses two crossings not adjacent)
+    for move in roads:
+        assert ZAR.format_move(parse_move(move)) == move
 
 
 def test_games_names_only_the_viewers_duty():
@@ -416,14 +420,6 @@ def test_wrap_lines_keeps_words_and_indents():
 
 
 # --- completion -------------------------------------------------------------------------
-
-def complete(words, home, env=None):
-    """What `pbem WORDS<Tab>` offers in bash (click's protocol: one "type,value" per line)."""
-    words = list(words)
-    full = dict(env or {}, _PBEM_COMPLETE="bash_complete", COMP_WORDS=" ".join(["pbem"] + words),
-                COMP_CWORD=str(len(words)), PBEM_HOME=str(home))
-    out = CliRunner().invoke(cli, [], env=full, prog_name="pbem", catch_exceptions=False)
-    return [line.split(",", 1)[1] for line in out.stdout.splitlines() if line]
 
 
 def test_completion_of_game_types(tmp_path):

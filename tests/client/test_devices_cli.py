@@ -2,21 +2,10 @@
 its archive verifies offline, and a revoked device is refused; misuse is one plain sentence."""
 
 import json
-import os
 
 from tests.client.conftest import Player
-from tests.client.test_e2e_pig import start
-
-
-def _device_home(ann, tmp_path, label="laptop"):
-    path = tmp_path / f"{ann.name}-{label}.json"
-    out = ann.run("device", "add", "--label", label, "--days", 30, "--out", path).stdout
-    assert f"pbem device import {path}" in out
-    assert oct(os.stat(path).st_mode & 0o777) == "0o600"
-    laptop = Player(ann.server, tmp_path / f"{ann.name}-{label}-home", ann.name)
-    imported = laptop.run("device", "import", path).stdout
-    assert f"moves for {ann.name} as device {label!r}" in imported
-    return laptop, path
+from tests.helpers.cli import start
+from tests.helpers.devices_cli import _device_home
 
 
 def test_a_device_home_plays_and_its_moves_verify(make_player, tmp_path):

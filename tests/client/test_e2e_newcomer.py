@@ -6,7 +6,7 @@ import pytest
 import requests
 
 from shared.games import game_types
-from tests.client.test_e2e_pig import start as start_pig
+from tests.helpers.cli import start as start_pig
 
 needs_zarahemla = pytest.mark.skipif("zarahemla" not in game_types(),
                                      reason="the zarahemla engine is not in this checkout")
@@ -199,7 +199,7 @@ def test_log_follows_the_terminal_width(make_player, monkeypatch):
 
 
 def test_completion_after_show(make_player):
-    from tests.client.test_cli_units import complete
+    from tests.helpers.completion import complete
     game, (ann, bob) = start_pig(make_player)
     env = {"PBEM_SERVER": ann.server}
     ann.run("games")

@@ -3,26 +3,8 @@
 import json
 import time
 
-import pytest
-
 from client.api import Api
-
-
-def start(make_player, seats=2, target=100):
-    players = [make_player(n) for n in ("ann", "bob", "cyd", "dee")[:seats]]
-    new = players[0].run("new", "pig", "--seats", seats, "--option", f"target={target}")
-    game = new.stdout.strip()
-    assert game and "\n" not in game
-    assert "pbem join" in new.stderr
-    for p in players[1:]:
-        out = p.run("join", game).stdout
-        assert "joined game" in out
-    assert "the game has started" in out
-    return game, players
-
-
-def to_act(player, game):
-    return player.json("show", game)["to_act"]
+from tests.helpers.cli import finish, start, to_act
 
 
 def test_two_players_whole_flow(make_player, tmp_path):
@@ -149,17 +131,6 @@ def test_two_players_whole_flow(make_player, tmp_path):
     moved["seed"] = "00" * 32
     tampered.write_text(json.dumps(moved))
     assert "does not match its commitment" in bob.run("verify", tampered, ok=1).stderr
-
-
-def finish(game, by_seat, watcher, limit=500):
-    """Play until the game is over: roll once, then hold (a tiny target ends it quickly)."""
-    for _ in range(limit):
-        view = watcher.json("show", game)
-        if view["status"] == "over":
-            return view
-        seat = view["to_act"][0]
-        by_seat[seat].run("play", game, "roll" if view["pot"] == 0 else "hold")
-    pytest.fail("the game did not end")
 
 
 def test_three_players(make_player, tmp_path):

@@ -2,7 +2,7 @@
 
 import json
 
-from tests.client.test_e2e_pig import start
+from tests.helpers.cli import start
 
 
 def test_say_log_orders_and_verify(make_player, tmp_path):

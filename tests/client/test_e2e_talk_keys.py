@@ -4,8 +4,8 @@ the device's delegation); a revoked device's are refused; the archive verifies o
 
 import json
 
-from tests.client.test_devices_cli import _device_home
-from tests.client.test_e2e_pig import start
+from tests.helpers.cli import start
+from tests.helpers.devices_cli import _device_home
 
 
 def test_say_and_order_after_a_rotation_and_from_a_device(make_player, tmp_path):

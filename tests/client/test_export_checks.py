@@ -12,8 +12,7 @@ from flask import Flask
 from client.cli import cli
 from client.home import Home
 from shared.envelope import public_key_hex
-from tests.shared.test_archive_attacks import FORGER
-from tests.shared.test_archive_vectors import ArchiveBuilder, V, prefix, vector_builder
+from tests.helpers.archives import FORGER, ArchiveBuilder, V, prefix, vector_builder
 
 GAME = "vectorarchive"
 

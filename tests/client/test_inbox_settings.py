@@ -3,8 +3,7 @@ settings and vacation (pbem settings, pbem vacation), and a refused registration
 
 import json
 
-from tests.client.test_e2e_pig import finish
-from tests.client.test_table_cli import _hold_with_a_pot
+from tests.helpers.cli import _hold_with_a_pot, finish
 
 
 def _game(ann, bob, *extra):

@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from tests.client.conftest import Player, Server
-from tests.server.test_channels import Receiver
+from tests.helpers.receiver import Receiver
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,7 @@ import re
 import requests
 
 from client.numbers import shown_event, shown_text, wire_text
-from tests.client.test_e2e_pig import finish, start
-from tests.client.test_table_cli import _hold_with_a_pot
+from tests.helpers.cli import _hold_with_a_pot, finish, start
 
 
 def test_log_play_and_say_number_moves_as_the_page_does(make_player):

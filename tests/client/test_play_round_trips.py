@@ -2,7 +2,7 @@
 and still checks every head the server shows (history only grows)."""
 
 from client.api import Api
-from tests.client.test_e2e_pig import start
+from tests.helpers.cli import start
 
 
 def _counting(monkeypatch):

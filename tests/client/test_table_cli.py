@@ -7,18 +7,7 @@ import pytest
 
 from client.context import PbemError
 from client.recovery import format_recovery_code, read_recovery_code
-from tests.client.test_e2e_pig import start
-
-
-def _hold_with_a_pot(ann, bob, game):
-    while True:
-        ann.run("play", game, "roll")
-        view = ann.json("show", game)
-        if view["pot"]:
-            break
-        bob.run("play", game, "hold")
-    ann.run("play", game, "hold")
-    return view["pot"]
+from tests.helpers.cli import _hold_with_a_pot, start
 
 
 def test_takeback_asked_shown_accepted_and_archived(make_player, tmp_path):
@@ -74,9 +63,10 @@ def test_register_prints_a_recovery_code_and_key_rotate_uses_it(make_player, tmp
     moves = [e["move"].split(" ")[0] for e in entries]
     assert moves.count("@rotate") == 2
     # a mistyped or another player's code is refused in a sentence
-    # (the last check letter changed: to "y" when it is "x", so that the code is mistyped)
-    bad = ann.run("key", "rotate", "--recovery-code",
-                  code[:-1] + ("y" if code.endswith("x") else "x"), ok=1)
+    # (the last check letter is changed to another one: never to itself, whatever the code)
+    mistyped = code[:-1] + ("x" if code[-1] != "x" else "y")
+    assert mistyped != code
+    bad = ann.run("key", "rotate", "--recovery-code", mistyped, ok=1)
     assert "mistyped" in bad.stderr
     path = tmp_path / "game.json"
     ann.run("export", game, "-o", path)

@@ -10,8 +10,7 @@ from click.testing import CliRunner
 
 from client.cli import cli
 from client.context import EXIT_PREFIX
-from tests.shared.test_archive_attacks import export_text, running_heads
-from tests.shared.test_archive_vectors import V, prefix
+from tests.helpers.archives import V, export_text, prefix, running_heads
 
 
 def run(tmp_path, archive, *args, text=None):
@@ -126,8 +125,7 @@ def test_a_missing_file_is_one_sentence(tmp_path):
 
 def test_a_forged_archive_cannot_drive_the_terminal(tmp_path):
     """Names and moves from the file are printed with control characters escaped."""
-    from tests.shared.test_archive_attacks import FORGER
-    from tests.shared.test_archive_vectors import ArchiveBuilder
+    from tests.helpers.archives import FORGER, ArchiveBuilder
     b = ArchiveBuilder("pig", "g\x1b[2J\r", {"north": FORGER, "east": FORGER}, FORGER,
                        bytes(32), {"target": 3})
     b.move("north", "peek")

@@ -5,7 +5,7 @@ import threading
 
 import requests
 
-from tests.client.test_e2e_pig import start, to_act
+from tests.helpers.cli import start, to_act
 
 
 class Recording(requests.Session):

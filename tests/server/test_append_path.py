@@ -220,6 +220,7 @@ def test_well_formed_and_malformed_bodies_as_the_schema_reads_them(app, make_pla
 
 def test_a_dead_idle_postgres_connection_is_replaced(tmp_path, clock, monkeypatch):
     import psycopg
+
     import server
     from server.db import db
     url, cleanup = database_url(tmp_path, "postgres")

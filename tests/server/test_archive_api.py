@@ -1,5 +1,5 @@
-"""Archives as the server writes them (pbem-archive-v3: v2 with messages and orders), and the attacks on them
-on the archive of a real game played through the API.
+"""Archives as the server writes them (pbem-archive-v3: v2 with messages and orders), and
+the attacks on them on the archive of a real game played through the API.
 
 Runs on SQLite, and on PostgreSQL with PBEM_TEST_DATABASE_URL set (the ``app`` fixture).
 """
@@ -13,7 +13,7 @@ import pytest
 from shared.archive import V4_FORMAT, ArchiveError, load_archive, verify_archive
 from shared.envelope import genesis_hash, head_message, running_head_message, verify
 from tests.figures import record
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 TOP_KEYS = {"format", "header", "genesis", "start_signature", "entries", "head", "seed",
             "result", "messages", "orders", "documents"}

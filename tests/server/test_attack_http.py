@@ -493,8 +493,8 @@ def test_dropping_or_reordering_the_table_talk_of_an_archive_is_refused(make_pla
     import copy
 
     from shared.archive import V3_FORMAT, V4_FORMAT, ArchiveError, verify_archive
+    from tests.helpers.api import start_pig
     from tests.server.talk_helpers import say
-    from tests.server.test_archive_api import start_pig
     game, (ann, bob) = start_pig(make_player, target=1)
     for who, seat, text, to in ((ann, "north", "gl", None), (bob, "east", "psst", "north"),
                                 (ann, "north", "ok", "east"), (bob, "east", "hf", None)):

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from client.signing import request_headers
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 
 def test_exact_replay_of_a_signed_request_is_401(make_player, client):
@@ -98,8 +98,9 @@ def test_idempotency_key_replays_the_stored_answer(make_player):
 
 
 def test_rate_limits_are_visible_and_enforced(tmp_path, clock, monkeypatch):
-    from server import create_app
     from flask_migrate import upgrade
+
+    from server import create_app
     from tests.conftest import Player
     monkeypatch.setenv("PBEM_LIMIT_REGISTER", "2/hour")
     monkeypatch.setenv("PBEM_LIMIT_KEY", "5/minute")
@@ -174,6 +175,7 @@ def test_rate_limits_are_shared_across_workers_with_redis(tmp_path, clock, monke
     except redis.RedisError:
         pytest.skip("no Redis server on 127.0.0.1:6379")
     from flask_migrate import upgrade
+
     from server import create_app
     from tests.conftest import Player
     monkeypatch.setenv("PBEM_LIMIT_KEY", "4/minute")

@@ -14,6 +14,7 @@ import pytest
 from shared.archive import verify_archive
 from shared.envelope import public_key_hex
 from shared.games import get_game
+from tests.helpers.bots import game_of, log_of, play_due
 
 
 def first_call(replacement):
@@ -45,20 +46,6 @@ def create(player, type_="pig", seats=3, bots=2, level="random", options=None, *
     body = {"type": type_, "seats": seats, "options": options or {}, "bots": bots,
             "bot_level": level, **extra}
     return player.post("/api/games", body)
-
-
-def play_due(app):
-    from server.workers import bots as bot_worker
-    with app.app_context():
-        return bot_worker.play_due()
-
-
-def log_of(player, game_id):
-    return player.get(f"/api/games/{game_id}/log").get_json()["entries"]
-
-
-def game_of(player, game_id):
-    return player.get(f"/api/games/{game_id}").get_json()
 
 
 # --- reserved names ------------------------------------------------------------------------------
@@ -223,8 +210,8 @@ def test_bots_move_by_themselves_and_the_archive_verifies(make_player, app):
     assert players == {"north": "ann", "east": "bot-random", "south": "bot-random"}
     # the bots' moves are signed with the bot account's key, the one in the header
     with app.app_context():
-        from server.db.models import BotAccount
         from server.db import db
+        from server.db.models import BotAccount
         row = db.session.execute(db.select(BotAccount).filter_by(level="random")).scalar_one()
         bot_public = public_key_hex(bytes.fromhex(row.private_key))
     assert {s["public_key"] for s in archive["header"]["seats"] if s["seat"] != "north"} == \
@@ -243,8 +230,8 @@ def test_the_worker_plays_nothing_while_a_human_owes_the_move(make_player, app):
 
 def test_a_game_of_bots_only_plays_to_the_end_and_stops(app):
     """No human at all (made through the service: the API seats its caller)."""
-    from server.game import bots
     from server.db import db
+    from server.game import bots
     with app.app_context():
         creator = bots.bot_player("random")
         game = bots.create_game(creator, "pig", 4, {"target": 15}, bots=3, level="random")
@@ -350,8 +337,8 @@ def test_two_workers_racing_append_exactly_one_entry_per_seq(make_player, app, m
 
 def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, monkeypatch,
                                                              caplog):
-    from server.workers import bots as bot_worker
     from server.game.domain import Refused
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")  # 0 points banked: east (the bot) owes the move
@@ -376,8 +363,8 @@ def test_a_refused_bot_move_falls_back_to_a_random_legal_one(make_player, app, m
 
 def test_a_bot_whose_every_move_is_refused_gives_up_instead_of_looping(make_player, app,
                                                                          monkeypatch, caplog):
-    from server.workers import bots as bot_worker
     from server.game.domain import Refused
+    from server.workers import bots as bot_worker
     ann = make_player("ann")
     game_id = create(ann, seats=2, bots=1).get_json()["id"]
     ann.play(game_id, "north", "hold")
@@ -487,9 +474,9 @@ def test_a_bot_seat_in_a_game_that_is_over_is_left_alone(make_player, app):
 
 def test_bot_creation_races_make_one_account(app):
     """Two workers creating the same bot account at once: one wins, the other reads it."""
-    from server.game import bots
     from server.db import db
     from server.db.models import Player
+    from server.game import bots
     ids, errors = [], []
 
     def make():
@@ -524,10 +511,10 @@ def test_bot_levels_match_the_rules_library():
 def test_real_games_of_bots_only_play_to_the_end_and_verify(app, type_, seats):
     """Every seat a bot (the strongest level each game has): the worker plays a whole game
     of each real game, the game ends, the worker stops, and the archive verifies."""
-    from server.game import bots
-    from server.game.archives import archive_for
     from server.db import db
     from server.db.models import Game
+    from server.game import bots
+    from server.game.archives import archive_for
     with app.app_context():
         level = bots.level_for(get_game(type_), "strong")
         creator = bots.bot_player(level)

@@ -3,7 +3,7 @@ refused; a new address ends the old one."""
 
 from icalendar import Calendar
 
-from tests.server.test_mail import pig_game
+from tests.helpers.mail import pig_game
 
 
 def _feed_path(player):

@@ -4,12 +4,15 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (ignored_auth, negative_data_rejection,
-                                               response_schema_conformance,
-                                               status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    ignored_auth,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from tests.figures import record
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 CHECKS = [not_a_server_error, response_schema_conformance, negative_data_rejection,
           ignored_auth, status_code_conformance]
@@ -61,7 +64,8 @@ def test_answers_about_real_games_in_every_state_match_the_published_schema(app,
     rarely names a real game, so every game endpoint is called here on an open, a playing
     and a finished game, signed and not, and each answer checked against the schema."""
     import schemathesis as st
-    from tests.server.test_platform import start_pig
+
+    from tests.helpers.api import start_pig
     game_id, (ann, bob) = start_pig(make_player, target=2)
     open_id = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
     schema = st.openapi.from_wsgi("/api/openapi.json", app)

@@ -7,16 +7,16 @@ sentinel string that only its own seat may see.
 """
 
 import json
-import re
 import random
+import re
 
 import pytest
 
 from shared.archive import check_chain, replay
 from shared.games import game_types, get_game
-
 from tests.figures import record
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
+from tests.helpers.games import start
 
 REAL_GAMES = [g for g in ("zarahemla", "stone_age", "title_of_liberty")]
 SEATS = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}
@@ -24,20 +24,6 @@ SEATS = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}
 
 def _available(name):
     return name in game_types()
-
-
-def start(make_player, type_, n):
-    players = [make_player(f"p{i}") for i in range(n)]
-    r = players[0].post("/api/games", {"type": type_, "seats": n})
-    assert r.status_code == 201, r.get_json()
-    game_id = r.get_json()["id"]
-    for p in players[1:]:
-        assert p.post(f"/api/games/{game_id}/join", {}).status_code == 200
-    seats = {s["player"]: s["seat"] for s in r.get_json()["seats"] if s["player"]}
-    info = players[0].get(f"/api/games/{game_id}").get_json()
-    by_seat = {s["seat"]: next(p for p in players if p.name == s["player"])
-               for s in info["seats"]}
-    return game_id, by_seat
 
 
 def read_everything(game_id, by_seat, anyone):
@@ -147,9 +133,9 @@ def test_sentinels_in_hidden_fields_never_reach_another_seat(make_player, app):
             other = next(s for s in by_seat if s != seat)
             by_seat[other].play(game_id, other, "roll")
         assert player.play(game_id, seat, "peek").status_code == 201
-    from server.db.state_cache import load_state
     from server.db import db
     from server.db.models import Game
+    from server.db.state_cache import load_state
     with app.app_context():
         game = db.session.get(Game, game_id)
         state = load_state(game)

@@ -5,8 +5,7 @@ the missed-deadline hand-over of a game whose option ``on_timeout`` says so."""
 import pytest
 
 from shared.archive import verify_archive
-
-from tests.server.test_bots_service import game_of, log_of, play_due
+from tests.helpers.bots import bot_key, game_of, log_of, play_due, two_seat_game
 
 
 @pytest.fixture(autouse=True)
@@ -15,21 +14,6 @@ def fresh_worker_memory():
     bot_worker._given_up.clear()
     yield
     bot_worker._given_up.clear()
-
-
-def two_seat_game(ann, bob, options=None, **extra):
-    body = {"type": "pig", "seats": 2, "options": options or {"target": 30}, **extra}
-    r = ann.post("/api/games", body)
-    assert r.status_code == 201, r.get_json()
-    game_id = r.get_json()["id"]
-    assert bob.post(f"/api/games/{game_id}/join", {}).get_json()["status"] == "playing"
-    return game_id
-
-
-def bot_key(player, game_type="pig", level="random"):
-    r = player.get(f"/api/bots?game={game_type}", signed=False)
-    assert r.status_code == 200, r.get_json()
-    return {b["level"]: b for b in r.get_json()["bots"]}[level]
 
 
 def test_the_bot_accounts_and_their_keys(make_player, app):
@@ -149,6 +133,7 @@ def test_another_process_sees_the_new_owner_after_a_handover(make_player, app, c
     """Process B learnt the seat owners before the handover (its cache, its remembered head);
     the handover is appended by process A; B must not keep the old owner."""
     from flask import current_app
+
     from tests.conftest import Player
     ann, bob = make_player("ann"), make_player("bob")
     game_id = two_seat_game(ann, bob)
@@ -161,10 +146,11 @@ def test_another_process_sees_the_new_owner_after_a_handover(make_player, app, c
     assert ann_b.play(game_id, "north", "hold").status_code == 201
     assert bob_b.play(game_id, "east", "hold").status_code == 201
     with other.app_context():
-        from server.game.append import seat_owners
         from server.db import db
-        from server.db.models import Game, Player as P
+        from server.db.models import Game
+        from server.db.models import Player as P
         from server.db.state_cache import load_log
+        from server.game.append import seat_owners
         ids = dict(db.session.execute(db.select(P.name, P.id)).all())
         cached = current_app.extensions["pbem_seat_owners"]
         assert {"north": ids["ann"], "east": ids["bob"]} in list(cached.values())
@@ -251,9 +237,10 @@ def test_a_handover_ends_the_seats_standing_orders(make_player, app):
     more, and an archive in which the server still plays it is refused."""
     import copy
     import json
+
     from shared.archive import ArchiveError
+    from tests.helpers.orders import _resign
     from tests.server.talk_helpers import order
-    from tests.server.test_orders import _resign
     ann, bob = make_player("ann"), make_player("bob")
     game_id = two_seat_game(ann, bob, options={"target": 3})
     assert order(bob, game_id, "east", "roll").status_code == 201

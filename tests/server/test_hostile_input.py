@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from client.signing import request_headers, signed_move
+from client.signing import signed_move
 from shared.games import game_types, get_game
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 
 def assert_json_4xx(r, *statuses):
@@ -147,7 +147,7 @@ def test_a_nul_in_any_text_field_or_header_is_4xx(make_player, client):
         r = ann.post(f"/api/games/{game_id}/moves",
                      signed_move(ann.key, game_id, 0, "0" * 64, seat, move))
         assert_json_4xx(r)
-    r = ann.post(f"/api/games/ab\x00/moves", signed_move(ann.key, "ab\x00", 0, "0" * 64,
+    r = ann.post("/api/games/ab\x00/moves", signed_move(ann.key, "ab\x00", 0, "0" * 64,
                                                           "north", "roll"))
     assert_json_4xx(r)
     # in a header: the player's name, the nonce, an Idempotency-Key
@@ -186,7 +186,7 @@ def test_every_game_refuses_moves_with_odd_digits_as_4xx(make_player, type_):
     guard.)"""
     if type_ not in game_types():
         pytest.skip(f"{type_} is not available")
-    from tests.server.test_games_over_api import start
+    from tests.helpers.games import start
     game_id, by_seat = start(make_player, type_, GAMES[type_])
     any_player = next(iter(by_seat.values()))
     game = get_game(type_)

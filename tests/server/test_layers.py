@@ -8,7 +8,7 @@ import pytest
 
 import server
 from server.http.errors import STATUS
-from tests.server.test_mail import _mail, armored, pig_game, post_mail, smtp, tick  # noqa: F401
+from tests.helpers.mail import _mail, armored, pig_game, post_mail, tick
 
 SERVER = Path(server.__file__).parent
 HTTP_LAYER = ("api/", "web/", "http/")  # the API, the pages and their HTTP plumbing

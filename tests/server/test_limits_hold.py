@@ -14,12 +14,14 @@ from client.signing import request_headers, signed_move
 from shared.envelope import public_key_hex
 from tests.conftest import Player, database_url
 from tests.figures import record
+from tests.helpers.limits import _dispose, client_from, start_pig_on
 
 
 @pytest.fixture
 def limited(tmp_path, clock, monkeypatch):
     """make(**limits) -> an app with rate limits on (the default storage) and its cleanup."""
     from flask_migrate import upgrade
+
     from server import create_app
     from server.db import db
     made = []
@@ -42,29 +44,6 @@ def limited(tmp_path, clock, monkeypatch):
         cleanup()
 
 
-def _dispose(app, db):
-    with app.app_context():
-        db.engine.dispose()
-    from server.http.limits import limiter
-    storage = getattr(limiter, "_storage", None)
-    if hasattr(storage, "dispose"):
-        storage.dispose()
-
-
-def client_from(app, address):
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
-
-
-def start_pig_on(client, clock):
-    ann, bob = Player(client, clock, "ann"), Player(client, clock, "bob")
-    assert ann.register().status_code == 201 and bob.register().status_code == 201
-    game_id = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
-    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
-    return game_id, ann, bob
-
-
 def test_forged_moves_never_spend_the_seats_allowance(limited, clock):
     """Item 2, as reported: 400 well-formed envelopes for a seat with a bogus signature (403
     each) spent the seat's move allowance and the real player got 429.  Now they count
@@ -85,7 +64,7 @@ def test_forged_moves_never_spend_the_seats_allowance(limited, clock):
     assert refusal["details"]["setting"] == "PBEM_LIMIT_UNVERIFIED"
     # the same with forged signed requests in the players' names (401 each)
     forger = client_from(app, "10.6.6.7")
-    for i in range(45):
+    for _ in range(45):
         headers = request_headers(eve_key, "ann", "GET", "/api/players/me", ts=clock())
         assert forger.get("/api/players/me", headers=headers).status_code in (401, 429)
     player = {"north": ann, "east": bob}[seat]

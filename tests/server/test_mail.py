@@ -1,85 +1,22 @@
 """Play by email: notices through a real SMTP server, digests, quiet hours, retries,
 deadlines with forced moves, reminders, vacations, and moves by mail."""
 
-import email
-import email.policy
 import json
-import time
-from datetime import datetime, timezone
 from email.message import EmailMessage
 
 import pytest
-from aiosmtpd.controller import Controller
 
-from client.armor import encode_block
-from client.signing import signed_move
 from shared.archive import check_chain
-from tests.liveserver import free_port
+from tests.helpers.mail import (
+    _mail,
+    armored,
+    pig_game,
+    post_mail,
+    set_clock_utc,
+    tick,
+)
 
 HOUR = 3600
-
-
-class Inbox:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        self.messages.append(msg)
-        return "250 OK"
-
-    def bodies(self):
-        return [m.get_content() for m in self.messages]
-
-
-class SmtpServer(Inbox):
-    """A real SMTP server (aiosmtpd) on a loopback port that can go down and come back."""
-
-    def __init__(self):
-        super().__init__()
-        self.port = free_port()
-        self.controller = None
-
-    def start(self):
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
-        self.controller.start()
-
-    def stop(self):
-        if self.controller is not None:
-            self.controller.stop()
-            self.controller = None
-
-
-@pytest.fixture
-def smtp(app):
-    server = SmtpServer()
-    server.start()
-    app.config["PBEM_SMTP_URL"] = f"smtp://127.0.0.1:{server.port}"
-    yield server
-    server.stop()
-
-
-def tick(app):
-    from server.workers import notify
-    with app.app_context():
-        return notify.tick()
-
-
-def set_clock_utc(clock, year, month, day, hour, minute=0):
-    clock.t = int(datetime(year, month, day, hour, minute, tzinfo=timezone.utc).timestamp())
-
-
-def pig_game(make_player, clock, move_hours=48, ann_settings=None, bob_settings=None):
-    ann = make_player("ann", email="ann@example.org", tz="America/New_York")
-    bob = make_player("bob", email="bob@example.org", tz="Asia/Tokyo")
-    for p, settings in ((ann, ann_settings), (bob, bob_settings)):
-        if settings:
-            r = p.request("PATCH", "/api/players/me", settings)
-            assert r.status_code == 200, r.get_json()
-    r = ann.post("/api/games", {"type": "pig", "seats": 2, "move_hours": move_hours})
-    game_id = r.get_json()["id"]
-    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
-    return game_id, ann, bob
 
 
 def test_turn_notice_has_board_moves_and_local_deadline(app, make_player, clock, smtp):
@@ -237,27 +174,6 @@ def test_forged_forced_flag_from_a_player_is_refused(make_player, clock):
 
 # --- moves by mail ---------------------------------------------------------------------
 
-def armored(player, game_id, seat, move, seq, prev, clock):
-    body = signed_move(player.key, game_id, seq, prev, seat, move, ts=clock())
-    return encode_block(game_id, body["envelope"], body["signature"]), body
-
-
-def _mail(frm, body, subject="Re: your move", html=None):
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = frm, "moves@pbem.example", subject
-    msg.set_content(body)
-    if html is not None:
-        msg.add_alternative(html, subtype="html")
-    return msg.as_bytes()
-
-
-INBOUND_TOKEN = "test-inbound-token"
-
-
-def post_mail(client, raw):
-    client.application.config["PBEM_INBOUND_TOKEN"] = INBOUND_TOKEN
-    return client.post("/api/mail/inbound", data=raw, content_type="message/rfc822",
-                       headers={"X-Pbem-Inbound-Token": INBOUND_TOKEN})
 
 
 def test_mail_in_plain_html_forwarded_two_blocks_and_garbage(app, client, make_player, clock,
@@ -299,8 +215,8 @@ def test_mail_in_plain_html_forwarded_two_blocks_and_garbage(app, client, make_p
     r = post_mail(client, outer.as_bytes())
     assert r.get_json()["results"][0]["status"] == "accepted"
     # garbage: a broken block and no block at all
-    r = post_mail(client, _mail("ann@example.org",
-                                "-----BEGIN PBEM MOVE-----\nnot base64 !!\n-----END PBEM MOVE-----"))
+    broken = "-----BEGIN PBEM MOVE-----\nnot base64 !!\n-----END PBEM MOVE-----"
+    r = post_mail(client, _mail("ann@example.org", broken))
     assert r.status_code == 200 and r.get_json()["results"] == []
     assert r.get_json()["undecodable"]
     r = post_mail(client, _mail("ann@example.org", "hello, how are you?"))

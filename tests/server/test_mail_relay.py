@@ -12,7 +12,7 @@ import pytest
 from server.db import db
 from server.db.models import Notice
 from tests.figures import count, record
-from tests.server.test_mail import _mail, armored, pig_game, tick
+from tests.helpers.mail import _mail, armored, pig_game, tick
 
 
 def notices(app):
@@ -158,6 +158,7 @@ def test_a_name_resolving_to_loopback_is_refused_on_the_connected_address(monkey
     """DNS rebinding: the name passed every check made on the name; the connection reaches
     127.0.0.1 and is closed before a byte of the request is sent."""
     import socket
+
     from server.workers.mailer import SendError, post_webhook
     real = socket.getaddrinfo
 

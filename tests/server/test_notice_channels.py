@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from tests.server.test_channels import Receiver
-from tests.server.test_mail import pig_game, smtp, tick  # noqa: F401 (fixture)
+from tests.helpers.mail import tick
+from tests.helpers.receiver import Receiver
 
 DISCORD_ID = "123456789012345678"
 
@@ -78,7 +78,7 @@ def test_a_turn_notice_reaches_every_channel_in_its_own_format(app, make_player,
 
 def test_quiet_hours_and_digests_hold_back_every_channel(app, make_player, clock, hooks,
                                                          smtp):  # noqa: F811
-    from tests.server.test_mail import set_clock_utc
+    from tests.helpers.mail import set_clock_utc
     set_clock_utc(clock, 2027, 3, 1, 3)  # 03:00 UTC
     ann = make_player("ann", email="ann@example.org")
     ann.request("PATCH", "/api/players/me", {"tz": "UTC", "quiet_start": 22, "quiet_end": 7})

@@ -14,9 +14,9 @@ from shared.envelope import entry_hash, make_envelope, sign_envelope
 from shared.messages import sign_document
 from shared.orders import CANCEL_DOMAIN, make_cancel
 from tests.fixtures import pig
+from tests.helpers.api import start_pig
+from tests.helpers.orders import _finish, _log, _resign
 from tests.server.talk_helpers import order
-from tests.server.test_orders import _finish, _log, _resign
-from tests.server.test_platform import start_pig
 
 
 def _status(player, game_id):
@@ -193,7 +193,7 @@ def test_a_conditional_order_waits_for_the_next_move_that_stands(make_player, ap
 def test_device_documents_over_the_api(make_player, clock):
     from shared.messages import MESSAGE_DOMAIN, make_message
     from shared.orders import ORDER_DOMAIN, make_order
-    from tests.server.test_devices import DAY, Device, _code
+    from tests.helpers.devices import DAY, Device, _code
     from tests.server.talk_helpers import length
     game_id, (ann, bob) = start_pig(make_player, target=12)
     phone = Device(ann, days=1)

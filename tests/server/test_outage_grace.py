@@ -3,7 +3,7 @@ the outage (measured from the worker's own heartbeat), never forced at once."""
 
 from datetime import timedelta
 
-from tests.server.test_mail import pig_game, tick
+from tests.helpers.mail import pig_game, tick
 
 HOUR = 3600
 

@@ -3,25 +3,12 @@
 import json
 import threading
 
+import pytest
+
 from client.signing import signed_move
 from shared.archive import ArchiveError, verify_archive
 from shared.envelope import canonical_json
-
-import pytest
-
-
-def start_pig(make_player, seats=2, target=20):
-    players = [make_player(n) for n in ("ann", "bob", "cyd", "dee")[:seats]]
-    r = players[0].post("/api/games", {"type": "pig", "seats": seats,
-                                       "options": {"target": target}})
-    assert r.status_code == 201, r.get_json()
-    game = r.get_json()
-    assert game["status"] == "open" and game["you"] == ["north"]
-    for p in players[1:]:
-        r = p.post(f"/api/games/{game['id']}/join", {})
-        assert r.status_code == 200, r.get_json()
-    assert r.get_json()["status"] == "playing"
-    return game["id"], players
+from tests.helpers.api import start_pig
 
 
 def log_length(player, game_id):

@@ -13,7 +13,6 @@ import time
 import pytest
 
 from server.workers import push
-from tests.conftest import PG_URL
 
 LONG = 50  # seconds a test's waiter may sleep: never reached when the wake-up works
 
@@ -316,8 +315,9 @@ def test_a_waiter_wakes_on_a_move_appended_by_another_process(app, make_player, 
                                                               tmp_path):
     """The move goes to a gunicorn process on the same database: only LISTEN/NOTIFY
     (PostgreSQL) or the watcher (SQLite) can wake this process's waiter."""
-    from tests.liveserver import LiveServer
     import requests
+
+    from tests.liveserver import LiveServer
     url = app.config["SQLALCHEMY_DATABASE_URI"].replace("postgresql+psycopg://", "postgresql://")
     info, by_seat = pig(make_player)
     seat = info["to_act"][0]
@@ -340,8 +340,9 @@ def test_sqlite_watcher_reads_the_heads_when_another_process_commits(app, make_p
                                                                      wakes, tmp_path):
     """SQLite: with the periodic read an hour away, only the watcher's ``PRAGMA
     data_version`` probe can see that another process appended the move."""
-    from tests.liveserver import LiveServer
     import requests
+
+    from tests.liveserver import LiveServer
     if hub.postgres:
         pytest.skip("SQLite's watcher")
     hub.poll = 3600

@@ -1,26 +1,10 @@
 """Rematches (seats rotated, kept for the same players) and ratings (openskill, per game type)."""
 
-from server.game import ratings
 from server.db import db
 from server.db.models import Game
-
-from tests.server.test_mail import smtp, tick  # noqa: F401 (a fixture)
-
-
-def play_pig_to_end(game_id, by_seat, target=1):
-    """Hold/roll until someone wins a pig game (target 1: the first roll that is not a 1 and a
-    hold wins)."""
-    for _ in range(200):
-        view = next(iter(by_seat.values())).get(f"/api/games/{game_id}").get_json()
-        if view["status"] == "over":
-            return view
-        seat = view["to_act"][0]
-        player = by_seat[seat]
-        info = player.get(f"/api/games/{game_id}/view?seat={seat}").get_json()
-        move = "hold" if info["view"]["pot"] > 0 else "roll"
-        r = player.play(game_id, seat, move)
-        assert r.status_code == 201, r.get_json()
-    raise AssertionError("the game did not end")
+from server.game import ratings
+from tests.helpers.games import play_pig_to_end
+from tests.helpers.mail import tick
 
 
 def new_pig(make_player, names, **extra):

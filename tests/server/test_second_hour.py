@@ -9,9 +9,8 @@ import requests
 from client.signing import request_headers
 from shared.envelope import public_key_hex
 from tests.conftest import database_url
+from tests.helpers.mail import _mail, armored, pig_game
 from tests.liveserver import LiveServer
-from tests.server.test_mail import _mail, armored, pig_game
-
 
 # --- pbem-server mail-in: which database -----------------------------------------------------
 

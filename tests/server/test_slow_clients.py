@@ -4,9 +4,10 @@ gunicorn's sync and gthread workers read a request body in the thread that serve
 bodies hold every thread and an honest request waits behind them; the Procfile's web process
 (gunicorn_conf.py) has gthread workers.  Its push process's gevent workers (gunicorn_push.py)
 read each in a greenlet of its own, up to worker_connections.
-The deployment section of the README puts a buffering proxy in front (nginx reads whole requests before it
-passes them on, and drops clients slower than its client_body_timeout).  This test shows
-both sides on this machine: the same 64 trickling clients against gunicorn alone, then
+The deployment section of the README puts a buffering proxy in front (nginx reads whole
+requests before it passes them on, and drops clients slower than its client_body_timeout).
+This test shows both sides on this machine: the same 64 trickling clients against gunicorn alone,
+then
 against nginx in front of it, and an honest health check timed in each case.  It needs
 nginx (Debian: nginx-light); without it, it skips.
 """

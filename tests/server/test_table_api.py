@@ -3,15 +3,13 @@ answered, refused and refused by the deadline; what the views, the legal list, t
 notices say; key rotation (by the main key and by the recovery key) and its registration; the
 hostile cases.  Runs on SQLite, and on PostgreSQL with PBEM_TEST_DATABASE_URL."""
 
-import json
-from datetime import timedelta
 
 import pytest
 
 from shared.archive import verify_archive
 from shared.envelope import public_key_hex, sign
 from shared.table import key_rotation_message, recovery_message
-from tests.server.test_platform import start_pig
+from tests.helpers.api import start_pig
 
 
 def _view(player, game_id):
@@ -59,9 +57,8 @@ def test_a_takeback_asked_accepted_and_shown(make_player, app):
     r = bob.play(game_id, "east", "roll")
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "takeback_pending"
     # the other seat owes an answer: a duty, hence a turn notice
-    from server.db.models import Duty
+    from server.db.models import Duty, Notice
     from server.workers.notify import compose_turn_notices
-    from server.db.models import Notice
     with app.app_context():
         from server.db import db
         duties = db.session.execute(db.select(Duty).filter_by(game_id=game_id)).scalars().all()
@@ -169,7 +166,8 @@ def test_hostile_table_entries_are_refused(make_player):
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "bad_table_entry"
     assert ann.play(game_id, "north", f"@takeback {hold}").status_code == 201
     # answering twice, answering one's own request
-    assert ann.play(game_id, "north", "@accept takeback").get_json()["error"]["code"] == "own_request"
+    own = ann.play(game_id, "north", "@accept takeback")
+    assert own.get_json()["error"]["code"] == "own_request"
     assert bob.play(game_id, "east", "@accept takeback").status_code == 201
     r = bob.play(game_id, "east", "@accept takeback")
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "no_takeback"

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from shared.archive import verify_archive
+from tests.helpers.api import start_pig
 from tests.server.talk_helpers import message_doc, say
-from tests.server.test_platform import start_pig
 
 SECRET = "zq-private-press-7731"
 
@@ -182,9 +182,9 @@ def test_mutes_hide_a_players_messages_from_the_muter_only(make_player, app):
 
 
 def test_turn_notices_carry_the_last_messages(make_player, app):
-    from server.workers.notify import compose_turn_notices
     from server.db import db
     from server.db.models import Notice
+    from server.workers.notify import compose_turn_notices
     game_id, (ann, bob) = start_pig(make_player)
     bob.request("PATCH", "/api/players/me", {"email": "bob@example.org"})
     assert say(ann, game_id, "north", "your move soon").status_code == 201
@@ -198,11 +198,12 @@ def test_turn_notices_carry_the_last_messages(make_player, app):
 
 
 def test_the_message_cap_is_a_rate_limit(tmp_path, clock, monkeypatch):
-    from tests.server.test_limits_hold import client_from, start_pig_on, _dispose
-    from tests.conftest import database_url
     from flask_migrate import upgrade
+
     from server import create_app
     from server.db import db
+    from tests.conftest import database_url
+    from tests.helpers.limits import _dispose, client_from, start_pig_on
     monkeypatch.setenv("PBEM_LIMIT_TALK", "3/minute")
     url, cleanup = database_url(tmp_path)
     app = create_app({"TESTING": True, "PBEM_CLOCK": clock, "SQLALCHEMY_DATABASE_URI": url,

@@ -1,13 +1,11 @@
 """Holes a hostile player found (part A): seats of rated games, rating farming, device keys
 revoked by the wrong seat, a revoked device's standing orders, unsigned moves losing races."""
 
-from server.game import ratings
 from server.db import db
 from server.db.models import Game
-
-from tests.server.test_mail import tick
-from tests.server.test_rematch_ratings import play_pig_to_end
-
+from server.game import ratings
+from tests.helpers.games import play_pig_to_end
+from tests.helpers.mail import tick
 
 # --- one player, two seats of a rated game -----------------------------------------------------
 
@@ -180,9 +178,9 @@ def test_a_seat_cannot_revoke_another_players_device_or_a_bots_key(app, make_pla
     moved): 201, and ann's phone got 403 from then on; the same for bot-greedy's key, and
     ann's @handover to that bot was then refused."""
     from shared.archive import verify_archive
-    from tests.server.test_devices import Device
-    from tests.server.test_handover import bot_key
-    from tests.server.test_platform import start_pig
+    from tests.helpers.api import start_pig
+    from tests.helpers.bots import bot_key
+    from tests.helpers.devices import Device
     game_id, (ann, bob) = start_pig(make_player)
     phone = Device(ann)
     assert phone.register().status_code == 201
@@ -216,6 +214,7 @@ def test_the_verifier_refuses_a_revocation_of_another_players_device():
     """The same rule offline: a log in which east revokes a key the log shows delegated by
     north's player is refused, and a revocation of an unseen key binds only its maker."""
     import pytest
+
     from shared.delegation import make_delegation
     from shared.envelope import public_key_hex
     from shared.table import LogReplay, TableError, revoked_for
@@ -244,8 +243,8 @@ def test_revoking_a_device_ends_the_standing_orders_it_signed(app, make_player):
     the order the device wrote, as a server-signed entry, and GET /orders showed it in
     force."""
     from shared.archive import verify_archive
-    from tests.server.test_devices import Device
-    from tests.server.test_platform import start_pig
+    from tests.helpers.api import start_pig
+    from tests.helpers.devices import Device
     game_id, (ann, bob) = start_pig(make_player)
     phone = Device(ann)
     assert phone.register().status_code == 201
@@ -275,8 +274,8 @@ def test_a_revoke_entry_alone_ends_the_devices_orders_and_a_deadline_bot_obeys(
     the seat, and nothing is played for the revoked key's order."""
     from server.workers import notify
     from shared.archive import verify_archive
-    from tests.server.test_devices import Device
-    from tests.server.test_handover import play_due, two_seat_game
+    from tests.helpers.bots import play_due, two_seat_game
+    from tests.helpers.devices import Device
     ann, bob = make_player("ann"), make_player("bob")
     game_id = two_seat_game(ann, bob, options={"target": 30, "on_timeout": "bot:random"},
                             move_hours=24)
@@ -307,6 +306,7 @@ def test_the_verifier_refuses_an_order_entry_after_its_device_was_revoked():
     """Offline: an entry claiming an order a device signed, after that device's @revoke by
     the seat's player, is refused (the server no longer makes one; a forged archive might)."""
     import pytest
+
     from shared.archive import ArchiveError, _check_order_holder
     from shared.table import new_table
 
@@ -342,7 +342,7 @@ def test_a_verified_move_that_loses_a_race_never_counts_as_unverified(tmp_path, 
     from server import create_app
     from server.db import db
     from tests.conftest import database_url
-    from tests.server.test_limits_hold import _dispose, client_from, start_pig_on
+    from tests.helpers.limits import _dispose, client_from, start_pig_on
     for name, value in {"UNVERIFIED": "5/minute", "MOVES": "100/minute",
                         "REGISTER": "100/hour"}.items():
         monkeypatch.setenv(f"PBEM_LIMIT_{name}", value)

@@ -9,9 +9,9 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from server.workers.channels import ChannelError, PublicNotice
 from server.game.domain import Malformed
-from tests.server.test_channels import Receiver
+from server.workers.channels import ChannelError, PublicNotice
+from tests.helpers.receiver import Receiver
 
 
 def _b64(data):

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from server.game import duties
 from server.game.duties import Clock, deadline_for
-from tests.server.test_mail import set_clock_utc
+from tests.helpers.mail import set_clock_utc
 
 PARIS = ZoneInfo("Europe/Paris")
 

@@ -12,26 +12,29 @@ import random
 import pytest
 
 from shared.archive import OLD_FORMAT, ArchiveError, load_archive, verify_archive
-from shared.envelope import (final_head_message, genesis_hash, head_message,
-                             running_head_message, sign, start_message)
+from shared.envelope import (
+    final_head_message,
+    genesis_hash,
+    head_message,
+    running_head_message,
+    sign,
+    start_message,
+)
 from tests.figures import record
-from tests.shared.test_archive_vectors import V, ArchiveBuilder, prefix, vector_builder
+from tests.helpers.archives import (
+    FORGER,
+    ArchiveBuilder,
+    V,
+    export_text,
+    prefix,
+    running_heads,
+)
 
 SERVER = bytes.fromhex(V["keys"]["server"])
-FORGER = bytes(range(200, 232))
 
 
 def golden():
     return copy.deepcopy(V["archive"])
-
-
-def running_heads():
-    return vector_builder().running_heads
-
-
-def export_text(archive):
-    """The bytes ``pbem export`` writes."""
-    return json.dumps(archive, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def outcome(archive):
@@ -203,8 +206,13 @@ def test_forged_options_end_in_an_archive_error(options, valid, finished):
 
 def resign(archive, key):
     """Re-sign a whole archive with ``key`` as server and every seat (a forger's archive)."""
-    from shared.envelope import (canonical_json, entry_hash, envelope_message, parse_canonical,
-                                 public_key_hex)
+    from shared.envelope import (
+        canonical_json,
+        entry_hash,
+        envelope_message,
+        parse_canonical,
+        public_key_hex,
+    )
     header = archive["header"]
     header["server_key"] = public_key_hex(key)
     for seat in header["seats"]:

@@ -38,7 +38,8 @@ def test_the_contract_over_short_random_games(game):
 
 @pytest.mark.slow
 def test_the_contract_over_long_random_games(game):
-    check_game(game, games=2, plies=700)
+    counts = check_game(game, games=2, plies=700)  # raises ContractFailure at the first fault
+    assert counts["replay"] and counts["views"] and counts["check_play"]
 
 
 def test_the_three_built_in_games_are_checked():

@@ -10,12 +10,27 @@ import pytest
 
 import shared
 from shared.archive import ArchiveError, verify_archive
-from shared.delegation import (DelegationError, check_shape, delegation_message, fingerprint,
-                               make_delegation, verify_delegation)
-from shared.envelope import (EntryError, EnvelopeError, canonical_json, entry_hash,
-                             make_envelope, move_entropy, public_key_hex, read_envelope,
-                             sign_envelope, verify_entry)
-from tests.shared.test_archive_vectors import ArchiveBuilder
+from shared.delegation import (
+    DelegationError,
+    check_shape,
+    delegation_message,
+    fingerprint,
+    make_delegation,
+    verify_delegation,
+)
+from shared.envelope import (
+    EntryError,
+    EnvelopeError,
+    canonical_json,
+    entry_hash,
+    make_envelope,
+    move_entropy,
+    public_key_hex,
+    read_envelope,
+    sign_envelope,
+    verify_entry,
+)
+from tests.helpers.archives import ArchiveBuilder
 
 V = json.loads((Path(shared.__file__).parent / "vectors" / "delegation-v1.json")
                .read_text("utf-8"))
@@ -179,7 +194,8 @@ def test_stripping_the_delegation_breaks_the_signature():
     {"extra": 1}, {"not_after": True}, {"not_after": -1}, {"not_after": 2 ** 53},
     {"not_after": "1800000000"}, {"label": ""}, {"label": "x" * 41}, {"label": "a\nb"},
     {"label": " phone"}, {"player": "a\x00"}, {"player": ""}, {"player": 5},
-    {"device_key": "zz" * 32}, {"device_key": "ab" * 31}, {"device_key": V["device_public_key"].upper()},
+    {"device_key": "zz" * 32}, {"device_key": "ab" * 31},
+    {"device_key": V["device_public_key"].upper()},
     {"signature": "ab"}, {"signature": V["delegation"]["signature"].upper()},
 ])
 def test_malformed_delegations_are_refused_as_envelopes(change):

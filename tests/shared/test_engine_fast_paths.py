@@ -11,13 +11,13 @@ import random
 
 import pytest
 
+from shared.games import get_game
 from shared.stone_age import board as sa_board
 from shared.stone_age import develop as sa_develop
 from shared.stone_age import legal as sa_legal
 from shared.stone_age import rules as sa_rules
 from shared.stone_age.state import occupied
 from shared.trade import open_offer, owed
-from shared.games import get_game
 from shared.zarahemla import build, legal, roads, turn
 from shared.zarahemla.board import CORNER_EDGES, EDGES, POST_EDGES, RESOURCES
 from shared.zarahemla.state import bundle_text, post_rates, res_dict

@@ -7,8 +7,15 @@ from pathlib import Path
 import pytest
 
 import shared
-from shared.envelope import (EntryError, EnvelopeError, make_envelope, public_key_hex,
-                             read_envelope, sign_envelope, verify_entry)
+from shared.envelope import (
+    EntryError,
+    EnvelopeError,
+    make_envelope,
+    public_key_hex,
+    read_envelope,
+    sign_envelope,
+    verify_entry,
+)
 
 V = json.loads((Path(shared.__file__).parent / "vectors" / "envelope-v1.json").read_text("utf-8"))
 KEY = bytes.fromhex(V["private_key"])
@@ -86,7 +93,8 @@ def test_a_forced_entry_must_be_signed_by_the_server_key():
     ("", "not_canonical"), ("not json", "not_canonical"), ('{"b":1,"a":2}', "not_canonical"),
     ("[" * 5000 + "]" * 5000, "not_canonical"), ('{"a":1.5}', "not_canonical"),
     ('"\\ud800"', "not_canonical"), ("[]", "bad_envelope"), ("{}", "bad_envelope"),
-    ("Ωμέγα", "not_canonical"), ("٣", "not_canonical"), ("3", "bad_envelope"), ("移動", "not_canonical"),
+    ("Ωμέγα", "not_canonical"), ("٣", "not_canonical"), ("3", "bad_envelope"),
+    ("移動", "not_canonical"),
 ])
 def test_hostile_envelope_text_is_an_envelope_error_never_a_crash(text, code):
     with pytest.raises(EnvelopeError) as info:

@@ -7,10 +7,22 @@ import pytest
 
 import shared
 from shared.archive import ArchiveError, check_chain
-from shared.envelope import (EnvelopeError, canonical_json, entry_hash, envelope_message,
-                             genesis_hash, head_message, move_entropy, parse_canonical,
-                             public_key_hex, request_message, seed_commitment, sign,
-                             sign_envelope, verify)
+from shared.envelope import (
+    EnvelopeError,
+    canonical_json,
+    entry_hash,
+    envelope_message,
+    genesis_hash,
+    head_message,
+    move_entropy,
+    parse_canonical,
+    public_key_hex,
+    request_message,
+    seed_commitment,
+    sign,
+    sign_envelope,
+    verify,
+)
 from shared.rng import Rng
 
 V = json.loads((Path(shared.__file__).parent / "vectors" / "envelope-v1.json").read_text("utf-8"))

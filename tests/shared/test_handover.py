@@ -7,11 +7,17 @@ import pytest
 
 from shared import IllegalMove
 from shared.archive import ArchiveError, verify_archive
-from shared.games import get_game
 from shared.envelope import public_key_hex
-from shared.table import (TableError, bot_level, format_table_move, normalize_on_timeout,
-                          parse_table_move, timeout_bot)
-from tests.shared.test_table import TableBuilder, key
+from shared.games import get_game
+from shared.table import (
+    TableError,
+    bot_level,
+    format_table_move,
+    normalize_on_timeout,
+    parse_table_move,
+    timeout_bot,
+)
+from tests.helpers.table import TableBuilder, key
 
 BOT = key(80)
 BOT_PUB = public_key_hex(BOT)
@@ -116,8 +122,8 @@ def test_an_archive_with_a_forged_server_handover_is_refused():
     b.move("north", "roll")
     seat = b.log.to_act()[0]
     # the forger re-signs as the server a handover in a game whose header lacks the policy
-    from shared.envelope import make_envelope, sign_envelope, entry_hash
-    from tests.shared.test_table import SERVER
+    from shared.envelope import entry_hash, make_envelope, sign_envelope
+    from tests.helpers.table import SERVER
     seq = len(b.entries)
     env = make_envelope(b.header["game"], seq, b.prev, seat, handover(), "t", 1_800_000_100,
                         forced=True)

@@ -6,8 +6,15 @@ import random
 import pytest
 
 from shared.games import get_game
-from shared.orders import (Order, OrderError, check_entry, format_order, parse_order, reply,
-                           OrderBook)
+from shared.orders import (
+    Order,
+    OrderBook,
+    OrderError,
+    check_entry,
+    format_order,
+    parse_order,
+    reply,
+)
 
 TRADING = ("zarahemla", "stone_age")
 SEATS = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}
@@ -120,8 +127,8 @@ def test_roll_orders_roll_at_the_start_of_a_turn_only():
 
 def test_check_entry_names_what_does_not_follow():
     game, state, history, seat = _walk("zarahemla", 3, _owes_answer)
-    from shared.messages import sign_document
     from shared.envelope import public_key_hex
+    from shared.messages import sign_document
     from shared.orders import ORDER_DOMAIN, make_order
     key = bytes(range(32))
     keys = {s: public_key_hex(key) for s in game.seat_names(3)}

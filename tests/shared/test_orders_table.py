@@ -7,11 +7,24 @@ import pytest
 from shared.archive import V3_FORMAT, ArchiveError, verify_archive
 from shared.delegation import make_delegation
 from shared.envelope import public_key_hex
-from shared.messages import (MESSAGE_DOMAIN, DocumentError, KeyHistory, make_message,
-                             read_message, sign_document)
-from shared.orders import (ORDER_DOMAIN, Order, OrderBook, conditional, make_order,
-                           parse_order, reply)
-from tests.shared.test_table import TableBuilder, key
+from shared.messages import (
+    MESSAGE_DOMAIN,
+    DocumentError,
+    KeyHistory,
+    make_message,
+    read_message,
+    sign_document,
+)
+from shared.orders import (
+    ORDER_DOMAIN,
+    Order,
+    OrderBook,
+    conditional,
+    make_order,
+    parse_order,
+    reply,
+)
+from tests.helpers.table import TableBuilder, key
 
 NORTH, EAST = key(1), key(2)
 NEW_NORTH = key(41)
@@ -144,8 +157,8 @@ def test_a_move_taken_back_is_not_the_next_move():
 
 
 def test_the_verifier_counts_the_next_move_that_stands():
-    from shared.envelope import make_envelope, sign_envelope, entry_hash
-    from tests.shared.test_table import SERVER
+    from shared.envelope import entry_hash, make_envelope, sign_envelope
+    from tests.helpers.table import SERVER
 
     def build(variant):
         b = TableBuilder()

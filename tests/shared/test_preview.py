@@ -7,9 +7,9 @@ import pytest
 
 from shared.games import get_game
 from shared.preview import check_move
+from tests.helpers.hidden import SWAP, _other_seed
 
 from .bots.helpers import GAMES, clone, positions
-from .bots.test_bots_fair import SWAP, _other_seed
 
 
 def _zarahemla_setup():

@@ -7,48 +7,10 @@ import pytest
 import requests
 
 from shared.games import get_game
+from tests.helpers.browser import _by, csp_violations, log_count, seat_map, start_game, to_act, wait
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 SEATS = {"zarahemla": 3, "stone_age": 3, "title_of_liberty": 2}
-OPTIONS = {"zarahemla": ["--option", "board=beginner"]}
-
-
-def _by(kind):
-    from selenium.webdriver.common.by import By
-    return getattr(By, kind)
-
-
-def wait(driver, seconds, condition, message):
-    """Wait (at most ``seconds``) for ``condition``; a page being replaced is waited out."""
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, seconds, poll_frequency=0.1, ignored_exceptions=(
-        NoSuchElementException, StaleElementReferenceException)).until(condition, message)
-
-
-def csp_violations(driver):
-    return [m["message"] for m in driver.get_log("browser")
-            if "Content Security Policy" in m["message"] or "Refused to" in m["message"]]
-
-
-def start_game(cli_player, type_, n):
-    players = [cli_player(p) for p in ("ann", "bob", "cyd")[:n]]
-    game_id = players[0].run("new", type_, "--seats", n, *OPTIONS.get(type_, [])).stdout.strip()
-    for p in players[1:]:
-        p.run("join", game_id)
-    return game_id, players
-
-
-def to_act(live, game_id):
-    return requests.get(f"{live.url}/api/games/{game_id}", timeout=10).json()["to_act"]
-
-
-def seat_map(live, game_id, players):
-    info = requests.get(f"{live.url}/api/games/{game_id}", timeout=10).json()
-    by_name = {p.name: p for p in players}
-    return {s["seat"]: by_name[s["player"]] for s in info["seats"]}
-
-
 def play_first_legal(live, game_id, by_seat, n):
     """Each time: the first seat that owes plays its first legal move (through the CLI)."""
     played = []
@@ -59,10 +21,6 @@ def play_first_legal(live, game_id, by_seat, n):
         player.run("play", game_id, move)
         played.append((seat, move))
     return played
-
-
-def log_count(driver):
-    return len(driver.find_elements(_by("CSS_SELECTOR"), "#live ol.entries > li"))
 
 
 # --- the lobby ---------------------------------------------------------------------------------
@@ -121,7 +79,7 @@ def test_each_games_page_shows_its_board_for_a_known_position(browser, live, cli
         assert details.get_attribute("open") is not None
         pre = details.find_element(_by("TAG_NAME"), "pre")
         assert pre.get_attribute("textContent") == api["board"]
-        for seat, move in played:
+        for _seat, move in played:
             assert move in browser.find_element(_by("CSS_SELECTOR"), "#live .log").text
     else:
         svg = browser.find_element(_by("CSS_SELECTOR"), ".drawing svg")

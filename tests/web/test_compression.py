@@ -1,7 +1,8 @@
 """Pages travel compressed (a first load transfers at most 100 KB): public pages,
 CSS and scripts are gzip- or deflate-encoded when the browser accepts it and decode to exactly
-what an uncompressed request gets; a signed-in reader's page never is (BREACH); JSON (the API) and the event stream are never encoded; the
-live part's 304 still works with the ETag the page carries."""
+what an uncompressed request gets; a signed-in reader's page never is (BREACH); JSON (the
+API) and the event stream are never encoded; the live part's 304 still works with the ETag the page
+carries."""
 
 import re
 import zlib

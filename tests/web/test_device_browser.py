@@ -15,7 +15,7 @@ import pytest
 import shared
 from shared.delegation import fingerprint, make_delegation
 from tests.client.conftest import ROOT, child_env
-from tests.web.test_browser import _by, csp_violations, wait
+from tests.helpers.browser import add_browser
 
 VECTORS = json.loads((Path(shared.__file__).parent / "vectors" / "delegation-v1.json")
                      .read_text("utf-8"))
@@ -73,47 +73,6 @@ req.onsuccess = () => {
 def run_async(driver, script, *args):
     driver.set_script_timeout(30)
     return driver.execute_async_script(script, *args)
-
-
-def add_browser(browser, live, player, label, screenshot=None):
-    """``pbem device add --browser`` for ``player``, the link opened in ``browser``, the
-    fingerprints compared as a person would.  Returns (device key hex, CLI stdout)."""
-    env = child_env(PBEM_SERVER=live.url, PBEM_HOME=str(player.home))
-    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "device", "add", "--browser",
-                             "--label", label, "--days", "30"], env=env, cwd=ROOT, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    try:
-        url = proc.stdout.readline().strip()
-        assert url.startswith(live.url + "/device/"), (url, proc.stderr.read())
-        browser.get(url)
-        shown = wait(browser, 20, lambda d: (d.find_element(_by("ID"), "device-fingerprint")
-                                             .text.strip("…") or None),
-                     "the page shows no fingerprint")
-        line = ""
-        while "It must read:" not in line:
-            line = proc.stderr.readline()
-            assert line, "the CLI stopped before showing the fingerprint"
-        assert line.strip().endswith(shown), (line, shown)
-        if screenshot:
-            screenshot(browser, "device-link-waiting")
-        proc.stdin.write("y\n")
-        proc.stdin.flush()
-        out, err = proc.communicate(timeout=30)
-        assert proc.returncode == 0, err
-        box = browser.find_element(_by("ID"), "device-link")
-        wait(browser, 20, lambda d: box.get_attribute("data-state") in ("done", "failed"),
-             "the page never got its delegation")
-        status = browser.find_element(_by("ID"), "device-status").text
-        assert box.get_attribute("data-state") == "done", status
-        assert not csp_violations(browser)
-        if screenshot:
-            screenshot(browser, "device-link-done")
-        return box.get_attribute("data-device-key"), out, status
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 def start_pig(cli_player, target=100):

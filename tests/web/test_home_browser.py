@@ -17,8 +17,8 @@ import pytest
 import requests
 
 from shared.archive import load_archive, verify_archive
+from tests.helpers.browser import _by, csp_violations, wait
 from tests.web.conftest import CHROMEDRIVER, CHROMIUM, FLAGS, _missing
-from tests.web.test_browser import _by, csp_violations, wait
 
 SIZES = (("desktop", 1280, 900, False), ("phone", 390, 844, True))
 SUFFIX = str(os.getpid() % 1000)

@@ -266,7 +266,7 @@ def _open_signed_in(browser, live, player, game_id, with_key, screenshot=None):
     """Give this browser a key of ``player`` (``pbem device add --browser``, the real CLI and
     keys.js) when ``with_key``, sign in with ``pbem open``, and open the game page."""
     if with_key:
-        from tests.web.test_device_browser import add_browser
+        from tests.helpers.browser import add_browser
         add_browser(browser, live, player, "page", screenshot)
     url = player.run("open", game_id, "--no-browser").stdout.strip()
     browser.get(url)

@@ -7,8 +7,17 @@ import secrets
 
 import pytest
 
-from shared.envelope import (entry_hash, genesis_hash, head_message, make_envelope,
-                             move_entropy, public_key_hex, seed_commitment, sign, sign_envelope)
+from shared.envelope import (
+    entry_hash,
+    genesis_hash,
+    head_message,
+    make_envelope,
+    move_entropy,
+    public_key_hex,
+    seed_commitment,
+    sign,
+    sign_envelope,
+)
 from shared.games import get_game
 
 from .helpers import browser_for, inline_scripts_or_styles, link_for, sign_in, start_pig, text_of
@@ -40,9 +49,9 @@ def peek_both(players, game_id):
 
 
 def state_of(app, game_id):
-    from server.db.state_cache import load_state
     from server.db import db
     from server.db.models import Game
+    from server.db.state_cache import load_state
     with app.app_context():
         game = db.session.get(Game, game_id)
         return load_state(game), game.seed
@@ -211,7 +220,7 @@ def test_sentinels_never_reach_a_spectator_or_another_seat_in_html(app, client, 
     for seat in by_seat:
         html = browsers[seat].get(f"/g/{game_id}").get_data(as_text=True)
         assert sentinels[seat].search(html)
-        assert "Only you see this" in html and f"You see the game as" in html
+        assert "Only you see this" in html and "You see the game as" in html
     spectator = browsers[None].get(f"/g/{game_id}").get_data(as_text=True)
     assert "Only you see this" not in spectator
 
@@ -487,8 +496,8 @@ def test_pbem_open_never_fails_when_there_is_no_browser(monkeypatch):
 def test_a_player_name_never_carries_markup(client):
     """Names are letters, digits, '.', '_' and '-' (the API refuses others), so a name cannot
     inject markup; every other player-provided string is escaped (see the archive test)."""
-    from tests.conftest import Player as SignedPlayer
     from tests.conftest import FakeClock
+    from tests.conftest import Player as SignedPlayer
     p = SignedPlayer(client, FakeClock(), "<script>x")
     assert p.register().status_code == 400
 

@@ -3,7 +3,7 @@ to polling when the server refuses the stream."""
 
 import pytest
 
-from tests.web.test_browser import csp_violations, log_count, seat_map, start_game, to_act, wait
+from tests.helpers.browser import csp_violations, log_count, seat_map, start_game, to_act, wait
 
 
 def _live(tmp_path_factory, waiters):

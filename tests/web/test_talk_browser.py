@@ -10,8 +10,8 @@ import pytest
 import requests
 
 from shared.archive import verify_archive
+from tests.helpers.browser import _by, csp_violations, wait
 from tests.web.conftest import CHROMEDRIVER, CHROMIUM, FLAGS
-from tests.web.test_browser import _by, csp_violations, wait
 
 HOSTILE = 'Hello <b>east</b> & "all" <script>alert(1)</script>\nsecond line'
 
@@ -59,7 +59,7 @@ def _say(driver, text, to=""):
 
 def test_a_message_sent_from_the_page_reaches_another_readers_page(
         browser, second_browser, live, cli_player, screenshot, tmp_path):
-    from tests.web.test_device_browser import add_browser
+    from tests.helpers.browser import add_browser
     ann, bob = cli_player("ann"), cli_player("bob")
     game_id = ann.run("new", "pig", "--seats", 2).stdout.strip()
     bob.run("join", game_id)

@@ -9,9 +9,7 @@ from shared.bots import choose_move
 from shared.bots.search import Budget
 from shared.zarahemla import GAME as ZAR
 from shared.zarahemla.board import HEX_CORNERS, HEX_NAMES
-
-from tests.shared.zarahemla.helpers import (empty_play_state, put_building, put_path,
-                                            set_hand)
+from tests.shared.zarahemla.helpers import empty_play_state, put_building, put_path, set_hand
 
 LEVELS = ("greedy", "strong")
 
@@ -147,7 +145,6 @@ def test_a_stone_age_bot_sends_out_a_nomad_even_when_every_chip_is_far(level):
 
     from shared.stone_age import GAME as SA
     from shared.stone_age import board
-
     from tests.shared.stone_age.helpers import give, main_phase
     st = main_phase(3)
     dist = {x: 0 for x in st["tribes"]["red"]}

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from shared.bots import choose_move, legal_or_again
+from shared.bots import choose_move
 from shared.bots import title_of_liberty as tol
 from shared.bots.determinize import title_of_liberty_world
 from shared.bots.search import Budget

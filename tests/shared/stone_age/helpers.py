@@ -99,8 +99,9 @@ def roundtrip(st):
     assert json.loads(json.dumps(st)) == st
 
 
-__all__ = ["roll_to", "entropy_where", "GAME", "IllegalMove", "SEATS4", "new", "main_phase", "give", "play", "refused",
-           "cards_conserved", "pieces_conserved", "random_game", "roundtrip", "points"]
+__all__ = ["roll_to", "entropy_where", "GAME", "IllegalMove", "SEATS4", "new", "main_phase",
+           "give", "play", "refused", "cards_conserved", "pieces_conserved", "random_game",
+           "roundtrip", "points"]
 
 
 def roll_to(st, seat, total):

@@ -9,7 +9,7 @@ from .helpers import GAME, give, main_phase, new, play, refused
 
 def _region_contacts():
     contacts = Counter()
-    for path, sides in board._EDGE_SIDES.items():
+    for _path, sides in board._EDGE_SIDES.items():
         regions = {board.HEXES[h]["region"] for h, _ in sides}
         if len(regions) == 2:
             contacts[frozenset(regions)] += 1
@@ -99,6 +99,7 @@ def test_map_labels_every_crossing_and_hex_within_80_columns():
 def test_the_map_in_rules_md_is_what_the_engine_prints():
     """Golden picture: RULES.md shows the real rendering of this position."""
     import os
+
     import shared.stone_age as pkg
     with open(os.path.join(os.path.dirname(pkg.__file__), "RULES.md"), encoding="utf-8") as f:
         doc = f.read()

@@ -1,7 +1,6 @@
 """Rules version 2: the engine back to the book.  Each test quotes the passage
 of ``docs/rulebooks/stone-age-rulebook.txt`` it guards, and names the RULES.md note."""
 
-import pytest
 
 from shared.stone_age import board
 

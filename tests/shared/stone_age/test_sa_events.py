@@ -2,8 +2,7 @@
 
 import pytest
 
-from .helpers import (GAME, cards_conserved, give, main_phase, play, points,
-                      refused)
+from .helpers import GAME, cards_conserved, give, main_phase, play, points, refused
 
 
 def _cross_box_a(st, seat, chip, start=64, end=58):

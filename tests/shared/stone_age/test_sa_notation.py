@@ -11,7 +11,8 @@ EXAMPLES = [
     "roll", "end", "accept", "decline", "withdraw", "nomad 100", "place 92", "take 45",
     "move 100-93-85", "tribe 59", "tribe 59 remove 92", "develop food", "develop hunting",
     "develop construction", "develop clothing", "neanderthal e3", "predator a8 steal blue",
-    "desert i1", "discard 2meat+1bone", "bank 3meat for 1flint", "bank 6meat+3hide for 2bone+1flint",
+    "desert i1", "discard 2meat+1bone", "bank 3meat for 1flint",
+    "bank 6meat+3hide for 2bone+1flint",
     "offer 1hide for 1meat", "offer 2meat+1bone for 1flint to blue,white",
     "counter 1bone for 2hide", "confirm blue",
 ]
@@ -44,7 +45,8 @@ def test_lenient_input_gives_canonical_text(text, canonical):
     ("neanderthal z9", "bad_hex"), ("neanderthal e3 steal green", "bad_seat"),
     ("bank 3wood for 1meat", "bad_cards"), ("bank 3meat", "bad_trade"),
     ("offer 1meat for 1bone to", "bad_seat"), ("discard", "bad_cards"),
-    ("discard 0meat", "bad_cards"), ("confirm purple", "bad_seat"), ("offer meat for bone", "bad_cards"),
+    ("discard 0meat", "bad_cards"), ("confirm purple", "bad_seat"),
+    ("offer meat for bone", "bad_cards"),
 ])
 def test_bad_text_is_refused_with_a_sentence(text, code):
     with pytest.raises(InvalidMove) as exc:
@@ -106,7 +108,7 @@ def test_fuzzed_text_only_ever_raises_invalid_or_illegal_move():
                 except IllegalMove:
                     assert st == before
                     continue
-                raise AssertionError(f"check refused but play accepted {text!r}")
+                raise AssertionError(f"check refused but play accepted {text!r}") from None
             trial = copy.deepcopy(st)
             GAME.play(trial, seat, text)
 
@@ -117,6 +119,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as hs  # noqa: E402
 
 from shared import IllegalMove  # noqa: E402
+from tests.helpers.examples import examples  # noqa: E402
 
 #: every code point, surrogates and control characters included
 ANY_CHAR = hs.characters(exclude_categories=())
@@ -168,7 +171,8 @@ def test_unicode_digits_and_huge_numbers_are_invalid_moves(text):
     _only_clear_errors(text)
 
 
-@settings(max_examples=600, derandomize=True, deadline=None,
+@pytest.mark.properties
+@settings(max_examples=examples(600), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(hs.text(alphabet=ANY_CHAR, max_size=40))
 def test_any_unicode_text_is_parsed_or_refused_with_invalid_move(text):
@@ -176,7 +180,8 @@ def test_any_unicode_text_is_parsed_or_refused_with_invalid_move(text):
     _only_clear_errors(text)
 
 
-@settings(max_examples=600, derandomize=True, deadline=None,
+@pytest.mark.properties
+@settings(max_examples=examples(600), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(hs.sampled_from(EXAMPLES + ["take none"]), hs.lists(
     hs.tuples(hs.integers(0, 60), hs.integers(0, 60),

@@ -3,12 +3,10 @@ every piece named and titled, face-down chips never revealed, everything escaped
 
 import json
 
-
 from shared.rng import Rng
 from shared.stone_age import GAME, board
 
-from ..svg_checks import (check_pieces_titled, check_safe, own_title, parse,
-                          pieces)
+from ..svg_checks import check_pieces_titled, check_safe, own_title, parse, pieces
 from .helpers import new, play, random_game
 
 

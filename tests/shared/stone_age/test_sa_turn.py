@@ -6,7 +6,7 @@ import pytest
 
 from shared.stone_age import board
 
-from .helpers import (GAME, cards_conserved, give, main_phase, new, play, refused, roll_to)
+from .helpers import GAME, cards_conserved, give, main_phase, new, play, refused, roll_to
 
 
 def _clear_pieces(st):

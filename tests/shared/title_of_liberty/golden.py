@@ -2,9 +2,10 @@
 
 ``python -m tests.shared.title_of_liberty.golden VERSION PATH [SEATS SEED [OPTIONS]]`` records
 a game (by default three armies, seed 3, no options): the greedy
-player of ``shared/bots/title_of_liberty.py`` (with one move in ten chosen at random among the legal moves, so the
-log also reaches gifts, rests and forest paths) plays three armies from a fixed seed; the log,
-the options and the sha256 of the final state are written to PATH.  Recorded files are never
+player of ``shared/bots/title_of_liberty.py`` (with one move in ten chosen at random among
+the legal moves, so the log also reaches gifts, rests and forest paths) plays three armies
+from a fixed seed; the log, the options and the sha256 of the final state are written to PATH.
+Recorded files are never
 rewritten: they prove that an old game keeps replaying to the same state under its own rules.
 """
 
@@ -13,9 +14,8 @@ import json
 import random
 import sys
 
-from shared.title_of_liberty import GAME
-
 from shared.bots.title_of_liberty import choose_for_state as greedy_choice
+from shared.title_of_liberty import GAME
 
 
 def state_hash(state):

@@ -3,8 +3,7 @@
 import json
 import random
 
-from shared.title_of_liberty import GAME, parse_move
-from shared.title_of_liberty import rules
+from shared.title_of_liberty import GAME, parse_move, rules
 from shared.title_of_liberty.state import BOX, army_accounted, army_total, box_total, level
 
 

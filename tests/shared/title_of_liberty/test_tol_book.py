@@ -385,8 +385,9 @@ def test_item_11_captive_destination_and_placement_rolls_are_fields_version_2():
 
 
 def test_item_11_every_event_of_a_version_2_game_has_a_kind():
-    from .helpers import random_game
     from shared.bots.title_of_liberty import choose_for_state as greedy_choice
+
+    from .helpers import random_game
     kinds = set()
 
     def every(state, seat, text):

@@ -84,8 +84,8 @@ def test_losing_every_army_loses_the_war():
 
 def test_rules_choice_2_wall_clock_limit_ends_with_concede():
     """RULES.md choice 2: the server plays `concede` when deadline_hours pass; Lamanites win."""
-    from shared.games import get_game
     from shared import IllegalMove
+    from shared.games import get_game
     game = get_game("title_of_liberty")
     state = game.new_game(["moroni", "helaman"], {"deadline_hours": 48}, b"s" * 32)
     assert game.wall_clock_limit(state["options"]) == 48

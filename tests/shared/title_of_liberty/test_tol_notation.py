@@ -1,10 +1,12 @@
 """Move notation: canonical round-trip and plain errors for bad text."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared import InvalidMove
 from shared.title_of_liberty import GAME, Move, format_move, parse_move
+from tests.helpers.examples import examples
 
 from .helpers import random_game
 
@@ -121,13 +123,15 @@ def _parse_or_invalid(text):
     return move
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@pytest.mark.properties
+@settings(max_examples=examples(400), deadline=None, derandomize=True)
 @given(st.text(alphabet=st.characters(codec=None), max_size=40))
 def test_fuzz_any_unicode_text_parses_or_raises_invalid_move(text):
     _parse_or_invalid(text)
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@pytest.mark.properties
+@settings(max_examples=examples(400), deadline=None, derandomize=True)
 @given(st.sampled_from(CANONICAL), st.integers(min_value=0, max_value=60),
        st.sampled_from(_WEIRD), st.booleans())
 def test_fuzz_legal_moves_mutated_with_unicode_digits_and_controls(text, pos, weird, swap):

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 from shared.title_of_liberty import GAME
 
-from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 from .helpers import conserved, random_game
 
 CAP = 20000
@@ -122,6 +122,7 @@ def _candidates(rnd, state):
 
 def test_fuzz_check_agrees_with_play_and_refusals_change_nothing():
     import random
+
     from shared import IllegalMove
     rnd = random.Random(99)
     tried = accepted = 0

@@ -5,7 +5,6 @@ puts in double quotes is the rulebook's own words; and the tests it names exist.
 import os
 import re
 
-
 HERE = os.path.dirname(__file__)
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 RULES_MD = os.path.join(ROOT, "shared", "title_of_liberty", "RULES.md")

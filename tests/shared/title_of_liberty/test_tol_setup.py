@@ -4,8 +4,17 @@ import pytest
 
 from shared import IllegalMove
 from shared.title_of_liberty import GAME
-from shared.title_of_liberty.board import (CITIES, KIND, POS, PORTS, ROAD_NEXT, SEA_NEXT,
-                                           SPACES, START, TOWNS)
+from shared.title_of_liberty.board import (
+    CITIES,
+    KIND,
+    PORTS,
+    POS,
+    ROAD_NEXT,
+    SEA_NEXT,
+    SPACES,
+    START,
+    TOWNS,
+)
 from shared.title_of_liberty.legal import routes
 
 from .helpers import fresh

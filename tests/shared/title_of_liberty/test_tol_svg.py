@@ -4,12 +4,10 @@ view only, every space and piece named and titled, the battle inset, everything 
 import copy
 import json
 
-
 from shared.title_of_liberty import GAME
 from shared.title_of_liberty.board import CITIES, FOOD_SPACES, SPACES
 
-from ..svg_checks import (check_pieces_titled, check_safe, own_title, parse,
-                          pieces)
+from ..svg_checks import check_pieces_titled, check_safe, own_title, parse, pieces
 from .helpers import act, fresh, kill, pass_all, random_game
 
 

@@ -4,8 +4,14 @@ import json
 
 from shared.rng import Rng
 from shared.zarahemla import GAME
-from shared.zarahemla.board import (CORNER_HEXES, EDGE_INDEX, EDGES, HEX_CORNERS, HEX_NAMES,
-                                    RESOURCES)
+from shared.zarahemla.board import (
+    CORNER_HEXES,
+    EDGE_INDEX,
+    EDGES,
+    HEX_CORNERS,
+    HEX_NAMES,
+    RESOURCES,
+)
 from shared.zarahemla.roads import update_longest
 
 SEATS4 = ["red", "blue", "white", "orange"]

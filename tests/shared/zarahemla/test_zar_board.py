@@ -3,9 +3,19 @@
 from collections import Counter
 
 from shared.zarahemla import GAME
-from shared.zarahemla.board import (COAST, CORNER_HEXES, CORNER_NEIGHBOURS, EDGES, HEX_NAMES,
-                                    MARKER_VALUES, N_CORNERS, N_EDGES, N_HEXES, POST_EDGES,
-                                    spiral)
+from shared.zarahemla.board import (
+    COAST,
+    CORNER_HEXES,
+    CORNER_NEIGHBOURS,
+    EDGES,
+    HEX_NAMES,
+    MARKER_VALUES,
+    N_CORNERS,
+    N_EDGES,
+    N_HEXES,
+    POST_EDGES,
+    spiral,
+)
 
 from .helpers import hex_corners, new
 

@@ -6,8 +6,16 @@ from shared import IllegalMove
 from shared.zarahemla import GAME
 from shared.zarahemla.state import public_vp, total_vp
 
-from .helpers import (bundle, empty_play_state, give_dev, put_building, put_road, set_hand,
-                      total_cards, play)
+from .helpers import (
+    bundle,
+    empty_play_state,
+    give_dev,
+    play,
+    put_building,
+    put_road,
+    set_hand,
+    total_cards,
+)
 
 
 def test_road_costs_wood_and_brick_and_must_connect():
@@ -112,7 +120,7 @@ def test_city_stock_is_four_and_returns_the_settlement():
 def test_temple_stone_costs_brick_and_stone_and_gives_the_contributor_card_at_three():
     st = empty_play_state()
     set_hand(st, "red", brick=11, stone=11)
-    for i in range(2):
+    for _i in range(2):
         play(st, "red", "temple")
     assert st["temple"] is None
     play(st, "red", "temple")

@@ -7,8 +7,16 @@ from shared.zarahemla import GAME
 from shared.zarahemla.board import HEX_NAMES
 from shared.zarahemla.turn import resolve_roll
 
-from .helpers import (bundle, empty_play_state, give_dev, put_building, put_road, set_hand,
-                      total_cards, play)
+from .helpers import (
+    bundle,
+    empty_play_state,
+    give_dev,
+    play,
+    put_building,
+    put_road,
+    set_hand,
+    total_cards,
+)
 
 
 def test_rules_note_7_a_card_may_be_played_before_the_roll():

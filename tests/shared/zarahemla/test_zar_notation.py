@@ -128,6 +128,7 @@ from hypothesis import strategies as hst  # noqa: E402
 
 from shared.zarahemla.board import BEGINNER_TERRAIN, HIDEOUT  # noqa: E402
 from shared.zarahemla.notation import EXAMPLE_PATH, EXAMPLES, parse_move  # noqa: E402
+from tests.helpers.examples import examples  # noqa: E402
 
 #: characters a hostile or unlucky player may send: digits of other scripts (some Python's
 #: int() reads, some it refuses), fullwidth and look-alike letters, controls, marks, spaces
@@ -136,7 +137,7 @@ TRICKY = ("²³¹⁰⁴₂①⑭٣١٤۴०४৪๔០０１４９𝟏𝟒🄂"
           "\x00\x01\x1c\x1f\x7f\u0085\u00a0\u1680\u2028\u2029\u3000\u200b\u200e\u202e\ufeff"
           "İıſﬀKÅÆß\u0301\u0338\ufffd\ud800\udfff")
 
-_FUZZ = settings(max_examples=400, deadline=None, derandomize=True, database=None,
+_FUZZ = settings(max_examples=examples(400), deadline=None, derandomize=True, database=None,
                  suppress_health_check=[HealthCheck.too_slow])
 _ANY_CHAR = hst.characters(exclude_categories=())        # surrogates included
 
@@ -162,6 +163,7 @@ def _plays_or_refuses(st, text):
             assert exc.message and exc.code
 
 
+@pytest.mark.properties
 @_FUZZ
 @given(hst.text(alphabet=_ANY_CHAR, max_size=40))
 def test_hypothesis_any_unicode_text_is_parsed_or_an_invalid_move(text):
@@ -169,6 +171,7 @@ def test_hypothesis_any_unicode_text_is_parsed_or_an_invalid_move(text):
     _plays_or_refuses(empty_play_state(), text)
 
 
+@pytest.mark.properties
 @_FUZZ
 @given(hst.sampled_from(CANONICAL + ["road 19 14", "discard wood+wood+stone"]),
        hst.lists(hst.tuples(hst.integers(0, 40), hst.sampled_from(TRICKY),

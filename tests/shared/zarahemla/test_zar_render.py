@@ -5,8 +5,16 @@ import re
 from shared.zarahemla import GAME
 from shared.zarahemla.render import visible_len
 
-from .helpers import empty_play_state, finish_setup, give_dev, new, put_building, put_road, \
-    random_game, set_hand
+from .helpers import (
+    empty_play_state,
+    finish_setup,
+    give_dev,
+    new,
+    put_building,
+    put_road,
+    random_game,
+    set_hand,
+)
 
 
 def test_every_line_fits_in_80_columns_in_random_games_plain_and_colour():
@@ -114,6 +122,7 @@ def test_set_up_duties_name_no_hex_letter_as_a_placeholder():
     each other).  A newcomer who typed what they read was refused.  The placeholders are
     CORNER now, and a road's example starts at the settlement just placed."""
     import pytest
+
     from shared import IllegalMove
     HEX_LETTERS = [chr(c) for c in range(ord("A"), ord("S") + 1)]
     st = new(2)

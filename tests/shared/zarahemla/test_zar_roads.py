@@ -3,7 +3,7 @@
 from shared.zarahemla.roads import road_length, update_longest
 from shared.zarahemla.state import public_vp
 
-from .helpers import edge, empty_play_state, put_building, put_path, put_road, set_hand, play
+from .helpers import edge, empty_play_state, play, put_building, put_path, put_road, set_hand
 
 RED_ROAD = [8, 13, 18, 23, 29, 34, 39, 44]          # seven roads
 

@@ -3,7 +3,6 @@
 import os
 import re
 
-
 HERE = os.path.dirname(__file__)
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 RULES_MD = os.path.join(ROOT, "shared", "zarahemla", "RULES.md")

@@ -3,13 +3,11 @@ every piece named and titled, everything escaped, no hidden card ever drawn."""
 
 import json
 
-
 from shared.rng import Rng
 from shared.zarahemla import GAME
 from shared.zarahemla.board import EDGES, HEX_NAMES
 
-from ..svg_checks import (check_pieces_titled, check_safe, own_title, parse,
-                          pieces)
+from ..svg_checks import check_pieces_titled, check_safe, own_title, parse, pieces
 from .helpers import clone, new, play, put_building, put_road, random_game
 
 SETUP = [("red", "settle 14"), ("red", "road 14-19"), ("blue", "settle 31"),

@@ -5,8 +5,7 @@ import pytest
 from shared import IllegalMove
 from shared.zarahemla import GAME
 
-from .helpers import (bundle, empty_play_state, put_building, put_road, set_hand,
-                      total_cards, play)
+from .helpers import bundle, empty_play_state, play, put_building, put_road, set_hand, total_cards
 
 
 def test_bank_four_to_one_without_a_post():
