@@ -18,6 +18,10 @@ class FeedSchema(Strict):
     url = fields.String(dump_only=True)
 
 
+class NoBodySchema(Strict):
+    """A request that takes no field: an empty object (or no body); anything else is refused."""
+
+
 @blp.route("/api/players/me/calendar")
 class MyCalendar(MethodView):
     @blp.doc(security=SIGNED)
@@ -29,9 +33,10 @@ class MyCalendar(MethodView):
         return {"url": calendar.base_url(request.host_url) + calendar.feed_path(player)}
 
     @blp.doc(security=SIGNED)
+    @blp.arguments(NoBodySchema)
     @blp.response(200, FeedSchema)
-    @blp.refusals(401)
-    def post(self):
+    @blp.refusals(400, 401, 422)
+    def post(self, _data):
         """A new address for your feed; the old one stops working."""
         return {"url": calendar.base_url(request.host_url) +
                 calendar.new_feed(current_player())}

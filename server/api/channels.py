@@ -85,6 +85,10 @@ class PushEndpointSchema(Strict):
     endpoint = fields.String(required=True, validate=validate.Length(max=1000))
 
 
+class NoBodySchema(Strict):
+    """A request that takes no field: an empty object; anything else is refused."""
+
+
 class VapidSchema(Strict):
     public_key = fields.String(dump_only=True)
 
@@ -170,9 +174,10 @@ class MyChannel(MethodView):
 @blp.route("/players/me/channels/<int:channel_id>/test")
 class TestChannel(MethodView):
     @blp.doc(security=SIGNED)
+    @blp.arguments(NoBodySchema)
     @blp.response(200, TestResultSchema)
-    @blp.refusals(401, 404)
-    def post(self, channel_id):
+    @blp.refusals(400, 401, 404, 422)
+    def post(self, _data, channel_id):
         """Send a sample notice to the channel now; says whether it went, and why not.
         A stopped channel that works again is started anew."""
         player = current_player()
@@ -195,9 +200,10 @@ class TestChannel(MethodView):
 @blp.route("/players/me/channels/<int:channel_id>/secret")
 class RotateSecret(MethodView):
     @blp.doc(security=SIGNED)
+    @blp.arguments(NoBodySchema)
     @blp.response(200, SecretSchema)
-    @blp.refusals(401, 404, 409)
-    def post(self, channel_id):
+    @blp.refusals(400, 401, 404, 409, 422)
+    def post(self, _data, channel_id):
         """A new signing secret for a ``json`` channel, shown this once; the old one signs
         nothing from now on."""
         channel = _mine(current_player(), channel_id)

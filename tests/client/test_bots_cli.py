@@ -201,7 +201,9 @@ def test_a_game_with_server_bots_end_to_end(bot_server, tmp_path):
     ann.run("register", ann.name)
     # no --bot-level: the game's strongest up to greedy (Pig has random bots only; asking
     # for greedy is refused, tests/server/test_bots_service.py)
-    created = ann.json("new", "pig", "--seats", 3, "--bots", 2, "--option", "target=20")
+    # a target no seat reaches in its first turn (a random bot rolls or holds at random): the
+    # bots always get their moves
+    created = ann.json("new", "pig", "--seats", 3, "--bots", 2, "--option", "target=50")
     game = created["id"]
     assert created["status"] == "playing"
     assert [s["player"] for s in created["seats"]] == [ann.name, "bot-random", "bot-random"]
