@@ -39,8 +39,8 @@ def test_the_contract_over_short_random_games(game):
 @pytest.mark.slow
 def test_the_contract_over_long_random_games(game, request):
     if game.name == "zarahemla":
-        # Prosperity (the book's monopoly: "all players must give you all their cards of that
-        # resource") tells everyone how many each seat gave, as the rules intend, but its
+        # Prosperity ("All other players must give you all of their Resource Cards of that
+        # type.") tells everyone how many each seat gave, as the rules intend, but its
         # event does not yet declare that reveal, so the sentinel check reports it
         request.applymarker(pytest.mark.xfail(reason="Prosperity's intended reveal is not "
                                               "declared yet", strict=False))
