@@ -7,7 +7,7 @@ from marshmallow import fields
 from ..game import calendar
 from ..http.auth import current_player
 from ..http.errors import Blueprint
-from ..http.schemas import Strict
+from ..http.schemas import NoBodySchema, Strict
 from .games import SIGNED
 
 blp = Blueprint("calendar", __name__, url_prefix="",
@@ -17,9 +17,6 @@ blp = Blueprint("calendar", __name__, url_prefix="",
 class FeedSchema(Strict):
     url = fields.String(dump_only=True)
 
-
-class NoBodySchema(Strict):
-    """A request that takes no field: an empty object (or no body); anything else is refused."""
 
 
 @blp.route("/api/players/me/calendar")

@@ -10,7 +10,7 @@ from ..db import db
 from ..db.models import NoticeChannel
 from ..http.auth import current_player
 from ..http.errors import Blueprint, fail
-from ..http.schemas import Strict
+from ..http.schemas import NoBodySchema, Strict
 from ..workers import channel_outbox, webpush
 from ..workers.channels import (
     KINDS,
@@ -84,9 +84,6 @@ class PushSubscribeSchema(Strict):
 class PushEndpointSchema(Strict):
     endpoint = fields.String(required=True, validate=validate.Length(max=1000))
 
-
-class NoBodySchema(Strict):
-    """A request that takes no field: an empty object; anything else is refused."""
 
 
 class VapidSchema(Strict):

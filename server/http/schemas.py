@@ -44,6 +44,10 @@ class Strict(ma.Schema):
         unknown = ma.RAISE
 
 
+class NoBodySchema(Strict):
+    """A request that takes no field: an empty object; anything else is refused."""
+
+
 class PlayerCreateSchema(Strict):
     name = fields.String(required=True, validate=[validate.Regexp(
         NAME_RE, error="a name is 2 to 32 letters, digits, '.', '_' or '-'"),
