@@ -150,3 +150,19 @@ def test_command_modules_never_import_each_other():
     tangled = sorted((a, b) for a, deps in graph.items() for b in deps
                      if a.startswith("client.commands.") and b.startswith("client.commands."))
     assert tangled == []
+
+
+def test_every_folder_of_python_modules_is_a_package_setup_finds():
+    """``pip install .`` ships only what ``packages = find:`` finds: a folder of modules
+    without an ``__init__.py`` (a namespace package) is left out of the wheel and the installed
+    ``pbem`` fails on its first command.  The migrations are data (package_data), not modules."""
+    from setuptools import find_packages
+
+    found = set(find_packages(str(ROOT), include=["shared", "shared.*", "server", "server.*",
+                                                   "client", "client.*"]))
+    for tree in ("shared", "server", "client"):
+        for folder in sorted({p.parent for p in (ROOT / tree).rglob("*.py")}):
+            dotted = ".".join(folder.relative_to(ROOT).parts)
+            if dotted.startswith("server.migrations"):
+                continue
+            assert dotted in found, f"{dotted} has modules but no __init__.py"

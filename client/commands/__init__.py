@@ -1,0 +1,1 @@
+"""The pbem command groups: one module per group, none imports another."""
