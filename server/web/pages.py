@@ -7,6 +7,7 @@ import logging
 from flask import make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from shared import numbering
 from shared.games import game_types, get_game
 
 from ..db import db
@@ -204,6 +205,18 @@ def reason_filter(result):
         return ""
     reason = reason.strip()
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+
+
+@bp.app_template_filter("shown_text")
+def shown_text_filter(text):
+    """A log entry's text with the pages' numbering (``@takeback 14`` is "@takeback 15")."""
+    return numbering.shown_text(text)
+
+
+@bp.app_template_filter("shown_event")
+def shown_event_filter(text):
+    """A table event or duty text with its seqs as the pages' move numbers."""
+    return numbering.shown_event(text)
 
 
 @bp.app_template_filter("when")
