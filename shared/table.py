@@ -717,7 +717,7 @@ class LogReplay:
                  "times in this game, the most allowed", "rate_limited")
         asks[key] = asks.get(key, 0) + 1
 
-    def _own_moves(self):
+    def own_moves(self):
         """{seat: the rules moves of its own (not forced, not taken back) in the log}."""
         if self._moves is not None:
             moves = self._moves
@@ -836,7 +836,7 @@ class LogReplay:
             if asked:
                 _bad(f"{asked['seat']} has asked to abort already: agree with @abort accept or "
                      "refuse with @abort refuse", "abort_pending")
-            counts = self._own_moves()
+            counts = self.own_moves()
             early = [s for s in self.seats if counts[s] < ABORT_MOVES]
             if early:
                 return [_event(f"{seat} aborts the game")] + self._end(

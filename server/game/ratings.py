@@ -97,6 +97,9 @@ def _count(game):
     seats = [s for s in game.seats]
     if has_bot(game.id) or any(s.player_id is None for s in seats):
         return
+    if (game.result or {}).get("rated") is False:  # aborted (shared/table.py): unrated
+        game.rated = False
+        return
     winners = set((game.result or {}).get("winners") or [])
     if game_def.cooperative:
         for s in seats:
