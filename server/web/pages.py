@@ -127,7 +127,7 @@ def _game_context(game, player, seat):
             "player": player, "mine": mine, "private": _private_panel(view),
             "result": (view or {}).get("result") or game.result,
             "etag": _etag(game, seat, player), "show_cards": bool(counts),
-            "score_label": game_def.score_label,
+            "score_label": game_def.score_label, "game_cooperative": game_def.cooperative,
             "play": _play_context(game, seat, player, view),
             "join": _join_context(game, player, mine)}
 
