@@ -299,3 +299,33 @@ def test_an_archive_whose_result_hides_the_resignation_is_refused():
                         "table": "resign", "resigned": ["north"]}
     with pytest.raises(ArchiveError):  # the head's signature covers the result, and the replay
         verify_archive(forged)
+
+
+# --- what each game's RULES.md says of a player leaving --------------------------------------
+
+def _norm(text):
+    import re
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.mark.parametrize("name,book", [("zarahemla", "zarahemla-rulebook.txt"),
+                                       ("stone_age", "stone-age-rulebook.txt"),
+                                       ("title_of_liberty", "nephite-war-rules.txt")])
+def test_every_game_says_what_leaving_the_table_does_quoting_its_book(name, book):
+    import os
+    import re
+    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    with open(os.path.join(root, "shared", name, "RULES.md"), encoding="utf-8") as f:
+        section = f.read().split("## Leaving the table")[1].split("\n## ")[0]
+    with open(os.path.join(root, "docs", "rulebooks", book), encoding="utf-8") as f:
+        text = _norm(f.read())
+    quotes = re.findall(r'"([^"]+)"', _norm(section))
+    assert quotes and all(q.rstrip(".") in text for q in quotes if q != "drawn by agreement")
+    source = ""
+    for folder, _, files in os.walk(os.path.dirname(__file__)):
+        for file in files:
+            if file.endswith(".py"):
+                with open(os.path.join(folder, file), encoding="utf-8") as f:
+                    source += f.read()
+    for test in re.findall(r"`(test_[a-z0-9_]+)`", section):
+        assert f"def {test}(" in source, test
