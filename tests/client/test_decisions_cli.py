@@ -44,6 +44,8 @@ def test_draw_offered_accepted_refused(make_player, tmp_path):
     assert "no draw offer to refuse" in bob.run("draw", game, "--refuse", ok=1).stderr
     ann.run("draw", game)
     assert bob.json("show", game)["table"]["draw"]["owed"] == ["east"]
+    shown = bob.run("show", game).stdout
+    assert "north offers a draw; waiting for east." in shown and f"pbem draw {game}" in shown
     assert "waits for east" in ann.run("draw", game, ok=1).stderr
     bob.run("draw", game, "--refuse")
     ann.run("draw", game)

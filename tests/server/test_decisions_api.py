@@ -133,3 +133,14 @@ def test_hostile_decisions_are_refused(make_player):
     _ok(ann.play(game_id, "north", "@resign"))
     r = bob.play(game_id, "east", "@draw offer")
     assert r.status_code == 409 and r.get_json()["error"]["code"] == "game_over"
+
+
+def test_a_resigned_seat_places_below_every_seat_that_raced():
+    from server.game.ratings import places_of
+    from tests.fixtures.pig import GAME
+    seats = ["north", "east", "south"]
+    result = {"winners": ["north"], "scores": {"north": 20, "east": 15, "south": 3},
+              "resigned": ["east"]}
+    assert places_of(GAME, result, seats) == {"north": 1, "south": 3, "east": 4}
+    assert places_of(GAME, {**result, "resigned": []}, seats) == \
+        {"north": 1, "east": 2, "south": 3}
