@@ -21,7 +21,7 @@ def _log(live, game_id):
 def _button(driver, move):
     from selenium.webdriver.common.by import By
     return _wait(driver, lambda d: d.find_element(
-        By.CSS_SELECTOR, f'#decide button.table-decision[data-move="{move}"]'),
+        By.CSS_SELECTOR, f'#decide button.table-decision[data-entry="{move}"]'),
         f"a button for {move}")
 
 

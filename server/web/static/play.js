@@ -384,7 +384,7 @@
   /* --- the table's decisions (_decide.html): confirm, sign with this browser's key, send --- */
 
   function decide(button) {
-    var move = button.getAttribute("data-move"), days = button.getAttribute("data-days");
+    var move = button.getAttribute("data-entry"), days = button.getAttribute("data-days");
     var status = $("decide-status"), at = info();
     if (days) {
       var n = parseInt(($(days) || {}).value, 10);
