@@ -117,6 +117,8 @@ def test_a_draw_told_accepted_and_archived(make_player, app):
     assert told[-1][0] == "ann@example.org" and "drawn by agreement" in told[-1][2]
     report = verify_archive(ann.get(f"/api/games/{game_id}/archive").get_json())
     assert report["complete"] and report["result"]["reason"] == "drawn by agreement"
+    page = ann.client.get(f"/archive/{game_id}").get_data(as_text=True)
+    assert "no seat won" in page and "Drawn by agreement." in page
 
 
 def test_hostile_decisions_are_refused(make_player):
