@@ -183,7 +183,8 @@ class TableClocks(NamedTuple):
 
 def table_clocks(table, paused_before, seq):
     """The :class:`TableClocks` of the entry ``seq`` that left the table state ``table``
-    (``paused_before``: the pause in force before it, or None)."""
+    (``paused_before``: the pause in force before it, or None); None when they change no
+    deadline."""
     from shared.table import DAY
 
     from ..clock import now_ts
@@ -196,7 +197,8 @@ def table_clocks(table, paused_before, seq):
         shift = -(paused_before["until"] - t)
     elif paused and paused["from"] <= t < paused["until"]:
         rest = paused["until"] - t
-    return TableClocks(tuple(table.get("resigned") or ()), shift, rest)
+    resigned = tuple(table.get("resigned") or ())
+    return TableClocks(resigned, shift, rest) if resigned or shift or rest else None
 
 
 def hold_clocks(game_id, clocks, seq, renewed=None):

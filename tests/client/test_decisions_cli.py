@@ -46,6 +46,10 @@ def test_draw_offered_accepted_refused(make_player, tmp_path):
     assert bob.json("show", game)["table"]["draw"]["owed"] == ["east"]
     shown = bob.run("show", game).stdout
     assert "north offers a draw; waiting for east." in shown and f"pbem draw {game}" in shown
+    waiting = [g for g in bob.json("games") if g["id"] == game][0]["waiting"]
+    assert {"kind": "draw", "text": "north offers a draw",
+            "command": f"pbem draw {game} (or --refuse)"} in waiting
+    assert f"north offers a draw: pbem draw {game}" in bob.run("games").stdout
     assert "waits for east" in ann.run("draw", game, ok=1).stderr
     bob.run("draw", game, "--refuse")
     ann.run("draw", game)

@@ -329,3 +329,17 @@ def test_every_game_says_what_leaving_the_table_does_quoting_its_book(name, book
                     source += f.read()
     for test in re.findall(r"`(test_[a-z0-9_]+)`", section):
         assert f"def {test}(" in source, test
+
+
+def test_a_running_archive_with_pending_decisions_verifies_as_a_prefix():
+    b = TableBuilder(seats=THREE)
+    b.move("north", "@pause 2")
+    b.move("east", "@draw offer")
+    b.move("south", "@resign")
+    report = verify_archive(b.archive())
+    assert not report["complete"] and report["status"] == "playing"
+    forged = TableBuilder(seats=THREE)  # a resigned seat's decision, by its own key
+    forged.move("south", "@resign")
+    forged.force_entry("south", "@draw offer", signer=forged.keys["south"])
+    with pytest.raises(ArchiveError, match="has resigned"):
+        verify_archive(forged.archive())
