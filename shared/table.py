@@ -95,7 +95,8 @@ the server signs none of these entries):
 - ``@pause DAYS``: a request; every other seat in the race signs the same ``@pause DAYS``, the
   last from the moment of its envelope's ``ts`` on the game is paused for DAYS days: the clocks
   stop (the server moves the deadlines by the pause) until the time ends or a seat signs
-  ``@resume``.  ``@resume`` also refuses a pause asked.  Moves may still be played during a
+  ``@resume``.  The first entry whose ``ts`` is past the pause's end ends it in the table
+  state too.  ``@resume`` also refuses a pause asked.  Moves may still be played during a
   pause.  At most :data:`MAX_PAUSES` pauses per game, of at most :data:`MAX_PAUSE_DAYS` days.
 - Rate limit: a seat offers a draw, asks to abort or asks to pause at most :data:`MAX_ASKS`
   times each in a game.  Requests never block rules moves and are owed by nobody (they are not
@@ -533,6 +534,9 @@ class LogReplay:
             _bad(f"the game is over: {ended['reason']}", "game_over")
         events = self._table_step(env) if is_table_move(env["move"]) \
             else self._rules_step(env)
+        paused = self.table.get("paused")
+        if paused and (env.get("ts") or 0) >= paused["until"]:  # its days ran out
+            self.table["paused"] = None
         delegation = env.get("delegation")
         if delegation is not None:  # whose device this key is, as the log shows it
             devices = self.table.setdefault("devices", {})

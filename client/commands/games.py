@@ -278,8 +278,11 @@ def _decisions_lines(table, seat, game_id):
         if seat in (asked.get("owed") or []):
             lines.append(f"  {answer}")
     if table.get("paused"):
-        lines.append(f"The table paused the game for {table['paused']['days']} days: "
-                     f"pbem resume {game_id} ends the pause.")
+        from datetime import datetime, timezone
+        until = datetime.fromtimestamp(table["paused"]["until"], timezone.utc)
+        lines.append(f"The table paused the game for {table['paused']['days']} days, until "
+                     f"{until.strftime('%Y-%m-%d %H:%M UTC')}: pbem resume {game_id} ends the "
+                     "pause.")
     return lines
 
 

@@ -189,6 +189,19 @@ def iso_filter(moment):
     return _iso(moment)
 
 
+@bp.app_template_filter("unix_iso")
+def unix_iso_filter(seconds):
+    """Unix time (a pause's end, shared/table.py) as an ISO timestamp in UTC."""
+    from datetime import datetime, timezone
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat()
+
+
+@bp.app_template_filter("unix_utc")
+def unix_utc_filter(seconds):
+    from datetime import datetime, timezone
+    return utc_filter(datetime.fromtimestamp(seconds, timezone.utc))
+
+
 @bp.app_template_filter("utc")
 def utc_filter(moment):
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else ""

@@ -77,6 +77,7 @@ def test_pause_agreed_then_resumed(make_player):
     bob.run("pause", game)
     paused = ann.json("show", game)["table"]["paused"]
     assert paused["days"] == 3 and paused["until"] - paused["from"] == 3 * 86400
+    assert "The table paused the game for 3 days, until" in ann.run("show", game).stdout
     ann.run("play", game, "hold")  # moves go on while the clocks are stopped
     bob.run("resume", game)
     assert "paused" not in ann.json("show", game).get("table", {})

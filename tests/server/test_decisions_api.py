@@ -74,6 +74,8 @@ def test_an_agreed_pause_moves_the_deadlines_and_resume_gives_them_back(make_pla
     assert _duties(app, game_id)["north"] == due + timedelta(days=3)
     view = ann.get(f"/api/games/{game_id}/view").get_json()["view"]
     assert view["table"]["paused"]["days"] == 3
+    page = ann.client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "pause the game for 3 days: the clocks stop until" in page
     clock.advance(25 * 3600)  # past the old deadline: the clocks are stopped
     with app.app_context():
         assert sweep_deadlines()[0] == 0

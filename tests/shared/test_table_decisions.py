@@ -220,11 +220,13 @@ def test_a_pause_needs_every_seat_to_sign_the_same_days_and_resume_ends_it():
 def test_a_pause_ends_with_its_days_and_pauses_are_limited():
     b = TableBuilder()
     t = 1_900_000_000
-    for _ in range(MAX_PAUSES):
+    for i in range(MAX_PAUSES):
         b.move("north", "@pause 1", ts=t)
         b.move("east", "@pause 1", ts=t)
         assert b.log.paused_until(t) == t + DAY
         t += DAY  # the day ran out: no @resume needed
+        b.move(b.log.to_act()[0], "peek", ts=t)  # the first entry after it ends it
+        assert not b.log.table["paused"] and b.log.view(None)["table"]["pauses"] == i + 1
     assert f"its {MAX_PAUSES} pauses" in refused(b, "north", "@pause 2", "pause_limit", ts=t)
 
 
