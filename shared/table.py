@@ -482,8 +482,9 @@ class LogReplay:
         return self.game.owes(self.state)
 
     def legal_moves(self, seat):
-        """``seat``'s legal entries now: the answers while a request waits, else the rules'."""
-        if self.table.get("ended"):
+        """``seat``'s legal entries now: the answers while a request waits, else the rules'
+        (none for a seat that resigned: the server plays its timeout moves)."""
+        if self.table.get("ended") or seat in (self.table.get("resigned") or ()):
             return []
         pending = self.table["pending"]
         if pending:

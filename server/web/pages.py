@@ -164,8 +164,9 @@ def _play_context(game, seat, player, view):
     if not any(s.seat == seat and s.player_id == player.id for s in game.seats):
         return None
     game_def = get_game(game.type)
-    moves = game_def.legal_moves(load_state(game), seat) if seat in (view.get("to_act") or []) \
-        else []
+    resigned = seat in ((view.get("table") or {}).get("resigned") or ())
+    moves = game_def.legal_moves(load_state(game), seat) \
+        if seat in (view.get("to_act") or []) and not resigned else []
     groups = {}
     for move in moves:
         words = move.split()

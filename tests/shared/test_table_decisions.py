@@ -79,6 +79,7 @@ def test_a_resigned_seat_of_three_leaves_the_race_and_the_last_seat_wins():
     b.move("east", "@resign")
     assert b.log.result() is None and b.log.racing() == ["north", "south"]
     assert b.log.view(None)["table"]["resigned"] == ["east"]
+    assert b.log.to_act() == ["east"] and b.log.legal_moves("east") == []
     refused(b, "east", "hold", "resigned")  # its turns are the server's timeout moves
     b.move("east", "hold", forced=True)
     refused(b, "east", "@draw offer", "resigned")
