@@ -699,7 +699,7 @@ def verify_archive(archive, server_key=None):
     log = replay_log(game, header, bytes.fromhex(seed_hex), envelopes, orders=side["orders"])
     state = log.state
     try:
-        result = game.result(state)
+        result = log.result()  # a resignation, a draw or an abort ends a game too
         view = log.view(None)
     except Exception as exc:  # noqa: BLE001
         raise ArchiveError(f"the rules library cannot read the replayed game ({_broke(exc)})") \

@@ -271,7 +271,10 @@ def verify(c, file, server_key, no_color):
         raise click.exceptions.Exit(EXIT_PREFIX)
     game = report["game"]
     color = color_wanted(no_color)
-    winners = ", ".join((report["result"] or {}).get("winners") or []) or "nobody"
+    result = report["result"] or {}
+    winners = ", ".join(result.get("winners") or []) or "nobody"
+    # a table decision ended it (shared/table.py): say which, and an abort's "unrated"
+    how = f" ({result['reason']})" if result.get("table") or result.get("resigned") else ""
     talk = _talk_summary(report)
     if talk:
         data["messages"] = len(report.get("messages") or [])
@@ -281,7 +284,7 @@ def verify(c, file, server_key, no_color):
         f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} game "
         f"{header['game']} up to the final head signed by {signer}; the seed matches its "
         f"commitment, every signature and hash link holds, and the replay agrees; won by "
-        f"{winners}.")])
+        f"{winners}{how}.")])
 
 
 def _talk_summary(report):

@@ -369,6 +369,12 @@ class TableSchema(Strict):
     revoked = fields.List(fields.String(), dump_only=True)
     taken_back = fields.List(fields.Integer(), dump_only=True)
     next_seq = fields.Integer(dump_only=True)
+    # the table's decisions pending or in force (shared/table.py LogReplay.decisions): draw,
+    # abort, pause (each with its seat, accepted and owed), paused, pauses, resigned; and
+    # how many rules moves of its own each seat made (one seat aborts alone below two each)
+    decisions = fields.Dict(dump_only=True)
+    own_moves = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True)
+    limits = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True)
 
 
 class BotAccountSchema(Strict):

@@ -128,7 +128,7 @@ def _game_context(game, player, seat):
             "player": player, "mine": mine, "private": _private_panel(view),
             "result": (view or {}).get("result") or game.result,
             "etag": _etag(game, seat, player), "show_cards": bool(counts),
-            "score_label": game_def.score_label,
+            "score_label": game_def.score_label, "game_cooperative": game_def.cooperative,
             "play": _play_context(game, seat, player, view),
             "join": _join_context(game, player, mine)}
 
@@ -165,8 +165,9 @@ def _play_context(game, seat, player, view):
     if not any(s.seat == seat and s.player_id == player.id for s in game.seats):
         return None
     game_def = get_game(game.type)
-    moves = game_def.legal_moves(load_state(game), seat) if seat in (view.get("to_act") or []) \
-        else []
+    resigned = seat in ((view.get("table") or {}).get("resigned") or ())
+    moves = game_def.legal_moves(load_state(game), seat) \
+        if seat in (view.get("to_act") or []) and not resigned else []
     groups = {}
     for move in moves:
         words = move.split()
@@ -188,6 +189,19 @@ def _iso(moment):
 @bp.app_template_filter("iso")
 def iso_filter(moment):
     return _iso(moment)
+
+
+@bp.app_template_filter("unix_iso")
+def unix_iso_filter(seconds):
+    """Unix time (a pause's end, shared/table.py) as an ISO timestamp in UTC."""
+    from datetime import datetime, timezone
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat()
+
+
+@bp.app_template_filter("unix_utc")
+def unix_utc_filter(seconds):
+    from datetime import datetime, timezone
+    return utc_filter(datetime.fromtimestamp(seconds, timezone.utc))
 
 
 @bp.app_template_filter("utc")

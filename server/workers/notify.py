@@ -201,8 +201,10 @@ def _force(game, duty):
     replayed = load_log(game)
     if duty.seat not in replayed.to_act():
         return 0
-    handover = None if replayed.pending() else _timeout_handover(game, game_def, replayed,
-                                                                 duty.seat)
+    # a seat that resigned (shared/table.py) plays its turns by the timeout move, told nothing
+    resigned = duty.seat in (replayed.table.get("resigned") or ())
+    handover = None if replayed.pending() or resigned else _timeout_handover(
+        game, game_def, replayed, duty.seat)
     # a late answer to a takeback request is a refusal (the server signs it)
     move = "@refuse takeback" if replayed.pending() else \
         handover or game_def.timeout_move(replayed.state, duty.seat)
@@ -210,6 +212,9 @@ def _force(game, duty):
         return 0
     if not _append_forced(game, duty.seat, move):
         return 0
+    if resigned:
+        db.session.commit()
+        return 1
     player = db.session.get(Player, duty.player_id)
     if handover:
         bot = move.split(" ")[1]

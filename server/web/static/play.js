@@ -413,6 +413,49 @@
     }).then(function () { mem.sending = false; updateSend(); });
   }
 
+  /* --- the table's decisions (_decide.html): confirm, sign with this browser's key, send --- */
+
+  function decide(button) {
+    var move = button.getAttribute("data-entry"), days = button.getAttribute("data-days");
+    var status = $("decide-status"), at = info();
+    if (days) {
+      var n = parseInt(($(days) || {}).value, 10);
+      if (!(n >= 1 && n <= 14)) {
+        if (status) { status.textContent = "A pause is of 1 to 14 days."; }
+        return;
+      }
+      move = move + " " + n;
+    }
+    if (!window.confirm(button.getAttribute("data-confirm") || move)) { return; }
+    if (!window.pbemKeys || !keyState.ok) {
+      if (status) { status.textContent = "This browser holds no key for your seat: link it " +
+                                         "first (pbem device add --browser)."; }
+      return;
+    }
+    var env = {game: at.game, seq: at.seq, prev: at.prev, seat: at.seat, move: move,
+               nonce: nonce(), ts: Math.floor(Date.now() / 1000)};
+    if (status) { status.textContent = "Signing and sending " + move + " ..."; }
+    Promise.resolve(window.pbemKeys.signEnvelope(env)).then(function (signed) {
+      return fetch(at.send, {
+        method: "POST", credentials: "same-origin", cache: "no-store",
+        headers: {"Content-Type": "application/json", "Accept": "application/json"},
+        body: JSON.stringify({envelope: signed.envelope, signature: signed.signature})
+      });
+    }).then(function (r) {
+      if (r.ok) {
+        return r.json().then(function (entry) {
+          if (status) { status.textContent = "Sent: " + move + " (move " + (entry.seq + 1) + ")."; }
+        });
+      }
+      return apiError(r).then(function (e) {
+        if (status) { status.textContent = "Refused: " + e.message; }
+      });
+    }).catch(function (err) {
+      if (status) { status.textContent = "Not sent: " + (err && err.message ? err.message :
+                                                         "signing or sending failed"); }
+    });
+  }
+
   /* --- the trade form: a bundle of cards into the move box ------------------------------- */
 
   function tradeText(form) {
@@ -444,6 +487,8 @@
     var b = e.target.closest && e.target.closest("button.move-choice, button.move-choice-pick");
     if (b && inPanel(e)) { choose(b.getAttribute("data-move")); return; }
     if (e.target.closest && e.target.closest("#send-move") && inPanel(e)) { send(); return; }
+    var d = e.target.closest && e.target.closest("button.table-decision");
+    if (d && inPanel(e)) { decide(d); return; }
     var s = svg();
     if (panel() && s && s.contains(e.target)) {
       var place = placeAt(e);
