@@ -85,6 +85,7 @@ import re
 from collections import namedtuple
 
 from . import IllegalMove
+from .delegation import is_mail_key
 from .envelope import (
     EntryError,
     canonical_json,
@@ -433,9 +434,12 @@ class LogReplay:
         Raises TableError for a table entry that may not be made now, IllegalMove (from the
         rules) for a rules move; either way nothing changed.
         """
+        delegation = env.get("delegation")
+        if is_table_move(env["move"]) and is_mail_key(delegation):
+            _bad("a mail key signs only the moves its player sends by mail, never a table "
+                 "entry: sign it with your main key", "mail_scope")
         events = self._table_step(env) if is_table_move(env["move"]) \
             else self._rules_step(env)
-        delegation = env.get("delegation")
         if delegation is not None:  # whose device this key is, as the log shows it
             devices = self.table.setdefault("devices", {})
             if delegation["device_key"] not in devices:
