@@ -34,7 +34,7 @@ from shared.envelope import make_envelope, public_key_hex, sign_envelope
 
 from ..clock import now, now_ts
 from ..db import db
-from ..db.models import DeviceKey, MailKey, MailToken
+from ..db.models import MailKey, MailToken
 from . import devicekeys
 from .domain import Conflict, Malformed, NotFound
 

@@ -13,11 +13,13 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
+from click.testing import CliRunner
 
+from client.cli import cli
 from server.db import db
 from server.db.models import MailKey, Move
 from shared.archive import verify_archive
-from shared.delegation import make_delegation
+from shared.delegation import fingerprint, make_delegation
 from tests.helpers.mail import INBOUND_TOKEN, SmtpServer, pig_game, tick
 
 DAY = 86400
@@ -102,7 +104,7 @@ def answers(app, smtp):
 
 
 def test_an_opted_in_plain_reply_is_appended_signed_by_the_mail_key(app, client, make_player,
-                                                                    clock, smtp):
+                                                                    clock, smtp, tmp_path):
     set_up = pig_game(make_player, clock)
     game_id, ann, bob = set_up
     key = mail_on(ann, clock)
@@ -140,6 +142,13 @@ def test_an_opted_in_plain_reply_is_appended_signed_by_the_mail_key(app, client,
     assert [(m["seq"], m["seat"], m["player"], m["device_key"], m["first_seq"])
             for m in report["mail_moves"]] == [(0, "north", "ann", key, 0),
                                                (1, "north", "ann", key, 0)]
+    # and so does pbem verify, offline
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(archive))
+    out = CliRunner().invoke(cli, ["verify", str(path)], env={"NO_COLOR": "1"})
+    assert out.exit_code == 5, out.output  # a prefix: the game runs on
+    assert (f"Moves 1, 2 (north) signed by ann's mail key {fingerprint(key)} (held by the "
+            "server), delegated by ann's main key until") in out.stdout
 
 
 def test_refused_replies_append_nothing_and_are_answered_as_described(app, client, make_player,
