@@ -194,12 +194,6 @@ def sign_move(private, delegation, game, seat, move):
     return sign_envelope(private, env)
 
 
-def is_mail_device(device_key):
-    """True when ``device_key`` is a mail key the server made (its requests are refused)."""
-    return db.session.execute(db.select(MailKey.id).filter_by(
-        device_key=device_key)).first() is not None
-
-
 # --- reply tokens ------------------------------------------------------------------------------
 
 def _token_hash(token):

@@ -158,7 +158,7 @@ def process(msg, raw, config):
     owes = game is not None and game.status == "playing" and token.seat in (game.to_act or []) \
         and _holds(game, token.seat, player)
     if game is None or game.head_seq + 1 != token.seq or not owes:
-        return reply.refuse("token_stale", f"This notice was about move {token.seq} of game "
+        return reply.refuse("token_stale", f"This notice was about move {token.seq + 1} of game "
                             f"{token.game_id}, and the game has moved on since, so this mail "
                             "plays nothing.", fresh=owes and game is not None
                             and _holds(game, token.seat, player), seat=token.seat)
@@ -246,7 +246,7 @@ class _Answer:
 
     def played(self, entry, seat):
         game = self.game
-        lines = [f"Played in game {game.id}: move {entry['seq']} ({seat}: {entry['move']}), "
+        lines = [f"Played in game {game.id}: move {entry['seq'] + 1} ({seat}: {entry['move']}), "
                  "signed by your mail key."]
         still = game.status == "playing" and seat in (game.to_act or [])
         if game.status != "playing":
