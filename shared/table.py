@@ -38,6 +38,11 @@ owns their text grammar; one space between words, lowercase hex)::
                              entry of the seat is checked under KEY; a bot account has one key,
                              so a NAME already seated in the game must come with its key
 
+No table entry may be signed by a *mail key* (a delegation labelled ``"mail"``: a key the
+server holds, which signs only the moves a player sends in plain words by mail;
+``shared/delegation.py``): such an entry is refused (``mail_scope``), on the server and in the
+archive verifier, where a device key may ask or answer a takeback.
+
 :class:`LogReplay` walks a whole log (the header and the envelopes in order) and keeps the
 rules' state and a *table state*: the current main key of each seat, the revoked device keys,
 the pending takeback request and its answers, the seqs taken back.  The server's append path

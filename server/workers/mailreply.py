@@ -40,6 +40,9 @@ _TOKEN = r"[0-9a-fA-F]{%d}" % mailkeys.TOKEN_LENGTH
 _IN_ADDRESS = re.compile(r"\+(" + _TOKEN + r")@")
 _IN_MESSAGE_ID = re.compile(r"<pbem\.(" + _TOKEN + r")@")
 _WROTE = re.compile(r"^(on\b.*\bwrote:|le\b.*\ba écrit\s*:|am\b.*\bschrieb\b.*:)$", re.I)
+#: the most refusals answered to one player in an hour: forged mail in their name cannot
+#: make the server flood them (the refusals past it are logged, not answered)
+MAX_ANSWERS_PER_HOUR = 20
 #: the headers a reply's token may be read from
 _ADDRESS_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
 
@@ -241,8 +244,22 @@ class _Answer:
 
     def refuse(self, code, why, fresh=False, seat=None):
         log.info("plain mail from %s refused: %s", self.player.name, code)
+        if self._answered_lately() >= MAX_ANSWERS_PER_HOUR:
+            log.warning("plain mail from %s refused (%s), not answered: %d answers in the "
+                        "last hour", self.player.name, code, MAX_ANSWERS_PER_HOUR)
+            db.session.rollback()
+            return {"status": "refused", "code": code, "reason": why, "answered": False}
         self._send([why, "", HOW_TO_MOVE], seat, fresh)
         return {"status": "refused", "code": code, "reason": why}
+
+    def _answered_lately(self):
+        from datetime import timedelta
+
+        from ..clock import now
+        from ..db.models import Notice
+        return db.session.execute(db.select(db.func.count(Notice.id)).where(
+            Notice.player_id == self.player.id, Notice.kind == "mail-reply",
+            Notice.created_at > now() - timedelta(hours=1))).scalar_one()
 
     def played(self, entry, seat):
         game = self.game

@@ -319,3 +319,21 @@ def test_dkim_when_the_operator_enables_it(app, client, make_player, clock, smtp
                        include_headers=[b"From", b"To", b"Subject"]) + unsigned
     got = post(client, signed)
     assert got["status"] == "accepted" and log_length(app, game_id) == 1
+
+
+def test_forged_mail_cannot_flood_a_player_with_answers(app, client, make_player, clock, smtp):
+    from server.workers.mailreply import MAX_ANSWERS_PER_HOUR
+    ann = make_player("ann", email="ann@example.org")
+    mail_on(ann, clock)
+    for i in range(MAX_ANSWERS_PER_HOUR + 5):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "ann@example.org", "pbem@pbem.example", f"{i}"
+        msg.set_content("hold")
+        assert post(client, send(smtp, msg))["code"] == "no_token"
+    assert len(answers(app, smtp)) == MAX_ANSWERS_PER_HOUR
+    clock.advance(3601)  # an hour later she is answered again
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "ann@example.org", "pbem@pbem.example", "again"
+    msg.set_content("hold")
+    post(client, send(smtp, msg))
+    assert [m["To"] for m in answers(app, smtp)] == ["ann@example.org"]
