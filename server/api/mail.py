@@ -49,6 +49,10 @@ class Inbound(MethodView):
     def post(self):
         """Read a raw email, append every armoured signed move in it, answer the sender.
 
+        A mail without any signed block is read as a move in plain words: a reply to a turn
+        notice (its token in the address or In-Reply-To) by a player who moves by mail
+        (``pbem mail on``), its first line the move; ``plain`` says what became of it.
+
         Send the message as the body (Content-Type message/rfc822 or text/plain) or as
         the form field body-mime / email.  The server's PBEM_INBOUND_TOKEN must come in
         the X-Pbem-Inbound-Token header or the token query parameter.  With no token

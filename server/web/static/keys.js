@@ -545,11 +545,11 @@
          label, not_after) signed by the main key, posted for the other browser to fetch. */
   var DELEGATION_DOMAIN = "pbem-delegation-v1\n";
 
-  function mainFor(player) {
+  function mainFor(player, what) {
     return getRecord("player:" + player).then(function (rec) {
       if (!isMain(rec)) {
         throw new Error("only a browser holding " + player + "'s main key (the one signed " +
-                        "up or restored here) can let another device play");
+                        "up or restored here) can " + (what || "let another device play"));
       }
       return rec;
     });
@@ -584,7 +584,7 @@
      could not record it in. */
   function mailOn(player, days) {
     var made;
-    return mainFor(player).then(function () {
+    return mainFor(player, "turn moves by mail on").then(function () {
       return signedFetch(player, "POST", "/api/mail/key", {});
     }).then(function (a) {
       if (!a.ok) { throw failure(a); }
@@ -605,7 +605,7 @@
 
   function mailOff(player) {
     var keys, missed = [];
-    return mainFor(player).then(function () {
+    return mainFor(player, "turn moves by mail off").then(function () {
       return signedFetch(player, "POST", "/api/mail/key/revoke", {});
     }).then(function (a) {
       if (!a.ok) { throw failure(a); }
