@@ -46,9 +46,13 @@ def _number(entry):
 
 
 def _device_note(entry):
-    """" (device 'phone')" for an entry signed by a delegated device key, else ""."""
+    """" (device 'phone')" for an entry signed by a delegated device key, " (by mail: the
+    server's mail key)" for one a mail key signed (shared/delegation.py), else ""."""
+    from shared.delegation import is_mail_key
     try:
         delegation = json.loads(entry["envelope"]).get("delegation")
+        if is_mail_key(delegation):
+            return " (by mail: the server's mail key)"
         return f" (device {delegation['label']!r})" if isinstance(delegation, dict) else ""
     except (KeyError, TypeError, ValueError, AttributeError):
         return ""

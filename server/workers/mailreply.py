@@ -75,10 +75,14 @@ def first_line(msg):
     """The first line of the mail's plain text that is not empty, not quoted and not an
     "On ... wrote:" line, before any signature; None when there is none."""
     try:
-        part = msg.get_body(preferencelist=("plain",))
+        part = msg.get_body(preferencelist=("plain", "html"))
         text = part.get_content() if part is not None else ""
     except (LookupError, ValueError, KeyError, AttributeError):
         return None
+    if not isinstance(text, str):
+        return None
+    if part.get_content_subtype() == "html":
+        text = html_text(text)
     for line in text.splitlines():
         if line.rstrip() == "--" or line == "-- ":
             return None
@@ -92,6 +96,15 @@ def first_line(msg):
 #: how DKIM looks up a domain's key (None: dkimpy's DNS lookup); tests set a resolver of
 #: their own
 DKIM_DNS = None
+
+
+def html_text(html):
+    """The text of an HTML mail body, without what it quotes (``<blockquote>``), one line
+    per paragraph or line break."""
+    import html as entities
+    text = re.sub(r"(?is)<(head|style|script|blockquote)\b.*?</\1\s*>", "\n", html[:200_000])
+    text = re.sub(r"(?i)<br\s*/?>|</(p|div|li|tr|h\d)\s*>", "\n", text)
+    return entities.unescape(re.sub(r"<[^>]*>", "", text))
 
 
 def _dkim_ok(raw, sender):
@@ -134,6 +147,11 @@ def process(msg, raw, config):
                             "nothing was played.")
     found = [(t, mailkeys.token_row(t)) for t in tokens_of(msg)]
     rows = [row for _, row in found if row is not None]
+    for row in rows:  # two accounts may share an address: the token's owner is the one
+        owner = db.session.get(Player, row.player_id)
+        if owner is not None and (owner.email or "").lower() == sender:
+            player = reply.player = owner
+            break
     keyed = mailkeys.live_key(player)
     if not rows and keyed is None:
         return reply.refuse("mail_off", "Moves by mail are off for you, so a plain reply "

@@ -337,3 +337,19 @@ def test_forged_mail_cannot_flood_a_player_with_answers(app, client, make_player
     msg.set_content("hold")
     post(client, send(smtp, msg))
     assert [m["To"] for m in answers(app, smtp)] == ["ann@example.org"]
+
+
+def test_an_html_only_reply_plays_its_first_line_not_the_quote(app, client, make_player,
+                                                               clock, smtp):
+    game_id, ann, bob = pig_game(make_player, clock)
+    mail_on(ann, clock)
+    tick(app)
+    (notice,) = sent_to(smtp, "ann@example.org")
+    msg = EmailMessage()
+    msg["From"], msg["To"] = "ann@example.org", notice["Reply-To"]
+    msg["Subject"], msg["In-Reply-To"] = "Re: " + notice["Subject"], notice["Message-ID"]
+    msg.set_content("<html><head><style>p {color: red}</style></head><body><div>&nbsp;</div>"
+                    "<div>Peek<br></div><blockquote><p>hold</p>Your legal moves</blockquote>"
+                    "</body></html>", subtype="html")
+    got = post(client, send(smtp, msg))
+    assert got["status"] == "accepted" and got["move"] == "peek", got
