@@ -120,6 +120,9 @@ def activate(player, delegation):
     if not isinstance(delegation, dict) or not is_mail_key(delegation):
         raise Malformed("bad_delegation", f"a mail key's delegation is labelled "
                         f"{MAIL_LABEL!r}")
+    if not isinstance(delegation.get("device_key"), str):
+        raise Malformed("bad_delegation", "the delegation's device key is not an Ed25519 "
+                        "public key (64 lowercase hex digits)")
     row = db.session.execute(db.select(MailKey).filter_by(
         player_id=player.id, device_key=delegation.get("device_key"),
         delegated_at=None)).scalar_one_or_none()

@@ -353,3 +353,42 @@ def test_an_html_only_reply_plays_its_first_line_not_the_quote(app, client, make
                     "</body></html>", subtype="html")
     got = post(client, send(smtp, msg))
     assert got["status"] == "accepted" and got["move"] == "peek", got
+
+
+def test_hostile_mail_key_requests_get_a_clear_error(app, client, make_player, clock, smtp):
+    ann = make_player("ann", email="ann@example.org")
+    made = ann.post("/api/mail/key").get_json()
+    good = make_delegation(ann.key, "ann", made["device_key"], "mail", clock() + DAY)
+    for body in ({}, {"delegation": None}, {"delegation": []}, {"delegation": "mail"},
+                 {"delegation": {"label": "mail", "device_key": [1]}},
+                 {"delegation": {"label": "mail", "device_key": {"$ne": 1}}},
+                 {"delegation": dict(good, not_after="soon")},
+                 {"delegation": dict(good, signature="0" * 128)},
+                 {"delegation": dict(good, player="bob")},
+                 {"delegation": dict(good, label="phone")},
+                 {"delegation": good, "extra": 1}):
+        r = ann.post("/api/mail/key/delegation", body)
+        assert 400 <= r.status_code < 500, (body, r.status_code)
+        assert set(r.get_json()["error"]) == {"code", "message", "details"}, body
+    assert ann.post("/api/mail/key", {"days": 3}).status_code in (400, 422)
+    assert ann.get("/api/mail/key", signed=False).status_code == 401
+    assert ann.get("/api/mail/key").get_json()["on"] is False
+    # a delegation that has already ended, or ends while the key waits: refused, then off
+    r = ann.post("/api/mail/key/delegation", {"delegation": dict(
+        good, **make_delegation(ann.key, "ann", made["device_key"], "mail", clock() - 1))})
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "delegation_expired"
+    assert ann.post("/api/mail/key/delegation", {"delegation": good}).status_code == 200
+
+
+def test_an_expired_mail_key_plays_nothing(app, client, make_player, clock, smtp):
+    game_id, ann, bob = pig_game(make_player, clock)
+    mail_on(ann, clock, days=1)
+    tick(app)
+    (notice,) = sent_to(smtp, "ann@example.org")
+    clock.advance(DAY + 1)
+    got = post(client, reply(smtp, notice, "ann@example.org", "peek"))
+    assert got["code"] == "mail_off" and log_length(app, game_id) == 0
+    (answer,) = answers(app, smtp)
+    assert "mail key ended" in answer.get_content()
+    assert ann.get("/api/mail/key").get_json() == {
+        **ann.get("/api/mail/key").get_json(), "on": False, "ended": True}
