@@ -181,8 +181,7 @@ def process(msg, raw, config):
     if game is None or game.head_seq + 1 != token.seq or not owes:
         return reply.refuse("token_stale", f"This notice was about move {token.seq + 1} of game "
                             f"{token.game_id}, and the game has moved on since, so this mail "
-                            "plays nothing.", fresh=owes and game is not None
-                            and _holds(game, token.seat, player), seat=token.seat)
+                            "plays nothing.", fresh=owes, seat=token.seat)
     move = first_line(msg)
     if move is None:
         return reply.refuse("no_move", "The first line of this mail (above the quoted notice) "
@@ -255,7 +254,8 @@ class _Answer:
             headers.update(mailkeys.issue_token(self.player, self.game.id, seat,
                                                 self.game.head_seq + 1))
             _, notice, _ = turn_text(self.game, seat, self.player, "turn", headers)
-            body += "\n" + notice
+            body += ("\nThis mail is your turn notice now: reply to it with your move alone on "
+                     "its first line.\n\n" + notice)
         enqueue(self.player, self.game.id if self.game is not None else None, "mail-reply",
                 self._subject(), body, headers=headers)
         db.session.commit()
