@@ -392,3 +392,24 @@ def test_an_expired_mail_key_plays_nothing(app, client, make_player, clock, smtp
     assert "mail key ended" in answer.get_content()
     assert ann.get("/api/mail/key").get_json() == {
         **ann.get("/api/mail/key").get_json(), "on": False, "ended": True}
+
+
+def test_the_mail_key_signs_no_request_and_no_table_entry_even_posted(app, make_player, clock,
+                                                                      smtp):
+    """Whoever got hold of the mail key (the server holds it) cannot use it as a device:
+    no signed request, no @revoke or @takeback posted to the API."""
+    from tests.helpers.devices import Device
+    game_id, ann, bob = pig_game(make_player, clock)
+    key = mail_on(ann, clock)
+    with app.app_context():
+        stored = db.session.query(MailKey).filter_by(device_key=key).one().private_key
+    device = Device(ann, label="mail", key=bytes.fromhex(stored.split(":", 1)[1]))
+    assert device.public_key == key
+    assert device.request("GET", "/api/mail/key").status_code == 401
+    from shared.envelope import public_key_hex
+    for text in (f"@revoke {public_key_hex(secrets.token_bytes(32))}", "@takeback 0"):
+        r = device.play(game_id, "north", text)
+        assert r.status_code == 422 and r.get_json()["error"]["code"] == "mail_scope", \
+            r.get_json()
+        assert log_length(app, game_id) == 0
+    assert device.play(game_id, "north", "peek").status_code == 201  # a move, as by mail
