@@ -413,3 +413,20 @@ def test_the_mail_key_signs_no_request_and_no_table_entry_even_posted(app, make_
             r.get_json()
         assert log_length(app, game_id) == 0
     assert device.play(game_id, "north", "peek").status_code == 201  # a move, as by mail
+
+
+def test_a_new_main_key_ends_the_mail_key(app, client, make_player, clock, smtp):
+    """A delegation is the main key's: once the player's key changes, the mail key signs no
+    more moves until the new key delegates a new one."""
+    from server.db.models import Player
+    from shared.envelope import public_key_hex
+    game_id, ann, bob = pig_game(make_player, clock)
+    mail_on(ann, clock)
+    tick(app)
+    (notice,) = sent_to(smtp, "ann@example.org")
+    with app.app_context():
+        player = db.session.execute(db.select(Player).filter_by(name="ann")).scalar_one()
+        player.public_key = public_key_hex(secrets.token_bytes(32))
+        db.session.commit()
+    got = post(client, reply(smtp, notice, "ann@example.org", "peek"))
+    assert got["code"] == "mail_off" and log_length(app, game_id) == 0
