@@ -76,6 +76,8 @@ COMMANDS = {
                "channel."),
     "device": ("commands.devices", "Let another device (a second home, a browser) move for "
                "you: add, import, list, revoke."),
+    "mail": ("commands.mail", "Moves in plain words by mail: on (a mail key the server "
+             "holds), off, or whether it is on."),
     # table talk and standing orders
     "say": ("commands.talk", "Say TEXT at the table of GAME: to everyone, or --to one seat "
             "only."),

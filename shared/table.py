@@ -45,6 +45,11 @@ owns their text grammar; one space between words, lowercase hex)::
                              other seat agrees by signing the same @pause DAYS
     @resume                  end the pause in force (or refuse a pause asked)
 
+No table entry may be signed by a *mail key* (a delegation labelled ``"mail"``: a key the
+server holds, which signs only the moves a player sends in plain words by mail;
+``shared/delegation.py``): such an entry is refused (``mail_scope``), on the server and in the
+archive verifier, where a device key may ask or answer a takeback.
+
 :class:`LogReplay` walks a whole log (the header and the envelopes in order) and keeps the
 rules' state and a *table state*: the current main key of each seat, the revoked device keys,
 the pending takeback request and its answers, the seqs taken back.  The server's append path
@@ -121,6 +126,7 @@ import re
 from collections import namedtuple
 
 from . import IllegalMove
+from .delegation import is_mail_key
 from .envelope import (
     EntryError,
     canonical_json,
@@ -533,12 +539,15 @@ class LogReplay:
         ended = self.table.get("ended")
         if ended:
             _bad(f"the game is over: {ended['reason']}", "game_over")
+        delegation = env.get("delegation")
+        if is_table_move(env["move"]) and is_mail_key(delegation):
+            _bad("a mail key signs only the moves its player sends by mail, never a table "
+                 "entry: sign it with your main key", "mail_scope")
         events = self._table_step(env) if is_table_move(env["move"]) \
             else self._rules_step(env)
         paused = self.table.get("paused")
         if paused and (env.get("ts") or 0) >= paused["until"]:  # its days ran out
             self.table["paused"] = None
-        delegation = env.get("delegation")
         if delegation is not None:  # whose device this key is, as the log shows it
             devices = self.table.setdefault("devices", {})
             if delegation["device_key"] not in devices:
