@@ -42,6 +42,7 @@ Pure: no clock, no I/O, no global randomness.
 """
 
 import hashlib
+import re
 
 from .envelope import canonical_json, sign, valid_public_key, verify
 from .rng import Rng
@@ -54,8 +55,10 @@ ENTRY_DOMAIN = b"pbem-tournament-entry-v1\n"
 CLOSE_DOMAIN = b"pbem-tournament-close-v1\n"
 WITHDRAW_DOMAIN = b"pbem-tournament-withdraw-v1\n"
 SEED_DOMAIN = b"pbem-tournament-seed-v1\n"
-#: the header option a tournament game carries: {"id", "round", "table"}
+#: the header option a tournament game carries: "ID:ROUND:TABLE" (text, as every option's
+#: value in an archive header is a scalar)
 OPTION = "tournament"
+_OPTION_RE = re.compile(r"[0-9a-f]{64}:[1-9][0-9]{0,1}:[1-9][0-9]{0,2}")
 BYE = 2
 
 
@@ -384,8 +387,23 @@ def rounds_in(doc, n_players):
 # --- one game's part ----------------------------------------------------------------------
 
 def game_option(tid, round_no, table):
-    """The header option that names the tournament in each of its games."""
-    return {"id": tid, "round": round_no, "table": table}
+    """The header option that names the tournament in each of its games: "ID:ROUND:TABLE"."""
+    return f"{tid}:{round_no}:{table}"
+
+
+def check_game_option(value):
+    """``value`` if it is a tournament game option, else TournamentError (the rules library's
+    ``normalize_options`` keeps it beside the game's own options, as it keeps on_timeout)."""
+    if not isinstance(value, str) or not _OPTION_RE.fullmatch(value):
+        _bad(f"option {OPTION} is ID:ROUND:TABLE (a tournament's id, its round and table)",
+             "bad_option")
+    return value
+
+
+def read_game_option(value):
+    """(tournament id, round, table) of a game's tournament option."""
+    tid, round_no, table = check_game_option(value).split(":")
+    return tid, int(round_no), int(table)
 
 
 def score_game(game, header, result):
