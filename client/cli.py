@@ -55,6 +55,8 @@ COMMANDS = {
                 "offered."),
     "ratings": ("commands.ratings", "The ratings of TYPE (a cooperative game: wins by team "
                 "size)."),
+    "tournament": ("commands.tournament", "Tournaments: new, join, show, next, leave, export "
+                   "(and close, start)."),
     "open": ("commands.web", "Print a one-time link that opens GAME's page as you see it, and "
              "open a browser."),
     "settings": ("commands.settings", "Show your settings, or change them: time zone, email, "
