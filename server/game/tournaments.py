@@ -357,7 +357,8 @@ def summary(t):
 def _winner_players(game):
     if game.status != "over" or not game.result:
         return []
-    by_seat = {s.seat: s.player.name for s in game.seats if s.player}
+    # the header's players: the ones the pairing seated, even where a bot took a seat over
+    by_seat = {s["seat"]: s["player"] for s in game.header["seats"]}
     return [by_seat.get(s, s) for s in game.result.get("winners") or []]
 
 

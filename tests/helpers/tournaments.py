@@ -61,6 +61,7 @@ def play_round(app, tid, keys, level="random", limit=3000):
     from server.db import db
     from server.db.models import Game, Tournament, TournamentRound
     from server.workers.bots import play_seat
+    app.config.setdefault("PBEM_BOT_SEED", "tournament")  # the bots' choices are fixed
     with app.app_context():
         t = db.session.get(Tournament, tid)
         r = t.round

@@ -110,7 +110,7 @@ def test_a_swiss_of_six_players_of_pig_runs_exports_and_verifies(app, make_playe
 def test_a_swiss_of_six_over_three_rounds_of_zarahemla_with_bots(app, make_player, tmp_path):
     org, players = _players(make_player)
     tid = _swiss(org, players, "zarahemla", {})
-    info = th.play_out(app, org, tid, _keys(players))
+    info = th.play_out(app, org, tid, _keys(players), level="greedy")
     assert info["status"] == "over" and len(info["rounds"]) == 3
     assert sum(row["score"] for row in info["standings"]) == 2 * 9  # 9 games, 2 points each
     export = _check_export(tmp_path, org, tid, info)
@@ -278,3 +278,33 @@ def test_leaving_before_the_close_strikes_the_entry(app, make_player):
     assert org.get(f"/api/tournaments/{tid}").get_json()["entries"] == []
     assert th.leave(bob, tid, 1).status_code == 409  # never entered
     assert th.join(ann, tid).status_code == 200  # and may enter again
+
+
+def test_missed_deadlines_play_out_by_the_games_own_rules_and_the_round_moves_on(
+        app, make_player, clock):
+    """Pig's own timeout move never ends a game (it holds), so this tournament's games say
+    ``on_timeout: bot:random`` (shared/table.py): a seat whose deadline passed goes to a
+    bot of the server, which plays it to the end."""
+    from tests.helpers.bots import play_due
+    from tests.helpers.mail import tick
+    org, players = _players(make_player, NAMES[:2])
+    doc = th.document(org, type_="pig", options={"target": 6, "on_timeout": "bot:random"},
+                      rounds=2, move_hours=1)
+    tid = th.run(org, players, doc)
+    gid = org.get(f"/api/tournaments/{tid}").get_json()["rounds"][0]["tables"][0]["game"]
+    assert org.get(f"/api/games/{gid}").get_json()["move_hours"] == 1
+    for _ in range(400):  # nobody moves: the notice worker plays each timeout move
+        info = org.get(f"/api/tournaments/{tid}").get_json()
+        if info["round"] == 2:
+            break
+        clock.advance(3601)
+        tick(app)
+        play_due(app)
+    assert info["round"] == 2, "round one's game never ended by its deadlines"
+    game = org.get(f"/api/games/{gid}").get_json()
+    assert game["status"] == "over" and not game["rated"]  # a bot played: unrated
+    header = org.get(f"/api/games/{gid}/archive").get_json()["header"]
+    seats = {s["seat"]: s["player"] for s in header["seats"]}  # the players who were paired
+    winner = game["result"]["winners"]
+    row = {r["player"]: r["score"] for r in info["standings"]}
+    assert row[seats[winner[0]]] == 2 and sum(row.values()) == 2
