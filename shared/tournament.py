@@ -87,6 +87,9 @@ def check_document(doc):
             "move_hours", "tiebreaks", "start", "seed_commitment", "max_players", "title"}
     if not isinstance(doc, dict) or set(doc) != need:
         _bad(f"a tournament document has exactly the fields {', '.join(sorted(need))}")
+    for name, most in (("organiser", 32), ("type", 32), ("title", 80)):
+        if not isinstance(doc[name], str) or len(doc[name]) > most:
+            _bad(f"the {name} is a text of at most {most} characters")
     if doc["format"] not in FORMATS:
         _bad(f"the format is one of {', '.join(FORMATS)}, not {str(doc['format'])[:20]!r}")
     if not valid_public_key(doc["organiser_key"]):
@@ -103,8 +106,12 @@ def check_document(doc):
     if not 2 <= doc["max_players"] <= 256:
         _bad("max_players is 2 to 256")
     if not isinstance(doc["tiebreaks"], list) or any(t not in TIEBREAKS
-                                                      for t in doc["tiebreaks"]):
-        _bad(f"the tiebreaks are some of {', '.join(TIEBREAKS)}")
+                                                      for t in doc["tiebreaks"]) \
+            or len(set(doc["tiebreaks"])) != len(doc["tiebreaks"]):
+        _bad(f"the tiebreaks are some of {', '.join(TIEBREAKS)}, each once")
+    if doc["move_hours"] is not None and (type(doc["move_hours"]) is not int
+                                          or not 1 <= doc["move_hours"] <= 24 * 60):
+        _bad("move_hours is a whole number of hours, 1 to 1440, or null")
     if not isinstance(doc["options"], dict) or OPTION in doc["options"]:
         _bad("the options are the game's (the tournament names itself in each game)")
     if not (isinstance(doc["seed_commitment"], str) and len(doc["seed_commitment"]) == 64):

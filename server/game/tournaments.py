@@ -74,9 +74,6 @@ def _check_game(doc):
         raise Refused("bad_options", "the document's options must be the game's options with "
                       "their defaults filled in (the games name them so): "
                       f"{normalized}", {"options": normalized})
-    if doc["move_hours"] is not None and (type(doc["move_hours"]) is not int
-                                          or not 1 <= doc["move_hours"] <= 24 * 60):
-        raise Refused("bad_move_hours", "move_hours is a whole number of hours, 1 to 1440")
 
 
 def create(player, document, signature, seed_hex):

@@ -308,3 +308,19 @@ def test_missed_deadlines_play_out_by_the_games_own_rules_and_the_round_moves_on
     winner = game["result"]["winners"]
     row = {r["player"]: r["score"] for r in info["standings"]}
     assert row[seats[winner[0]]] == 2 and sum(row.values()) == 2
+
+
+@pytest.mark.parametrize("field, value", [
+    ("type", ["zarahemla"]), ("type", "no_such_game"), ("title", 7), ("title", "x" * 500),
+    ("organiser", None), ("options", {"target": {"deep": 1}}), ("options", {"nope": 1}),
+    ("move_hours", "3"), ("move_hours", 10 ** 9), ("tiebreaks", ["buchholz"] * 50),
+    ("tiebreaks", "buchholz"), ("start", 10 ** 30), ("rounds", True), ("table_size", 3),
+    ("max_players", 10 ** 6), ("seed_commitment", "z" * 64), ("format", None)])
+def test_a_hostile_document_gets_a_4xx_with_a_sentence(app, make_player, field, value):
+    org = make_player("org")
+    doc = dict(th.document(org, type_="pig", options={"target": 6}), **{field: value})
+    r = org.post("/api/tournaments", {"document": doc, "signature":
+                                      rules.sign_document(org.key, doc) if field != "start"
+                                      else "0" * 128, "seed": th.SEED.hex()})
+    assert 400 <= r.status_code < 500, r.get_data(as_text=True)
+    assert r.get_json()["error"]["message"]
