@@ -269,6 +269,26 @@ def _next_round(t, done):
                            .values(status="over", round=done, finished_at=now()))
         db.session.commit()
         return True
+    try:
+        games = _create_round(t, players, r)
+    except Exception:
+        # the round is not made: give the claim back, so that the next game's end (or the
+        # organiser's start) tries again, instead of a tournament stuck on a round without
+        # games; a game already created for it stays, unlisted by any round
+        db.session.rollback()
+        db.session.execute(update(Tournament).where(Tournament.id == t.id,
+                                                    Tournament.round == r)
+                           .values(round=done))
+        db.session.commit()
+        raise
+    db.session.expire(t)
+    if not games:  # every player withdrew or has a bye: the round is over at once
+        _maybe_advance(t)
+    return True
+
+
+def _create_round(t, players, r):
+    """Pair round ``r`` and create and start its games, in the pairing's seat order."""
     pairing = rules.pair_round(t.document, players, _scored(t, rounds_of(t)),
                                bytes.fromhex(t.seed), t.id, r, withdrawn_of(t))
     by_name = {p.name: p for p in db.session.execute(
@@ -286,10 +306,7 @@ def _next_round(t, done):
     db.session.execute(update(Tournament).where(Tournament.id == t.id)
                        .values(status="playing"))
     db.session.commit()
-    db.session.expire(t)
-    if not games:  # every player withdrew or has a bye: the round is over at once
-        _maybe_advance(t)
-    return True
+    return games
 
 
 def _maybe_advance(t):
@@ -310,6 +327,22 @@ def advance(tid):
     """Pair the next round of tournament ``tid`` when every game of its round is over."""
     t = db.session.get(Tournament, tid)
     return t is not None and _maybe_advance(t)
+
+
+def sweep(limit=50):
+    """The notice worker's pass: pair the next round of every tournament whose round is over
+    (the after-append hook does it as the last game ends; this catches a round it could not
+    make, e.g. a failure while creating its games).  Returns how many moved on."""
+    ids = db.session.execute(db.select(Tournament.id).where(Tournament.status == "playing")
+                             .order_by(Tournament.created_at).limit(limit)).scalars().all()
+    moved = 0
+    for tid in ids:
+        try:
+            moved += bool(advance(tid))
+        except Exception:  # one broken tournament must not stop the others (logged)
+            db.session.rollback()
+            log.exception("tournament %s: the next round could not be made", tid)
+    return moved
 
 
 def init_app(app):

@@ -324,3 +324,23 @@ def test_a_hostile_document_gets_a_4xx_with_a_sentence(app, make_player, field, 
                                       else "0" * 128, "seed": th.SEED.hex()})
     assert 400 <= r.status_code < 500, r.get_data(as_text=True)
     assert r.get_json()["error"]["message"]
+
+
+def test_a_round_that_failed_to_be_made_is_made_by_the_workers_next_pass(app, make_player,
+                                                                       monkeypatch):
+    from server.game import tournaments
+    from tests.helpers.mail import tick
+    org, players = _players(make_player, NAMES[:2])
+    tid = _swiss(org, players, "pig", {"target": 6}, rounds=2)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+    monkeypatch.setattr(tournaments, "create_seated_game", broken)
+    th.play_round(app, tid, _keys(players))  # the last move's hook fails to make round 2
+    info = org.get(f"/api/tournaments/{tid}").get_json()
+    assert info["round"] == 1 and len(info["rounds"]) == 1 and info["status"] == "playing"
+    monkeypatch.undo()
+    assert tick(app)["tournament_rounds"] == 1
+    info = org.get(f"/api/tournaments/{tid}").get_json()
+    assert info["round"] == 2 and len(info["rounds"]) == 2
+    assert tick(app)["tournament_rounds"] == 0  # nothing more until round 2 is over
