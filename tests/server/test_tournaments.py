@@ -176,6 +176,19 @@ def test_tables_of_four_and_three_seat_stone_age_by_the_pairing(app, make_player
         assert game["options"]["tournament"] == rules.game_option(tid, 1, i)
 
 
+@pytest.mark.slow
+def test_tables_of_three_play_zarahemla_to_the_end_and_verify(app, make_player):
+    org, players = _players(make_player)
+    doc = th.document(org, type_="zarahemla", fmt="tables", rounds=1, table_size=3)
+    tid = th.run(org, players, doc)
+    info = th.play_out(app, org, tid, _keys(players), level="greedy")
+    assert [len(t["players"]) for t in info["rounds"][0]["tables"]] == [3, 3]
+    export = org.get(f"/api/tournaments/{tid}/export").get_json()
+    report = rules.verify_tournament(export, verify_archive, get_game)
+    assert report["complete"] and report["standings"] == info["standings"]
+    assert sum(r["score"] for r in info["standings"]) == 2 * 3 * 2  # 3 pairs a table, 2 tables
+
+
 def test_tables_of_pig_play_out_and_verify(app, make_player):
     org, players = _players(make_player, NAMES[:5])
     doc = th.document(org, type_="pig", fmt="tables", rounds=2, table_size=3,
