@@ -100,12 +100,32 @@ def create(player, document, signature, seed_hex):
         if db.session.get(Tournament, tid) is not None:
             db.session.rollback()
             raise Conflict("tournament_exists", f"tournament {tid[:12]}... exists already")
+        _check_open_cap(player)
         t = Tournament(id=tid, organiser_id=player.id, document=document,
                        signature=signature, seed=seed.hex(), status="open", round=0,
                        created_at=now())
         db.session.add(t)
         db.session.commit()
     return t
+
+
+def _check_open_cap(player):
+    """Refuse a new tournament while ``player`` organises PBEM_MAX_OPEN_TOURNAMENTS open for
+    entry (each is listed in the lobby: one key must not fill it)."""
+    from flask import current_app
+    cap = current_app.config.get("PBEM_MAX_OPEN_TOURNAMENTS") or 0
+    if cap <= 0:
+        return
+    db.session.execute(db.select(Player.id).where(Player.id == player.id).with_for_update())
+    waiting = db.session.execute(db.select(db.func.count()).select_from(Tournament).where(
+        Tournament.organiser_id == player.id, Tournament.status == "open")).scalar_one()
+    if waiting >= cap:
+        db.session.rollback()
+        raise Conflict("too_many_open_tournaments", f"you already organise {waiting} "
+                       f"tournaments open for entry (at most {cap}); close entry to one "
+                       "first, or ask the server's operator (setting "
+                       "PBEM_MAX_OPEN_TOURNAMENTS)",
+                       {"limit": cap, "setting": "PBEM_MAX_OPEN_TOURNAMENTS"})
 
 
 def entries(t):

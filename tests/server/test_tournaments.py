@@ -357,3 +357,14 @@ def test_a_round_that_failed_to_be_made_is_made_by_the_workers_next_pass(app, ma
     info = org.get(f"/api/tournaments/{tid}").get_json()
     assert info["round"] == 2 and len(info["rounds"]) == 2
     assert tick(app)["tournament_rounds"] == 0  # nothing more until round 2 is over
+
+
+def test_one_organiser_may_have_only_so_many_tournaments_open_for_entry(app, make_player):
+    app.config["PBEM_MAX_OPEN_TOURNAMENTS"] = 2
+    org = make_player("org")
+    for rounds in (1, 2):
+        assert th.create(org, th.document(org, type_="pig", rounds=rounds)).status_code == 201
+    r = th.create(org, th.document(org, type_="pig", rounds=3))
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == \
+        "too_many_open_tournaments"
+    assert "PBEM_MAX_OPEN_TOURNAMENTS" in r.get_json()["error"]["message"]
