@@ -259,15 +259,8 @@ def test_a_signed_in_player_enters_a_tournament_from_its_page(profiles, live, cl
     assert entry["public_key"] == api(live, f"/api/players/{BOB}")["public_key"]
     wait(b, 20, lambda d: d.find_elements(_by("ID"), "entered"), "the page does not say so")
     shots(b, "tournament-entered")
-    cyd = cli_player("cyd")
-    cyd.run("tournament", "join", tid)
-    org.run("tournament", "close", tid)
-    org.run("tournament", "start", tid)
-    b.get(live.url + f"/t/{tid}")
-    game = api(live, f"/api/tournaments/{tid}")["rounds"][0]["tables"][0]["game"]
-    assert b.find_element(_by("CSS_SELECTOR"), f'#round-1 a[href="/g/{game}"]')
-    assert BOB in by_id(b, "standings").text
-    shots(b, "tournament-round")
+    # (not started here: a game in progress would change what the later tests count of
+    # bob's games; the page of a running tournament is tests/web/test_tournament_pages.py's)
     assert not csp_violations(b)
 
 
