@@ -33,7 +33,7 @@ def test_a_tournament_from_the_shell_to_pbem_verify(make_player, tmp_path):
                   "--option", "target=6", "--title", "Shell cup")
     tid = out.stdout.strip()
     assert len(tid) == 64 and "open for entry" in out.stderr
-    listed = org.json("tournament", "list")
+    listed = json.loads(org.run("tournament", "list", "--json").stdout)  # --json after it too
     assert tid in [t["id"] for t in listed]
     for p in players:
         p.run("tournament", "join", tid)
