@@ -50,12 +50,14 @@ def tournament():
     from the exported file.
 
     \b
-    Example:
+    Example (the id is the one new prints):
       pbem tournament new zarahemla --format swiss --rounds 3
-      pbem tournament join 3f9a...   # every player
-      pbem tournament close 3f9a... && pbem tournament start 3f9a...
-      pbem tournament next 3f9a...   # your game of this round
-      pbem tournament export 3f9a... -o winter.json && pbem verify winter.json
+      pbem tournament join 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
+      pbem tournament close 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
+      pbem tournament start 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
+      pbem tournament next 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
+      pbem tournament export 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
+      pbem verify t.json        # the file export wrote (-o t.json)
     """
 
 
