@@ -64,6 +64,8 @@ COMMANDS = {
                 "offered."),
     "ratings": ("commands.ratings", "The ratings of TYPE (a cooperative game: wins by team "
                 "size)."),
+    "tournament": ("commands.tournament", "Tournaments: new, join, show, next, leave, export "
+                   "(and close, start)."),
     "open": ("commands.web", "Print a one-time link that opens GAME's page as you see it, and "
              "open a browser."),
     "settings": ("commands.settings", "Show your settings, or change them: time zone, email, "
@@ -142,7 +144,8 @@ GLOBAL_OPTIONS = (
 def with_global_options(command):
     """``command`` accepting the group's --server, --home, --json and --debug after its name.
 
-    ``pbem games --json`` then means ``pbem --json games``.  The options only set the
+    ``pbem games --json`` then means ``pbem --json games`` (and a group's subcommands take
+    them too: ``pbem tournament show ID --json``).  The options only set the
     Context the group built; a command's own option of the same name would win (none has one).
     """
     if getattr(command, "_pbem_globals", False):
@@ -156,6 +159,8 @@ def with_global_options(command):
             expose_value=False, callback=_set_global, help=help_,
             hidden=name != "as_json"))
     command._pbem_globals = True
+    for sub in getattr(command, "commands", {}).values():  # a group's (pbem tournament show)
+        with_global_options(sub)
     return command
 
 

@@ -63,6 +63,8 @@ def from_env(instance_path):
         "PBEM_WEBHOOK_ALLOW_PRIVATE": _flag("PBEM_WEBHOOK_ALLOW_PRIVATE"),
         # open games one player may have waiting for players (0: no cap)
         "PBEM_MAX_OPEN_GAMES": int(os.environ.get("PBEM_MAX_OPEN_GAMES", 10)),
+        # tournaments one organiser may have open for entry at once (0: no cap)
+        "PBEM_MAX_OPEN_TOURNAMENTS": int(os.environ.get("PBEM_MAX_OPEN_TOURNAMENTS", 5)),
         # trusted proxies in front (X-Forwarded-For hops): the limits count real addresses
         "PBEM_PROXY_HOPS": int(os.environ.get("PBEM_PROXY_HOPS", 0)),
         # the addresses those proxies connect from (server/http/proxy.py; unset: loopback)

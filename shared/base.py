@@ -254,6 +254,15 @@ class Game:
                                   f"{', '.join(self.bot_levels())}", code="bad_option")
             if policy != "move":
                 out[ON_TIMEOUT] = policy
+        # a tournament's game names its tournament, round and table (shared/tournament.py):
+        # kept beside the game's options like on_timeout, and read by no rule
+        from .tournament import OPTION as TOURNAMENT
+        from .tournament import TournamentError, check_game_option
+        if TOURNAMENT in options and TOURNAMENT not in self.options_schema:
+            try:
+                out[TOURNAMENT] = check_game_option(options.pop(TOURNAMENT))
+            except TournamentError as exc:
+                raise IllegalMove(exc.message, code="bad_option") from None
         for key, spec in self.options_schema.items():
             value = options.pop(key, spec.get("default"))
             kind = spec.get("type", "str")
@@ -289,6 +298,7 @@ class Game:
         version = self.resolve_rules_version(rules_version)
         options = self.normalize_options(options, len(seats), version)
         options.pop("on_timeout", None)  # the table's option (shared/table.py), not the rules'
+        options.pop("tournament", None)  # the tournament's (shared/tournament.py), not the rules'
         seed = seed_bytes(seed, self.seed_hex_text)
         if self._new_state_takes_rng():
             state = self.new_state(seats, options, seed, version, rng=self.setup_rng(seed))

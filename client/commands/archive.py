@@ -217,6 +217,10 @@ def verify(c, file, server_key, no_color):
             data = fh.read()
     except OSError as exc:
         raise PbemError(f"cannot read {file}: {exc.strerror or exc}") from None
+    tournament_file = _tournament_file(data)
+    if tournament_file is not None:
+        return _verify_tournament(c, file, tournament_file,
+                                  server_key.lower() if server_key else None)
     try:
         archive = load_archive(data)
         header = archive.get("header") if isinstance(archive, dict) else None
@@ -291,6 +295,73 @@ def verify(c, file, server_key, no_color):
         f"{header['game']} up to the final head signed by {signer}; the seed matches its "
         f"commitment, every signature and hash link holds, and the replay agrees; won by "
         f"{winners}{how}.")])
+
+
+def _tournament_file(data):
+    """The parsed tournament export (shared/tournament.py) ``data`` holds, or None."""
+    from shared.tournament import EXPORT_FORMAT
+    try:
+        parsed = json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) and parsed.get("format") == EXPORT_FORMAT \
+        else None
+
+
+def _verify_tournament(c, file, export, server_key):
+    """``pbem verify`` of a tournament file: every game's archive verified, every pairing and
+    standing recomputed (exit 0 only when all agree, else the reason and exit 1)."""
+    from shared.archive import ArchiveError, verify_archive
+    from shared.tournament import TournamentError, verify_tournament
+    keys = set()
+
+    def verify_game(archive):
+        gid = archive.get("header", {}).get("game") if isinstance(archive, dict) and \
+            isinstance(archive.get("header"), dict) else None
+        try:
+            report = verify_archive(archive, server_key=server_key)
+        except ArchiveError as exc:
+            raise TournamentError(f"the archive of game {gid!r} does not verify: "
+                                  f"{exc.message}", "bad_game") from None
+        keys.add(report["server_key"])
+        if len(keys) > 1:  # every game of one tournament is signed by its one server
+            raise TournamentError(f"game {gid!r} is signed by another server key than the "
+                                  "tournament's other games", "wrong_game")
+        return report
+
+    def get_game(name):
+        try:
+            return load_game(name)
+        except Exception:  # noqa: BLE001 - an unknown game is named as the reason
+            raise TournamentError(f"this pbem does not know the game {name!r}",
+                                  "unknown_game") from None
+    try:
+        report = verify_tournament(export, verify_game, get_game)
+    except (TournamentError, ArchiveError) as exc:
+        raise PbemError(_printable(f"{file}: {exc.message}; tournament refused"),
+                        "tournament_refused", {"ok": False, "outcome": "refused",
+                                               "file": file, "error": exc.message,
+                                               "code": getattr(exc, "code", None)}) from None
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise PbemError(_printable(f"{file}: the tournament file is malformed ({exc!r:.80}); "
+                                   "tournament refused"), "tournament_refused",
+                        {"ok": False, "outcome": "refused", "file": file}) from None
+    rows = report["standings"]
+    data = {"ok": True, "outcome": "complete" if report["complete"] else "partial",
+            "file": file, "tournament": report["tournament"], "players": report["players"],
+            "rounds": report["rounds"], "games": report["games"], "standings": rows}
+    lines = [f"{'#':>3}  {'player':<20} {'score':>5}  tiebreaks"]
+    lines += [f"{r['rank']:>3}  {r['player']:<20} {r['score']:>5}  "
+              + " ".join(str(x) for x in r["tiebreaks"]) for r in rows]
+    lines.append(f"{file}: tournament {report['tournament'][:12]}... verified: the document, "
+                 f"{len(report['players'])} signed entries and the close; {report['games']} "
+                 f"game(s) complete and verified; the pairings of {report['rounds']} round(s) "
+                 "and the standings recomputed from the revealed seed agree"
+                 + ("." if report["complete"] else
+                    ", though not every round was played."))
+    c.emit(data, [_printable(line) for line in lines])
+    if not report["complete"]:
+        raise click.exceptions.Exit(EXIT_PREFIX)
 
 
 def _talk_summary(report):

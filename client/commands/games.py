@@ -12,6 +12,7 @@ from ..context import (
     color_wanted,
     known_types,
     load_game,
+    parse_options,
     pass_ctx,
     terminal_width,
     wrap_lines,
@@ -114,16 +115,6 @@ def register(c, name, email, tz):
 
 # --- new, join -------------------------------------------------------------------------
 
-def _parse_options(pairs):
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
-        options[key.strip()] = value.strip()
-    return options
-
-
 def _seat_summary(game):
     return ", ".join(f"{s['seat']}={s['player'] or '(free)'}" for s in game["seats"])
 
@@ -167,7 +158,7 @@ def new(c, game_type, seats, options, seat, move_hours, bots, bot_level, on_time
       pbem new zarahemla --seats 2 --bots 2 --bot-level strong
       pbem new zarahemla --seats 4 --move-hours 48 --on-timeout bot:strong
     """
-    opts = _parse_options(options)
+    opts = parse_options(options)
     if on_timeout is not None:
         from shared.table import TableError, normalize_on_timeout
         try:

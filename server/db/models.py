@@ -476,3 +476,57 @@ class MailToken(db.Model):
     seq: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     spent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+# --- tournaments (server/game/tournaments.py; the rules are shared/tournament.py) ------------
+
+class Tournament(db.Model):
+    """A tournament: its organiser's signed document, the secret seed it commits to (revealed
+    in the export once it is over), the signed close of entry and the round being played."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # the document's hash
+    organiser_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    document: Mapped[dict] = mapped_column(JSON, nullable=False)
+    signature: Mapped[str] = mapped_column(String(128), nullable=False)
+    seed: Mapped[str] = mapped_column(String(64), nullable=False)
+    # open (taking entries), closed (entry closed, not started), playing, over
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default="open",
+                                        index=True)
+    close_signature: Mapped[str | None] = mapped_column(String(128))
+    round: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TournamentEntry(db.Model):
+    """A player's signed entry, and its signed withdrawal (from which round it is unpaired)."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "player_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), nullable=False,
+                                               index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    public_key: Mapped[str] = mapped_column(String(64), nullable=False)
+    signature: Mapped[str] = mapped_column(String(128), nullable=False)
+    withdrawn_from: Mapped[int | None] = mapped_column(Integer)
+    withdraw_signature: Mapped[str | None] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    player = relationship("Player", lazy="joined")
+
+
+class TournamentRound(db.Model):
+    """One round's pairing ({"tables": [[player, ...]], "byes": [...]}) and its games, by
+    table."""
+
+    __tablename__ = "tournament_rounds"
+    __table_args__ = (UniqueConstraint("tournament_id", "round"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), nullable=False,
+                                               index=True)
+    round: Mapped[int] = mapped_column(Integer, nullable=False)
+    pairing: Mapped[dict] = mapped_column(JSON, nullable=False)
+    games: Mapped[list] = mapped_column(JSON, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -427,3 +427,77 @@ class BotListSchema(Strict):
     game = fields.String(dump_only=True, allow_none=True)
     levels = fields.List(fields.String(), dump_only=True)
     bots = fields.List(fields.Nested(BotAccountSchema), dump_only=True)
+
+
+# --- tournaments (server/api/tournaments.py; the document is shared/tournament.py's) ----------
+
+_SIG = validate.Regexp(r"^[0-9a-f]{128}$", error="a signature is 128 lowercase hex digits")
+
+
+class TournamentCreateSchema(Strict):
+    """A tournament document signed by its organiser, and the seed it commits to (kept
+    secret by the server until the tournament is over)."""
+    document = fields.Dict(required=True)
+    signature = fields.String(required=True, validate=_SIG)
+    seed = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="the seed is 64 lowercase hex digits (32 bytes)"))
+
+
+class TournamentJoinSchema(Strict):
+    """An entry: the signature, by ``public_key``, of the entry message."""
+    public_key = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
+    signature = fields.String(required=True, validate=_SIG)
+
+
+class TournamentCloseSchema(Strict):
+    """The organiser's signature of the sorted names of the players who entered."""
+    signature = fields.String(required=True, validate=_SIG)
+
+
+class TournamentLeaveSchema(Strict):
+    from_round = fields.Integer(required=True, strict=True,
+                                validate=validate.Range(min=1, max=31))
+    signature = fields.String(required=True, validate=_SIG)
+
+
+class TournamentQuerySchema(Strict):
+    status = fields.String(load_default="open", validate=validate.OneOf(
+        ["open", "closed", "playing", "over"]))
+
+
+class TournamentSchema(Strict):
+    id = fields.String(dump_only=True)
+    document = fields.Dict(dump_only=True)
+    status = fields.String(dump_only=True)
+    round = fields.Integer(dump_only=True)
+    rounds_total = fields.Integer(dump_only=True)
+    organiser = fields.String(dump_only=True)
+    entries = fields.List(fields.Dict(), dump_only=True)
+    rounds = fields.List(fields.Dict(), dump_only=True)
+    standings = fields.List(fields.Dict(), dump_only=True)
+    you = fields.Dict(dump_only=True, allow_none=True)
+
+
+class TournamentListSchema(Strict):
+    tournaments = fields.List(fields.Dict(), dump_only=True)
+
+
+class StandingsSchema(Strict):
+    tournament = fields.String(dump_only=True)
+    round = fields.Integer(dump_only=True)
+    standings = fields.List(fields.Dict(), dump_only=True)
+
+
+class TournamentExportSchema(Strict):
+    format = fields.String(dump_only=True)
+    tournament = fields.String(dump_only=True)
+    document = fields.Dict(dump_only=True)
+    signature = fields.String(dump_only=True)
+    entries = fields.List(fields.Dict(), dump_only=True)
+    close = fields.Dict(dump_only=True, allow_none=True)
+    withdrawals = fields.List(fields.Dict(), dump_only=True)
+    rounds = fields.List(fields.Dict(), dump_only=True)
+    seed = fields.String(dump_only=True, allow_none=True)
+    archives = fields.Dict(dump_only=True)
+    standings = fields.List(fields.Dict(), dump_only=True)

@@ -13,7 +13,7 @@ from shared.games import game_types, get_game
 from ..db import db
 from ..db.models import Game, Seat
 from ..db.state_cache import load_state
-from ..game import duties
+from ..game import duties, tournaments
 from ..game.archives import archive_for
 from ..game.views import log_entries, seat_of, view_for
 from ..http.errors import fail
@@ -268,7 +268,8 @@ def lobby():
     resp = make_response(render_template(
         "lobby.html", player=player, mine=mine, open_games=games("open", Game.created_at, 50),
         playing=games("playing", Game.started_at, 50),
-        finished=games("over", Game.finished_at, 20), types=types, title_of=_title))
+        finished=games("over", Game.finished_at, 20), types=types, title_of=_title,
+        open_tournaments=tournaments.listing("open", 20)))
     return _no_store(resp)
 
 
@@ -392,6 +393,26 @@ def game_live(game_id):
     resp.headers["Cache-Control"] = "no-cache, private"
     resp.vary.add("Cookie")
     return resp
+
+
+# --- one tournament ------------------------------------------------------------------------------
+
+@bp.get("/t/<tid>")
+def tournament_page(tid):
+    """A tournament: its standings, its rounds (each game linked) and, for a signed-in player
+    while entry is open, the form that enters them (signed by this browser's key)."""
+    from ..game.domain import NotFound
+    try:
+        t = tournaments.get_or_404(tid)
+    except NotFound as exc:
+        fail(404, exc.code, exc.message)
+    player = session_player()
+    info = tournaments.summary(t)
+    entered = player is not None and any(e["player"] == player.name for e in info["entries"])
+    resp = make_response(render_template(
+        "tournament.html", t=info, player=player, entered=entered, title_of=_title,
+        can_enter=player is not None and t.status == "open" and not entered))
+    return _no_store(resp)
 
 
 # --- signing in with a one-time link -------------------------------------------------------------

@@ -481,9 +481,11 @@ def tick():
     digests = build_digests()
     sent = send_due()
     rated = ratings.rate_finished_games()
+    from ..game.tournaments import sweep as sweep_tournaments  # a round the hook missed
+    rounds = sweep_tournaments()
     return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed,
             "digests": digests, "sent": sent, "rated": rated, "orders": ordered,
-            "game_channels": channels}
+            "game_channels": channels, "tournament_rounds": rounds}
 
 
 def _passes():

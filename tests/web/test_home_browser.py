@@ -241,6 +241,29 @@ def test_a_game_is_started_on_new_and_joined_on_its_page(profiles, live, shots):
     assert not csp_violations(a) and not csp_violations(b)
 
 
+def test_a_signed_in_player_enters_a_tournament_from_its_page(profiles, live, cli_player,
+                                                              shots):
+    org = cli_player("org")
+    tid = org.run("tournament", "new", "pig", "--rounds", "1", "--option", "target=6",
+                  "--title", "Page cup").stdout.strip()
+    b = profiles(2)
+    b.get(live.url + "/")
+    b.find_element(_by("CSS_SELECTOR"), f'#open-tournaments a[href="/t/{tid}"]').click()
+    wait(b, 10, lambda d: d.find_element(_by("ID"), "enter-form"), "no entry form")
+    shots(b, "tournament-enter")
+    submit(b, "enter-form")
+    wait(b, 20, lambda d: api(live, f"/api/tournaments/{tid}")["entries"], "not entered")
+    assert [e["player"] for e in api(live, f"/api/tournaments/{tid}")["entries"]] == [BOB]
+    # the entry is signed by the key this browser holds: bob's main key
+    entry = api(live, f"/api/tournaments/{tid}/export")["entries"][0]
+    assert entry["public_key"] == api(live, f"/api/players/{BOB}")["public_key"]
+    wait(b, 20, lambda d: d.find_elements(_by("ID"), "entered"), "the page does not say so")
+    shots(b, "tournament-entered")
+    # (not started here: a game in progress would change what the later tests count of
+    # bob's games; the page of a running tournament is tests/web/test_tournament_pages.py's)
+    assert not csp_violations(b)
+
+
 def test_a_private_game_is_joined_only_through_its_invite_link(profiles, live):
     from selenium.webdriver.support.ui import Select
     a, b = profiles(1), profiles(2)

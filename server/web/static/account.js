@@ -306,6 +306,31 @@
     });
   }
 
+  // --- entering a tournament (shared/tournament.py: the entry signs the tournament's id) ---
+
+  function enter(form) {
+    var button = $("enter-submit"), player = form.getAttribute("data-player");
+    var tid = form.getAttribute("data-tournament");
+    busy(button, true);
+    say("enter-status", "Entering…");
+    Promise.resolve().then(function () {
+      return keys().signAs(player, "pbem-tournament-entry-v1\n", function (publicKey) {
+        return {tournament: tid, player: player, public_key: publicKey};
+      });
+    }).then(function (signed) {
+      return keys().signedFetch(player, "POST", form.getAttribute("data-join"), signed);
+    }).then(function (a) {
+      if (!a.ok) { throw refused(a, "Not entered"); }
+      say("enter-status", "You have entered (" + a.data.entries.length + " players so far).",
+          "ok");
+      location.assign("/t/" + encodeURIComponent(tid));
+    }).catch(function (err) {
+      say("enter-status", err.message.indexOf("Not entered") === 0 ? err.message :
+          "Not entered: " + err.message, "bad");
+      busy(button, false);
+    });
+  }
+
   // --- settings ------------------------------------------------------------------------------
 
   function hour(select) { return select.value === "" ? null : parseInt(select.value, 10); }
@@ -470,6 +495,7 @@
     on("restore-form", restore);
     on("new-game-form", newGame);
     on("join-form", join);
+    on("enter-form", enter);
     on("settings-form", settings);
     on("device-form", deviceLink);
     var mailBox = $("set-mail-moves");

@@ -32,6 +32,8 @@
  *   signedFetch(player, method, path, body) -> Promise<{ok, status, data}>: a signed API
  *       request (server/auth.py: X-Pbem-* headers over shared.envelope.request_message) by
  *       the key this browser holds for `player` (main, or delegated device key).
+ *   signAs(player, domain, bodyOf) -> Promise<{public_key, signature}>: domain + the
+ *       canonical JSON of bodyOf(public key) signed by that key (a tournament entry).
  *   session(player) -> Promise: the pages' session cookie from that key (POST /api/session).
  *   homes() -> Promise<[name]>: the players whose main key this browser holds.
  *   readRecoveryCode(text) -> Promise<Uint8Array>: the recovery key's 32 bytes (a mistyped
@@ -238,6 +240,21 @@
       var text = canonicalJson(body);
       return signBytes(rec.privateKey, concat(enc.encode(domain), enc.encode(text)))
         .then(function (signature) { return {body: body, signature: signature}; });
+    });
+  }
+
+  /* A document signed by the key this browser holds for `player` (main, or its device key):
+     "domain" + the body's canonical JSON, as shared/tournament.py's entries are signed.
+     Resolves {public_key, signature}: the key that signed and its signature. */
+  function signAs(player, domain, bodyOf) {
+    return getRecord("player:" + player).then(function (rec) {
+      if (!rec || !(isMain(rec) || rec.delegation)) {
+        throw new Error("this browser holds no key for " + player + ": " + NO_KEY);
+      }
+      var publicKey = isMain(rec) ? rec.public_key : rec.device_key;
+      var text = canonicalJson(bodyOf(publicKey));
+      return signBytes(rec.privateKey, concat(enc.encode(domain), enc.encode(text)))
+        .then(function (signature) { return {public_key: publicKey, signature: signature}; });
     });
   }
 
@@ -774,6 +791,7 @@
     register: register,
     restore: restore,
     signedFetch: signedFetch,
+    signAs: signAs,
     session: session,
     readRecoveryCode: readRecoveryCode,
     formatRecoveryCode: formatRecoveryCode
