@@ -458,6 +458,9 @@
     keyBanner();
   }
 
+  /* for the settings page's other scripts (notices.js): the same words and status lines */
+  window.pbemPage = {say: say, el: el, refused: refused, busy: busy, keys: keys};
+
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {

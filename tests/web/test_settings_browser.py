@@ -1,0 +1,402 @@
+"""The settings page's notices and devices, in real Chromium against a real server: the
+"notify me on this device" switch (Web Push through the service worker ``/sw.js``), the chat
+channels and webhooks, and a one-time link this browser makes that ``pbem device claim``
+redeems in a new CLI home, which then moves for the player.
+
+Headless Chromium has no push service: ``PushManager.subscribe`` never answers there.  The
+push test therefore gives the page a subscription of a push service on loopback (the keys
+made here, so that the test decrypts what the server sends); everything else is the real
+thing: the browser's permission, the worker's registration, the server's VAPID key handed to
+``subscribe``, the signed request, the server's push, and the worker showing it (the push is
+delivered to the worker through the DevTools protocol, as a push service would).
+
+One server for the module (it allows loopback receivers); the tests run in order, each on
+the player the first one signed up."""
+
+import json
+import os
+
+import pytest
+import requests
+
+from tests.helpers.browser import _by, by_id, csp_violations, sign_up, status_text, submit, wait
+from tests.helpers.receiver import Receiver
+from tests.helpers.webpush import PushKeys, b64url
+
+NAME = "sett" + str(os.getpid() % 1000)
+state = {}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """A server that lets channels and push subscriptions reach loopback receivers."""
+    from tests.liveserver import LiveServer
+    tmp = tmp_path_factory.mktemp("settings")
+    server = LiveServer(f"sqlite:///{tmp}/pbem.sqlite", tmp / "instance", workers=1, threads=4,
+                        log=tmp / "server.log",
+                        extra_env={"PBEM_NOTIFY_INTERVAL": "0",
+                                   "PBEM_WEBHOOK_ALLOW_PRIVATE": "1"})
+    server.db_url = f"sqlite:///{tmp}/pbem.sqlite"
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def server_app(live):
+    """The server's own code on the live server's database (to push as its worker does)."""
+    from server import create_app
+    return create_app({"SQLALCHEMY_DATABASE_URI": live.db_url, "RATELIMIT_ENABLED": False,
+                       "PBEM_WEBHOOK_ALLOW_PRIVATE": True})
+
+
+@pytest.fixture(scope="module")
+def receiver():
+    r = Receiver(status=200)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def run_async(driver, script, *args):
+    driver.set_script_timeout(30)
+    return driver.execute_async_script(script, *args)
+
+
+def settings_page(browser, live):
+    """/settings, signed in as the module's player (the browser keeps its key between tests,
+    not its cookies)."""
+    if not state.get("signed_up"):
+        sign_up(browser, live, NAME, "Europe/Paris")
+        state["signed_up"] = True
+    else:
+        browser.get(live.url + "/")
+        said = run_async(browser, "const [n, d] = arguments; pbemKeys.session(n)"
+                         ".then(() => d('ok'), e => d(String(e.message)));", NAME)
+        assert said == "ok", said
+    browser.get(live.url + "/settings")
+    wait(browser, 10, lambda d: by_id(d, "channels-list").get_attribute("data-loaded")
+         is not None, "the channels were never listed")
+
+
+def signed_get(browser, path):
+    """A GET signed by the page's key, as the page's own requests are."""
+    return run_async(browser, "const [n, p, d] = arguments; pbemKeys.signedFetch(n, 'GET', p, "
+                     "null).then(a => d(a.data), e => d(String(e.message)));", NAME, path)
+
+
+# --- the service worker --------------------------------------------------------------------------
+
+def test_the_service_worker_is_served_at_the_top_of_the_site(live):
+    r = requests.get(live.url + "/sw.js", timeout=10)
+    assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/javascript")
+    assert r.headers["Cache-Control"] == "no-cache"
+    assert "showNotification" in r.text and "notificationclick" in r.text
+
+
+# --- Web Push: the switch ------------------------------------------------------------------------
+
+#: the push service the page is given in place of the browser's (none runs headless): its
+#: subscribe() keeps what the page asked for, and hands back a subscription to `sub`
+FAKE_PUSH_SERVICE = """
+const sub = arguments[0];
+window.pushCalls = {subscribe: [], unsubscribed: 0};
+let current = null;
+const made = {
+  endpoint: sub.endpoint, options: null,
+  toJSON() { return sub; },
+  unsubscribe() {
+    window.pushCalls.unsubscribed += 1;
+    current = null;
+    return Promise.resolve(true);
+  }
+};
+PushManager.prototype.subscribe = function (options) {
+  const key = Array.from(new Uint8Array(options.applicationServerKey));
+  window.pushCalls.subscribe.push({key: key, userVisibleOnly: options.userVisibleOnly});
+  made.options = {applicationServerKey: new Uint8Array(key).buffer, userVisibleOnly: true};
+  current = made;
+  return Promise.resolve(made);
+};
+PushManager.prototype.getSubscription = function () { return Promise.resolve(current); };
+"""
+
+NOTIFICATIONS = """
+const d = arguments[0];
+navigator.serviceWorker.getRegistration('/').then(r => r.getNotifications()).then(
+  ns => d(ns.map(n => ({title: n.title, body: n.body, tag: n.tag, data: n.data}))),
+  e => d(String(e)));
+"""
+
+
+def _deliver(browser, live, payload):
+    """The push reaches the worker as from a push service (DevTools' deliverPushMessage,
+    given to each registration id a profile may have: only this origin's takes it)."""
+    browser.execute_cdp_cmd("ServiceWorker.enable", {})
+    for rid in range(8):
+        browser.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {
+            "origin": live.url, "registrationId": str(rid), "data": json.dumps(payload)})
+
+
+def _subscriptions(server_app):
+    """The player's push subscriptions the server keeps, as (endpoint, p256dh, auth)."""
+    from server.db import db
+    from server.db.models import Player
+    from server.workers import webpush
+    with server_app.app_context():
+        player = db.session.execute(db.select(Player).filter_by(name=NAME)).scalar_one()
+        return [(s.endpoint, s.p256dh, s.auth) for s in webpush.subscriptions(player)]
+
+
+def _push(server_app, notice):
+    from server.db import db
+    from server.db.models import Player
+    from server.workers import webpush
+    with server_app.app_context():
+        player = db.session.execute(db.select(Player).filter_by(name=NAME)).scalar_one()
+        return webpush.push_to_player(player, notice)
+
+
+def test_the_switch_subscribes_this_browser_and_its_worker_shows_the_push(
+        browser, live, server_app, receiver, shots):
+    from server.workers.channels import PublicNotice
+    settings_page(browser, live)
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": live.url,
+                                                         "permissions": ["notifications"]})
+    box = by_id(browser, "set-push")
+    wait(browser, 10, lambda d: box.is_enabled(), "the switch never became usable")
+    assert not box.is_selected() and "Off" in by_id(browser, "push-status").text
+    keys = PushKeys(receiver.url + "/push/abc123")
+    browser.execute_script(FAKE_PUSH_SERVICE, keys.subscription())
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", box)
+    box.click()
+    kind, text = status_text(browser, "push-status")
+    assert "ok" in kind and text.startswith("On:"), text
+    assert box.is_selected()
+    # the worker is registered for the whole site, and active
+    scope = run_async(browser, "const d = arguments[0]; navigator.serviceWorker.getRegistration"
+                      "('/').then(r => d(r && r.active ? r.scope : null));")
+    assert scope == live.url + "/"
+    # the page subscribed with the server's VAPID key, visible notices only
+    calls = browser.execute_script("return window.pushCalls")
+    vapid = requests.get(live.url + "/api/push/key", timeout=10).json()["public_key"]
+    assert [b64url(bytes(c["key"])) for c in calls["subscribe"]] == [vapid]
+    assert calls["subscribe"][0]["userVisibleOnly"] is True
+    # the server keeps it (the request was signed by the browser's key: no other way in)
+    assert _subscriptions(server_app) == [(keys.endpoint, keys.p256dh, b64url(keys.auth))]
+    listed = signed_get(browser, "/api/players/me/channels")["push"]
+    assert len(listed) == 1 and listed[0]["label"].endswith("browser")
+    shots(browser, "settings-push-on")
+    # the server pushes to it: the payload decrypts with the browser's keys
+    game = "k7m2q9xa3b"
+    notice = PublicNotice(kind="turn", headline=f"Your move in Pig {game}", game_id=game,
+                          lines=("north rolled a 4",), url=f"{live.url}/g/{game}")
+    before = len(receiver.requests)
+    assert _push(server_app, notice) == 1
+    sent = receiver.requests[before:]
+    assert len(sent) == 1 and sent[0]["path"] == "/push/abc123"
+    headers = {k.lower(): v for k, v in sent[0]["headers"].items()}
+    assert headers["topic"] == f"pbem-{game}"
+    payload = keys.decrypt(sent[0]["body"])
+    assert payload["tag"] == f"pbem-{game}" and payload["title"] == f"Your move in Pig {game}"
+    # the worker shows it, and a newer notice of the same game replaces it (its tag)
+    _deliver(browser, live, payload)
+    shown = wait(browser, 10, lambda d: run_async(d, NOTIFICATIONS) or None, "nothing shown")
+    assert shown == [{"title": f"Your move in Pig {game}", "body": "north rolled a 4",
+                      "tag": f"pbem-{game}", "data": {"url": f"{live.url}/g/{game}",
+                                                       "game": game}}]
+    _deliver(browser, live, dict(payload, body="south rolled a 6"))
+    wait(browser, 10, lambda d: [n["body"] for n in run_async(d, NOTIFICATIONS)] ==
+         ["south rolled a 6"], "the newer notice did not replace the older one")
+    # a push naming another site opens the game here, not there
+    _deliver(browser, live, {"title": "x", "body": "y", "tag": "pbem-other", "game": "other",
+                             "url": "https://elsewhere.example/phish"})
+    wait(browser, 10, lambda d: len(run_async(d, NOTIFICATIONS)) == 2, "not shown")
+    other = next(n for n in run_async(browser, NOTIFICATIONS) if n["tag"] == "pbem-other")
+    assert other["data"]["url"] == f"{live.url}/g/other"
+    state["push_keys"] = keys
+    assert not csp_violations(browser)
+
+
+def test_the_switch_off_ends_the_subscription_here_and_on_the_server(browser, live, server_app,
+                                                                      receiver):
+    keys = state["push_keys"]
+    settings_page(browser, live)
+    browser.execute_script(FAKE_PUSH_SERVICE, keys.subscription())
+    box = by_id(browser, "set-push")
+    wait(browser, 10, lambda d: box.is_enabled(), "the switch never became usable")
+    # the page found no subscription of its own push service (the fake one is empty now):
+    # turn it on, then off
+    if not box.is_selected():
+        box.click()
+        wait(browser, 20, lambda d: box.get_attribute("data-state") == "on", "not on")
+    assert _subscriptions(server_app)
+    box.click()
+    wait(browser, 20, lambda d: box.get_attribute("data-state") == "off", "not off")
+    assert by_id(browser, "push-status").text.startswith("Off")
+    assert browser.execute_script("return window.pushCalls.unsubscribed") == 1
+    assert _subscriptions(server_app) == []
+    assert signed_get(browser, "/api/players/me/channels")["push"] == []
+
+
+def test_a_refused_subscription_is_said_and_the_switch_stays_off(browser, live, server_app):
+    settings_page(browser, live)
+    bad = PushKeys("ftp://push.example/x")  # not a push service's address
+    browser.execute_script(FAKE_PUSH_SERVICE, bad.subscription())
+    box = by_id(browser, "set-push")
+    wait(browser, 10, lambda d: box.is_enabled(), "the switch never became usable")
+    box.click()
+    kind, text = status_text(browser, "push-status")
+    assert "bad" in kind and text.startswith("Not turned on:") and "https" in text, text
+    assert not box.is_selected()
+    assert browser.execute_script("return window.pushCalls.unsubscribed") == 1
+    assert _subscriptions(server_app) == []
+
+
+# --- chat channels and webhooks ----------------------------------------------------------------
+
+def _channel_items(browser):
+    """(kind, text) of each listed channel, read at once (the list is redrawn after each
+    change)."""
+    return [tuple(x) for x in browser.execute_script(
+        "return Array.from(document.querySelectorAll('#channels-list > li'))"
+        ".map(li => [li.getAttribute('data-kind'), li.innerText]);")]
+
+
+def _channel_id(browser, kind):
+    return browser.execute_script(
+        "const li = document.querySelector('#channels-list > li[data-kind=\"' + arguments[0] +"
+        " '\"]'); return li && li.getAttribute('data-channel');", kind)
+
+
+def _add(browser, kind, fields):
+    from selenium.webdriver.support.ui import Select
+    Select(by_id(browser, "channel-kind")).select_by_value(kind)
+    for field_id, value in fields.items():
+        el = by_id(browser, field_id)
+        el.clear()
+        el.send_keys(value)
+    submit(browser, "channel-form")
+    return status_text(browser, "channel-status")
+
+
+def _press(browser, channel_id, action):
+    """Press a channel's button; returns its text afterwards."""
+    return browser.execute_script(
+        "const b = document.querySelector('#channels-list button[data-action=\"' + arguments[1]"
+        " + '\"][data-channel=\"' + arguments[0] + '\"]'); b.click(); return b.textContent;",
+        channel_id, action)
+
+
+def _channel_status(browser, channel_id, before=""):
+    """The channel's status line once it changed from ``before`` and settled."""
+    def settled(d):
+        el = by_id(d, f"channel-{channel_id}-status")
+        text, kinds = el.text, set(el.get_attribute("class").split())
+        return (text and text != before and {"ok", "bad"} & kinds) and (" ".join(kinds), text)
+    return wait(browser, 20, settled, f"channel {channel_id}'s status never settled")
+
+
+def _verify(secret, request):
+    from standardwebhooks.webhooks import Webhook
+    headers = {k.lower(): v for k, v in request["headers"].items()}
+    return Webhook(secret).verify(request["body"], headers)
+
+
+def test_a_webhook_is_added_its_secret_shown_once_tested_and_rotated(browser, live, receiver,
+                                                                     shots):
+    from standardwebhooks.webhooks import WebhookVerificationError
+    settings_page(browser, live)
+    assert by_id(browser, "channels-empty").is_displayed()
+    kind, text = _add(browser, "json", {"ch-json-url": receiver.url + "/hook"})
+    assert "ok" in kind and text.startswith("Added"), text
+    box = by_id(browser, "channel-secret-box")
+    assert box.is_displayed()
+    secret = by_id(browser, "channel-secret").text
+    assert secret.startswith("whsec_") and len(secret) > 20
+    wait(browser, 10, lambda d: len(_channel_items(d)) == 1, "the webhook is not listed")
+    (item_kind, item_text), = _channel_items(browser)
+    assert item_kind == "json" and receiver.url + "/hook" in item_text
+    assert secret not in browser.find_element(_by("ID"), "channels-list").text
+    shots(browser, "settings-channels-secret")
+    by_id(browser, "channel-secret-done").click()
+    assert not box.is_displayed() and by_id(browser, "channel-secret").text == ""
+    channel_id = _channel_id(browser, "json")
+    # a test notice goes, signed as Standard Webhooks says, with the secret shown
+    before = len(receiver.requests)
+    _press(browser, channel_id, "test")
+    kind, text = _channel_status(browser, channel_id)
+    assert "ok" in kind and text.startswith("Sent"), text
+    sent = receiver.requests[before:]
+    assert len(sent) == 1 and sent[0]["path"] == "/hook"
+    assert _verify(secret, sent[0])["type"] == "pbem.test"
+    # a new secret: shown once; the old one verifies nothing from now on
+    _press(browser, channel_id, "rotate")
+    kind, text = _channel_status(browser, channel_id, "Sent: look for it there.")
+    assert "ok" in kind and "new secret" in text.lower(), text
+    rotated = by_id(browser, "channel-secret").text
+    assert rotated.startswith("whsec_") and rotated != secret
+    before = len(receiver.requests)
+    _press(browser, channel_id, "test")
+    wait(browser, 20, lambda d: len(receiver.requests) == before + 1, "no second test notice")
+    assert _verify(rotated, receiver.requests[-1])["type"] == "pbem.test"
+    with pytest.raises(WebhookVerificationError):
+        _verify(secret, receiver.requests[-1])
+    state["json_channel"] = channel_id
+    assert not csp_violations(browser)
+
+
+def test_chat_channels_of_each_kind_are_added_listed_and_removed(browser, live, receiver, shots):
+    settings_page(browser, live)
+    # read back on the next visit: the webhook of the test before
+    assert [k for k, _ in _channel_items(browser)] == ["json"]
+    # each kind shows its own fields only
+    from selenium.webdriver.support.ui import Select
+    Select(by_id(browser, "channel-kind")).select_by_value("matrix")
+    assert by_id(browser, "ch-matrix-room").is_displayed()
+    assert not by_id(browser, "ch-discord-url").is_displayed()
+    # a mistyped field is refused in words, and nothing is added
+    kind, text = _add(browser, "discord", {"ch-discord-url": receiver.url + "/api/webhooks/1/t",
+                                           "ch-discord-mention": "ann"})
+    assert "bad" in kind and text.startswith("Not added") and "Discord user id" in text, text
+    assert len(_channel_items(browser)) == 1
+    kind, text = _add(browser, "discord", {"ch-discord-url": receiver.url + "/api/webhooks/1/t",
+                                           "ch-discord-mention": "123456789012345678"})
+    assert "ok" in kind, text
+    kind, text = _add(browser, "slack", {"ch-slack-url": receiver.url + "/services/T/B/x",
+                                         "ch-slack-mention": "U012AB3CD"})
+    assert "ok" in kind, text
+    kind, text = _add(browser, "matrix", {"ch-matrix-homeserver": receiver.url,
+                                          "ch-matrix-room": "!room:example.org",
+                                          "ch-matrix-token": "syt_secret_token",
+                                          "ch-matrix-mention": "@ann:example.org"})
+    assert "ok" in kind, text
+    kind, text = _add(browser, "telegram", {"ch-telegram-token": "123456:" + "A" * 30,
+                                            "ch-telegram-chat": "987654"})
+    assert "ok" in kind, text
+    assert not by_id(browser, "channel-secret-box").is_displayed()  # only a webhook has one
+    wait(browser, 10, lambda d: len(_channel_items(d)) == 5, "not all channels are listed")
+    items = dict(_channel_items(browser))
+    assert "mentions 123456789012345678" in items["discord"]
+    assert "room !room:example.org" in items["matrix"] and "syt_secret_token" not in items["matrix"]
+    assert "chat 987654" in items["telegram"] and "A" * 30 not in items["telegram"]
+    shots(browser, "settings-channels")
+    # the Discord test notice mentions the player only
+    discord_id = _channel_id(browser, "discord")
+    before = len(receiver.requests)
+    _press(browser, discord_id, "test")
+    kind, text = _channel_status(browser, discord_id)
+    assert "ok" in kind, text
+    body = json.loads(receiver.requests[before]["body"])
+    assert body["allowed_mentions"] == {"parse": [], "users": ["123456789012345678"]}
+    # removing asks once more, then the channel is gone here and on the server
+    assert _press(browser, discord_id, "remove") == "Remove it?"
+    assert len(_channel_items(browser)) == 5
+    _press(browser, discord_id, "remove")
+    wait(browser, 10, lambda d: "discord" not in dict(_channel_items(d)), "not removed")
+    left = signed_get(browser, "/api/players/me/channels")["channels"]
+    assert sorted(c["kind"] for c in left) == ["json", "matrix", "slack", "telegram"]
+    assert not csp_violations(browser)
