@@ -66,7 +66,7 @@ COMMANDS = {
     "notify": ("commands.notify", "Where your notices go: chat channels, webhooks, a game's "
                "channel."),
     "device": ("commands.devices", "Let another device (a second home, a browser) move for "
-               "you: add, import, list, revoke."),
+               "you: add, import, claim, list, revoke."),
     # table talk and standing orders
     "say": ("commands.talk", "Say TEXT at the table of GAME: to everyone, or --to one seat "
             "only."),

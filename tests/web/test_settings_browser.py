@@ -15,10 +15,14 @@ the player the first one signed up."""
 
 import json
 import os
+import re
+import subprocess
+import sys
 
 import pytest
 import requests
 
+from tests.client.conftest import ROOT, child_env
 from tests.helpers.browser import _by, by_id, csp_violations, sign_up, status_text, submit, wait
 from tests.helpers.receiver import Receiver
 from tests.helpers.webpush import PushKeys, b64url
@@ -400,3 +404,92 @@ def test_chat_channels_of_each_kind_are_added_listed_and_removed(browser, live, 
     left = signed_get(browser, "/api/players/me/channels")["channels"]
     assert sorted(c["kind"] for c in left) == ["json", "matrix", "slack", "telegram"]
     assert not csp_violations(browser)
+
+
+# --- a CLI home from this browser: pbem device claim ---------------------------------------------
+
+def _claim(home, link):
+    """``pbem device claim LINK`` in ``home``, as a process (no PBEM_SERVER: the link names
+    the server)."""
+    env = child_env(PBEM_HOME=str(home))
+    return subprocess.Popen([sys.executable, "-m", "client.cli", "device", "claim", link],
+                            env=env, cwd=ROOT, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+def test_a_cli_home_claims_a_link_this_browser_made_and_its_moves_verify(
+        browser, live, cli_player, tmp_path, shots):
+    from tests.client.conftest import Player
+    settings_page(browser, live)
+    by_id(browser, "device-label").send_keys("laptop")
+    submit(browser, "device-form")
+    link = wait(browser, 20, lambda d: by_id(d, "device-url").text or None, "no link shown")
+    assert re.fullmatch(re.escape(live.url) + r"/device/[A-Za-z0-9_-]{20,}", link)
+    home = tmp_path / "laptop-home"
+    proc = _claim(home, link)
+    try:
+        line = proc.stderr.readline()
+        assert "fingerprint" in line, (line, proc.stderr.read())
+        fingerprint = line.split()[-1]
+        # the page shows the fingerprint of the key the home posted, and asks
+        wait(browser, 20, lambda d: by_id(d, "device-fingerprint-here").text == fingerprint,
+             "the page never showed the home's fingerprint")
+        assert by_id(browser, "device-confirm").is_displayed()
+        shots(browser, "settings-device-claim")
+        by_id(browser, "device-confirm-yes").click()
+        kind, text = status_text(browser, "device-status")
+        assert "ok" in kind and "laptop" in text, text
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert f"now moves for {NAME} as device 'laptop'" in out
+    assert f"--server {live.url}" in out
+    # the home made its own key: it holds the device key, never a main key
+    assert not (home / "key.ed25519").exists()
+    device = json.loads((home / "device.json").read_text())
+    assert device["delegation"]["player"] == NAME and device["delegation"]["label"] == "laptop"
+    # it plays: a game it starts, a second player joins, and its moves verify offline
+    laptop = Player(live.url, home, NAME)
+    game = laptop.run("new", "pig", "--seats", 2, "--option", "target=6").stdout.strip()
+    bob = cli_player("bob")
+    bob.run("join", game)
+    by_player = {NAME: laptop, bob.name: bob}
+    seats = {s["seat"]: s["player"] for s in
+             requests.get(f"{live.url}/api/games/{game}", timeout=10).json()["seats"]}
+    for i in range(300):
+        shown = bob.json("show", game)
+        if not shown["to_act"]:
+            break
+        by_player[seats[shown["to_act"][0]]].run("play", game, "hold" if i % 3 == 2 else "roll")
+    assert not bob.json("show", game)["to_act"]
+    assert "(device 'laptop')" in bob.run("log", game).stdout
+    archive = tmp_path / "game.json"
+    bob.run("export", game, "-o", archive)
+    entries = json.loads(archive.read_text())["entries"]
+    delegated = [json.loads(e["envelope"]) for e in entries if "delegation" in e["envelope"]]
+    assert delegated and all(e["delegation"]["label"] == "laptop" for e in delegated)
+    assert "complete" in laptop.run("verify", archive).stdout.lower()
+    # the link was for one home: a second claim is refused in a sentence
+    again = _claim(tmp_path / "other-home", link)
+    out, err = again.communicate(timeout=60)
+    assert again.returncode == 1 and err.startswith("pbem: ") and "already used" in err, err
+    assert "Traceback" not in err and not (tmp_path / "other-home" / "device.json").exists()
+    assert not csp_violations(browser)
+
+
+def test_claiming_is_refused_in_a_sentence(live, cli_player, tmp_path):
+    from tests.client.conftest import Player
+    stranger = Player(live.url, tmp_path / "new-home", "nobody")
+    for bad in ("not a link", "https://x.example/device/short", "ftp://x.example/device/" +
+                "A" * 43):
+        r = stranger.run("device", "claim", bad, ok=2)
+        assert r.stderr.startswith("pbem: ") and "one-time link" in r.stderr, (bad, r.stderr)
+    r = stranger.run("device", "claim", "A" * 43, ok=1)  # a code the server never made
+    assert "the link does not work" in r.stderr and "not valid" in r.stderr
+    ann = cli_player("ann")
+    r = ann.run("device", "claim", f"{live.url}/device/" + "A" * 43, ok=1)
+    assert "already holds a key" in r.stderr
+    assert not (tmp_path / "new-home" / "device.json").exists()
