@@ -274,6 +274,9 @@ def claim(c, link, timeout):
         try:
             seen = api.request("GET", f"/api/device-links/{token}/delegation", signed=False)
         except ApiError as exc:
+            if exc.status == 410 and "expired" in exc.message:
+                raise PbemError("no permission came before the link expired: make a new link "
+                                "on the browser's settings page and claim it") from None
             raise PbemError(f"no permission came: {exc.message}") from None
         if seen.get("status") == "done":
             break

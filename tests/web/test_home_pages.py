@@ -135,6 +135,21 @@ def test_settings_read_back_what_was_saved(app, make_player):
     assert 'id="settings-form"' not in anon and 'href="/signin"' in anon
 
 
+def test_the_service_worker_is_served_at_the_top_of_the_site(app, make_player):
+    """/sw.js: at the site's top (its scope is every page), always revalidated, under the
+    pages' CSP; the settings page loads the script that registers it, from a file."""
+    r = app.test_client().get("/sw.js")
+    assert r.status_code == 200 and r.mimetype == "text/javascript"
+    assert r.headers["Cache-Control"] == "no-cache"
+    assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+    text = r.get_data(as_text=True)
+    assert "showNotification" in text and "notificationclick" in text
+    game_id, (ann, bob) = start_pig(make_player)
+    html = sign_in(app, ann, game_id).get("/settings").get_data(as_text=True)
+    assert '<script src="/assets/notices.js" defer></script>' in html
+    assert inline_scripts_or_styles(html) == []
+
+
 # --- the session from the browser's key --------------------------------------------------------
 
 def test_a_signed_session_request_signs_the_browser_in(app, make_player):

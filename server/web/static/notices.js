@@ -117,7 +117,7 @@
   var ON = "On: this device shows a notice when it is your move.";
   var OFF = "Off: no notices on this device.";
 
-  function initPush() {
+  function initPush(listing) {
     var box = $("set-push");
     if (!box) { return; }
     if (!pushSupported()) {
@@ -130,11 +130,23 @@
           "site settings, then reload this page.", "bad");
       return;
     }
+    /* on only when this browser has a subscription and the server keeps it for this player
+       (it lists endpoints cut to 40 characters): a browser's subscription belongs to the
+       last player who switched it on here */
     currentSubscription().then(function (sub) {
-      box.checked = !!sub;
+      if (!sub) { return [false, false]; }
+      return listing.then(function (a) {
+        var cut = sub.endpoint.slice(0, 40) + "...";
+        return [true, a.ok && (a.data.push || []).some(function (p) {
+          return p.endpoint === cut;
+        })];
+      });
+    }).then(function (found) {
+      box.checked = found[1];
       box.disabled = false;
       $("set-push-label").classList.remove("disabled");
-      say("push-status", sub ? ON : OFF);
+      say("push-status", found[1] ? ON : found[0] ? "Off: this browser's notices go to " +
+          "another player, or the server forgot them; switch on to have yours here." : OFF);
     }, function (err) { say("push-status", "Notices cannot be set here: " + err.message, "bad"); });
     box.addEventListener("change", function () {
       var want = box.checked;
@@ -199,8 +211,8 @@
     list.setAttribute("data-loaded", String(channels.length));
   }
 
-  function loadChannels() {
-    return signed("GET", "/api/players/me/channels", null).then(function (a) {
+  function loadChannels(listing) {
+    return (listing || signed("GET", "/api/players/me/channels", null)).then(function (a) {
       if (!a.ok) { throw page().refused(a, "Your channels could not be read"); }
       render(a.data.channels || []);
     });
@@ -287,7 +299,7 @@
     }).then(function () { b.disabled = false; });
   }
 
-  function initChannels() {
+  function initChannels(listing) {
     var form = $("channel-form");
     if (!form) { return; }
     var kind = form.elements.kind;
@@ -305,13 +317,17 @@
       $("channel-secret").textContent = "";
       $("channel-secret-box").hidden = true;
     });
-    loadChannels().catch(function (err) { say("channel-status", err.message, "bad"); });
+    loadChannels(listing).catch(function (err) { say("channel-status", err.message, "bad"); });
   }
 
   function start() {
     if (!page() || !document.body.getAttribute("data-player")) { return; }
-    initPush();
-    initChannels();
+    var listing;  // the player's channels and push subscriptions: one request for both
+    try { listing = signed("GET", "/api/players/me/channels", null); }
+    catch (err) { listing = Promise.reject(err); }
+    listing.catch(function () {});
+    initPush(listing);
+    initChannels(listing);
   }
 
   if (document.readyState === "loading") {
