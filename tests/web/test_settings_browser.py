@@ -453,6 +453,26 @@ def test_chat_channels_of_each_kind_are_added_listed_and_removed(browser, live, 
     assert not csp_violations(browser)
 
 
+def test_a_stopped_channel_says_why_and_a_test_that_goes_starts_it(browser, live, server_app):
+    from server.db import db
+    from server.db.models import NoticeChannel
+    channel_id = state["json_channel"]
+    with server_app.app_context():  # as the worker leaves a channel that kept failing
+        channel = db.session.get(NoticeChannel, int(channel_id))
+        channel.status, channel.failures = "stopped", 3
+        channel.stopped_reason = "the receiver answered 500"
+        db.session.commit()
+    settings_page(browser, live)
+    item = dict(_channel_items(browser))["json"]
+    assert "Stopped: the receiver answered 500" in item
+    _press(browser, channel_id, "test")
+    kind, text = _channel_status(browser, channel_id)
+    assert "ok" in kind and text.startswith("Sent"), text
+    assert "Stopped" not in dict(_channel_items(browser))["json"]
+    listed = signed_get(browser, "/api/players/me/channels")["channels"]
+    assert next(c for c in listed if c["kind"] == "json")["status"] == "active"
+
+
 # --- a CLI home from this browser: pbem device claim ---------------------------------------------
 
 def _claim(home, link):
