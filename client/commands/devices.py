@@ -246,7 +246,7 @@ def claim(c, link, timeout):
     from shared.delegation import DelegationError, check_shape, fingerprint
     from shared.envelope import public_key_hex
 
-    from ..api import ApiError
+    from ..api import ApiError, ServerUnreachable
     server, token = _parse_link(c, link)
     if server.rstrip("/") != c.server:
         c.set_server(server)
@@ -260,6 +260,8 @@ def claim(c, link, timeout):
     try:
         answer = api.request("POST", f"/api/device-links/{token}/key", {"public_key": public},
                              signed=False)
+    except ServerUnreachable:
+        raise
     except ApiError as exc:
         raise PbemError(f"the link does not work: {exc.message}") from None
     fp = fingerprint(public)
@@ -273,6 +275,8 @@ def claim(c, link, timeout):
     while True:
         try:
             seen = api.request("GET", f"/api/device-links/{token}/delegation", signed=False)
+        except ServerUnreachable:
+            raise
         except ApiError as exc:
             if exc.status == 410 and "expired" in exc.message:
                 raise PbemError("no permission came before the link expired: make a new link "

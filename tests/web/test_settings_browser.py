@@ -22,7 +22,7 @@ import sys
 import pytest
 import requests
 
-from tests.client.conftest import ROOT, child_env
+from tests.client.conftest import ROOT, child_env, free_port
 from tests.helpers.browser import _by, by_id, csp_violations, sign_up, status_text, submit, wait
 from tests.helpers.receiver import Receiver
 from tests.helpers.webpush import PushKeys, b64url
@@ -556,6 +556,9 @@ def test_claiming_is_refused_in_a_sentence(live, cli_player, tmp_path):
         assert r.stderr.startswith("pbem: ") and "one-time link" in r.stderr, (bad, r.stderr)
     r = stranger.run("device", "claim", "A" * 43, ok=1)  # a code the server never made
     assert "the link does not work" in r.stderr and "not valid" in r.stderr
+    r = stranger.run("device", "claim", f"http://127.0.0.1:{free_port()}/device/" + "A" * 43,
+                     ok=4)  # the server of the link is not there: the CLI's exit code for it
+    assert r.stderr.startswith("pbem: cannot reach the server")
     ann = cli_player("ann")
     r = ann.run("device", "claim", f"{live.url}/device/" + "A" * 43, ok=1)
     assert "already holds a key" in r.stderr
