@@ -563,3 +563,38 @@ def test_claiming_is_refused_in_a_sentence(live, cli_player, tmp_path):
     r = ann.run("device", "claim", f"{live.url}/device/" + "A" * 43, ok=1)
     assert "already holds a key" in r.stderr
     assert not (tmp_path / "new-home" / "device.json").exists()
+
+
+def test_chat_ids_are_saved_read_back_and_checked(browser, live):
+    settings_page(browser, live)
+    form = by_id(browser, "chat-ids-form")
+    wait(browser, 10, lambda d: form.get_attribute("data-loaded") == "yes", "ids never read")
+    for field, value in (("chat-discord", "123456789012345678"), ("chat-slack", "U012AB3CD"),
+                         ("chat-matrix", "@ann:example.org")):
+        by_id(browser, field).clear()
+        by_id(browser, field).send_keys(value)
+    submit(browser, "chat-ids-form")
+    kind, text = status_text(browser, "chat-ids-status")
+    assert "ok" in kind, text
+    assert signed_get(browser, "/api/players/me/channels")["chat_ids"] == {
+        "discord": "123456789012345678", "slack": "U012AB3CD", "matrix": "@ann:example.org"}
+    # read back on the next visit; an empty field removes one; a mistyped one is refused
+    settings_page(browser, live)
+    form = by_id(browser, "chat-ids-form")
+    wait(browser, 10, lambda d: form.get_attribute("data-loaded") == "yes", "ids never read")
+    assert by_id(browser, "chat-slack").get_attribute("value") == "U012AB3CD"
+    by_id(browser, "chat-slack").clear()
+    by_id(browser, "chat-discord").clear()
+    by_id(browser, "chat-discord").send_keys("@everyone")
+    submit(browser, "chat-ids-form")
+    kind, text = status_text(browser, "chat-ids-status")
+    assert "bad" in kind and text.startswith("Not saved") and "Discord user id" in text, text
+    ids = signed_get(browser, "/api/players/me/channels")["chat_ids"]
+    assert ids["discord"] == "123456789012345678" and ids["slack"] == "U012AB3CD"
+    by_id(browser, "chat-discord").clear()
+    submit(browser, "chat-ids-form")
+    kind, text = status_text(browser, "chat-ids-status")
+    assert "ok" in kind, text
+    assert signed_get(browser, "/api/players/me/channels")["chat_ids"] == {
+        "matrix": "@ann:example.org"}
+    assert not csp_violations(browser)

@@ -1,6 +1,7 @@
 /* The settings page's notices: the "notify me on this device" switch (Web Push through the
-   service worker /sw.js) and the player's chat channels and webhooks (list, add, test,
-   remove, a webhook's secret shown once and rotated).
+   service worker /sw.js), the player's chat channels and webhooks (list, add, test,
+   remove, a webhook's secret shown once and rotated) and their chat ids (the mentions of a
+   game's own channel).
 
    Every request is signed by this browser's key, as the rest of the page's (keys.js
    signedFetch); the words and status lines are account.js's (window.pbemPage).  Text from
@@ -215,7 +216,34 @@
     return (listing || signed("GET", "/api/players/me/channels", null)).then(function (a) {
       if (!a.ok) { throw page().refused(a, "Your channels could not be read"); }
       render(a.data.channels || []);
+      showChatIds(a.data.chat_ids || {});
     });
+  }
+
+  // --- the player's chat ids (a game's channel mentions them) -------------------------------
+
+  var CHAT_KINDS = ["discord", "slack", "matrix"];
+
+  function showChatIds(ids) {
+    var form = $("chat-ids-form");
+    if (!form) { return; }
+    CHAT_KINDS.forEach(function (k) { form.elements[k].value = ids[k] || ""; });
+    form.setAttribute("data-loaded", "yes");
+  }
+
+  function saveChatIds(form) {
+    var body = {}, button = $("chat-ids-submit");
+    CHAT_KINDS.forEach(function (k) { body[k] = form.elements[k].value.trim() || null; });
+    page().busy(button, true);
+    say("chat-ids-status", "Saving…");
+    signed("PUT", "/api/players/me/chat-ids", body).then(function (a) {
+      if (!a.ok) { throw page().refused(a, "Not saved"); }
+      showChatIds(a.data.chat_ids || {});
+      say("chat-ids-status", "Saved.", "ok");
+    }).catch(function (err) {
+      say("chat-ids-status", /^Not saved/.test(err.message) ? err.message :
+          "Not saved: " + err.message, "bad");
+    }).then(function () { page().busy(button, false); });
   }
 
   function showSecret(secret) {
@@ -312,6 +340,11 @@
     $("channels-list").addEventListener("click", function (e) {
       var b = e.target.closest("button[data-action]");
       if (b) { act(b); }
+    });
+    var chat = $("chat-ids-form");
+    chat.addEventListener("submit", function (e) {
+      e.preventDefault();
+      try { saveChatIds(chat); } catch (err) { say("chat-ids-status", err.message, "bad"); }
     });
     $("channel-secret-done").addEventListener("click", function () {
       $("channel-secret").textContent = "";
