@@ -232,9 +232,9 @@ def claim(c, link, timeout):
     """Make this (new) home a device of the player whose browser made LINK.
 
     On the settings page of a browser signed in as you, make a one-time link ("Play from
-    another browser or phone too"); here, in a new home, give that link.  This home makes
-    its own key (the private half never leaves it) and prints its fingerprint; compare it
-    with the one the page shows and confirm on the page.  The page's main key then signs
+    another browser, phone or terminal too"); here, in a new home, give that link.  This
+    home makes its own key (the private half never leaves it) and prints its fingerprint;
+    compare it with the one the page shows and confirm on the page.  The page's main key then signs
     this home's permission (a delegation, shown in every game's log).
 
     \b

@@ -393,7 +393,7 @@
     }).then(function () {
       out.setAttribute("data-state", "done");
       say("device-status", "Done: “" + label + "” may now play for you for " + days +
-          " days. It is signed in.", "ok");
+          " days.", "ok");
     }).catch(function (err) {
       $("device-confirm").hidden = true;
       if (out) { out.setAttribute("data-state", "failed"); }
