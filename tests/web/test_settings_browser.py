@@ -8,7 +8,9 @@ push test therefore gives the page a subscription of a push service on loopback 
 made here, so that the test decrypts what the server sends); everything else is the real
 thing: the browser's permission, the worker's registration, the server's VAPID key handed to
 ``subscribe``, the signed request, the server's push, and the worker showing it (the push is
-delivered to the worker through the DevTools protocol, as a push service would).
+delivered to the worker through the DevTools protocol, as a push service would).  Nobody
+clicks a notification in a headless browser: the worker's click handler is run with a
+stand-in for its global scope.
 
 One server for the module (it allows loopback receivers); the tests run in order, each on
 the player the first one signed up."""
@@ -268,6 +270,50 @@ def test_the_switch_subscribes_this_browser_and_its_worker_shows_the_push(
     assert plain["data"]["url"] == f"{live.url}/"
     state["push_keys"] = keys
     assert not csp_violations(browser)
+
+
+#: static/sw.js run with a stand-in ``self`` (no browser shows a test's notification to be
+#: clicked): its listeners are called as the browser would, and what they do is recorded
+WORKER_CLICKS = """
+const [source, origin, done] = arguments;
+const listeners = {}, opened = [], focused = [];
+let windows = [], closed = 0;
+const stand_in = {
+  location: {origin: origin},
+  addEventListener: (type, fn) => { listeners[type] = fn; },
+  skipWaiting: () => {},
+  clients: {matchAll: () => Promise.resolve(windows), claim: () => Promise.resolve(),
+            openWindow: (url) => { opened.push(url); return Promise.resolve(null); }},
+  registration: {showNotification: () => Promise.resolve()}
+};
+new Function("self", source)(stand_in);
+function click(data) {
+  let work = null;
+  listeners.notificationclick({notification: {data: data, close() { closed += 1; }},
+                               waitUntil(p) { work = p; }});
+  return work;
+}
+(async () => {
+  await click({url: origin + "/g/abc", game: "abc"});          // no window: one is opened
+  windows = [{url: origin + "/g/abc",
+              focus() { focused.push(this.url); return Promise.resolve(this); }}];
+  await click({url: origin + "/g/abc", game: "abc"});          // the game's page is focused
+  await click({url: origin + "/g/other", game: "other"});      // another game: opened
+  await click(null);                                           // no data: the lobby
+  done({opened: opened, focused: focused, closed: closed});
+})().catch(e => done(String(e)));
+"""
+
+
+def test_a_click_on_a_notice_opens_the_game_page_or_focuses_it(browser, live):
+    from pathlib import Path
+
+    import server.web
+    source = (Path(server.web.__file__).parent / "static" / "sw.js").read_text("utf-8")
+    browser.get("data:text/html,<title>worker</title>")  # a page without the site's CSP
+    got = run_async(browser, WORKER_CLICKS, source, live.url)
+    assert got == {"opened": [f"{live.url}/g/abc", f"{live.url}/g/other", f"{live.url}/"],
+                   "focused": [f"{live.url}/g/abc"], "closed": 4}
 
 
 def test_the_switch_off_ends_the_subscription_here_and_on_the_server(
