@@ -43,6 +43,15 @@ COMMANDS = {
              "ends, 3 on timeout."),
     "takeback": ("commands.table", "Ask to take back your last moves in GAME, or answer a "
                  "request (--accept, --refuse)."),
+    "resign": ("commands.table", "Give up GAME: with two seats the other seat wins; with "
+               "more, your seat leaves the race."),
+    "draw": ("commands.table", "Offer a draw in GAME, or accept the one offered; --refuse "
+             "refuses (or withdraws) it."),
+    "abort": ("commands.table", "Abort GAME: it ends unrated, with no winner."),
+    "pause": ("commands.table", "Ask the table to stop GAME's clocks for N days, or agree to "
+              "the pause asked."),
+    "resume": ("commands.table", "End GAME's pause (the clocks run again), or refuse the "
+               "pause asked."),
     "key": ("commands.table", "Your main key: rotate it (with the old key, or the recovery "
             "code if it is lost)."),
     "log": ("commands.archive", "The moves of GAME so far, with what they caused as you may "
@@ -67,6 +76,8 @@ COMMANDS = {
                "channel."),
     "device": ("commands.devices", "Let another device (a second home, a browser) move for "
                "you: add, import, claim, list, revoke."),
+    "mail": ("commands.mail", "Moves in plain words by mail: on (a mail key the server "
+             "holds), off, or whether it is on."),
     # table talk and standing orders
     "say": ("commands.talk", "Say TEXT at the table of GAME: to everyone, or --to one seat "
             "only."),

@@ -116,11 +116,12 @@ def create_app(config=None):
     from .api import calendar  # the private calendar feed of a player's deadlines
     api.register_blueprint(calendar.blp)
     # the after-append hooks (server/game/hooks.py), in the order they run in the append's
-    # transaction: a @handover's seat rows, then the standing orders, then push
+    # transaction: a @handover's seat rows, then the standing orders, then the notices of
+    # the table's decisions, then push
     from .game import bots as game_bots
-    from .game import orders
+    from .game import decisions, orders
     from .workers import push as push_waiters
-    for hooked in (game_bots, orders, push_waiters):
+    for hooked in (game_bots, orders, decisions, push_waiters):
         hooked.init_app(app)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)

@@ -46,9 +46,13 @@ def _number(entry):
 
 
 def _device_note(entry):
-    """" (device 'phone')" for an entry signed by a delegated device key, else ""."""
+    """" (device 'phone')" for an entry signed by a delegated device key, " (by mail: the
+    server's mail key)" for one a mail key signed (shared/delegation.py), else ""."""
+    from shared.delegation import is_mail_key
     try:
         delegation = json.loads(entry["envelope"]).get("delegation")
+        if is_mail_key(delegation):
+            return " (by mail: the server's mail key)"
         return f" (device {delegation['label']!r})" if isinstance(delegation, dict) else ""
     except (KeyError, TypeError, ValueError, AttributeError):
         return ""
@@ -248,6 +252,8 @@ def verify(c, file, server_key, no_color):
             f"{h['seat']} to {h['player']} at move {h['seq'] + 1}"
             + (" (its deadline passed)" if h["forced"] else " (by its player)")
             for h in data["handovers"]) + ".")
+    data["mail_moves"] = report.get("mail_moves") or []
+    seats_line += _mail_summary(data["mail_moves"])
     if not report["complete"]:
         lines = [f"{file}: a verified prefix, not a whole game: the signatures and hash links "
                  f"of {report['entries']} move(s) of {header['type']} game {header['game']} "
@@ -271,7 +277,10 @@ def verify(c, file, server_key, no_color):
         raise click.exceptions.Exit(EXIT_PREFIX)
     game = report["game"]
     color = color_wanted(no_color)
-    winners = ", ".join((report["result"] or {}).get("winners") or []) or "nobody"
+    result = report["result"] or {}
+    winners = ", ".join(result.get("winners") or []) or "nobody"
+    # a table decision ended it (shared/table.py): say which, and an abort's "unrated"
+    how = f" ({result['reason']})" if result.get("table") or result.get("resigned") else ""
     talk = _talk_summary(report)
     if talk:
         data["messages"] = len(report.get("messages") or [])
@@ -281,7 +290,7 @@ def verify(c, file, server_key, no_color):
         f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} game "
         f"{header['game']} up to the final head signed by {signer}; the seed matches its "
         f"commitment, every signature and hash link holds, and the replay agrees; won by "
-        f"{winners}.")])
+        f"{winners}{how}.")])
 
 
 def _talk_summary(report):
@@ -300,6 +309,29 @@ def _talk_summary(report):
     return [f"Table talk: {messages} signed message(s) verified; standing orders: {orders} "
             f"signed order(s), and every one of the {report.get('order_entries', 0)} move(s) "
             f"played for them follows from its order.{chosen}"]
+
+
+def _mail_summary(mail_moves):
+    """The moves a mail key signed (a key the server holds, delegated by the seat's player for
+    the moves they send in plain words by mail), one sentence per key ("" for none)."""
+    from datetime import datetime, timezone
+
+    from shared.delegation import fingerprint
+    by_key = {}
+    for m in mail_moves:
+        by_key.setdefault(m["device_key"], []).append(m)
+    out = []
+    for key, moves in by_key.items():
+        first = moves[0]
+        until = datetime.fromtimestamp(first["not_after"], timezone.utc) \
+            .strftime("%Y-%m-%d %H:%M UTC")
+        numbers = ", ".join(str(m["seq"] + 1) for m in moves)
+        out.append(_printable(
+            f" Move{'s' if len(moves) > 1 else ''} {numbers} ({first['seat']}) signed by "
+            f"{first['player']}'s mail key {fingerprint(key)} (held by the server), delegated "
+            f"by {first['player']}'s main key until {until}, first in the log at move "
+            f"{first['first_seq'] + 1}."))
+    return "".join(out)
 
 
 def _is_bot_name(name):

@@ -257,6 +257,32 @@ def _panel(resp, seat):
     else:
         waiting = ", ".join(f"{s} ({owes[s]})" if owes.get(s) else s for s in to_act) or "nobody"
         lines.append(f"{you} Waiting for {waiting}.")
+    return lines + _decisions_lines(view.get("table") or {}, seat, game["id"])
+
+
+def _decisions_lines(table, seat, game_id):
+    """The table's decisions pending or in force (shared/table.py), and how to answer."""
+    lines = []
+    if table.get("resigned"):
+        lines.append(f"Resigned (out of the race): {', '.join(table['resigned'])}.")
+    for what, words, answer in (
+            ("draw", "offers a draw", f"pbem draw {game_id} (or --refuse)"),
+            ("abort", "asks to abort the game", f"pbem abort {game_id} (or --refuse)"),
+            ("pause", "asks to pause the game", f"pbem pause {game_id} (or pbem resume)")):
+        asked = table.get(what)
+        if not asked:
+            continue
+        days = f" for {asked['days']} days" if what == "pause" else ""
+        owed = ", ".join(asked.get("owed") or []) or "nobody"
+        lines.append(f"{asked['seat']} {words}{days}; waiting for {owed}.")
+        if seat in (asked.get("owed") or []):
+            lines.append(f"  {answer}")
+    if table.get("paused"):
+        from datetime import datetime, timezone
+        until = datetime.fromtimestamp(table["paused"]["until"], timezone.utc)
+        lines.append(f"The table paused the game for {table['paused']['days']} days, until "
+                     f"{until.strftime('%Y-%m-%d %H:%M UTC')}: pbem resume {game_id} ends the "
+                     "pause.")
     return lines
 
 

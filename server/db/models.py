@@ -236,6 +236,9 @@ class Notice(db.Model):
     last_error: Mapped[str | None] = mapped_column(String(500))
     # channel "channel": the notice channel (NoticeChannel) it goes to; "webpush": every
     # push subscription of the player
+    # an email's own headers (Reply-To, Message-ID, In-Reply-To): a turn notice to a player
+    # who moves by mail carries its reply token in them (server/game/mailkeys.py)
+    headers: Mapped[dict | None] = mapped_column(JSON(none_as_null=True))
     channel_id: Mapped[int | None] = mapped_column(ForeignKey("notice_channels.id"),
                                                    index=True)
 
@@ -439,3 +442,37 @@ class WorkerHeartbeat(db.Model):
     __tablename__ = "worker_heartbeats"
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+
+
+# --- moves by mail: the mail key the server holds for a player, and reply tokens ---------------
+# (server/game/mailkeys.py)
+
+class MailKey(db.Model):
+    """The private half of a player's mail key: a device key the server made, which the
+    player's main key delegates (label "mail", its DeviceKey row) to sign moves made by plain
+    mail.  ``private_key`` is sealed (server/game/mailkeys.py); it is wiped when the key is
+    revoked.  A row without its DeviceKey is waiting for the player's delegation."""
+
+    __tablename__ = "mail_keys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    device_key: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    private_key: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    delegated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class MailToken(db.Model):
+    """A reply token of one mail to a player who moves by mail: good for the move ``seq`` of
+    ``seat`` in ``game_id``, once.  Only its SHA-256 is stored."""
+
+    __tablename__ = "mail_tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    game_id: Mapped[str] = mapped_column(String(16), nullable=False)
+    seat: Mapped[str] = mapped_column(String(32), nullable=False)
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    spent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -329,6 +329,42 @@ class ArchiveSchema(Strict):
 class InboundResultSchema(Strict):
     results = fields.List(fields.Dict(), dump_only=True)
     undecodable = fields.List(fields.String(), dump_only=True)
+    plain = fields.Dict(dump_only=True, metadata={
+        "description": "a mail without a signed block: what became of it as a move in plain "
+                       "words ({status: accepted, refused or ignored, code, ...})"})
+
+
+class MailKeySchema(Strict):
+    """A player's mail key (server/game/mailkeys.py)."""
+    on = fields.Boolean(dump_only=True, metadata={
+        "description": "moves by mail are on: the key is delegated, in force and held"})
+    device_key = fields.String(dump_only=True, allow_none=True)
+    fingerprint = fields.String(dump_only=True, allow_none=True)
+    not_after = fields.Integer(dump_only=True, allow_none=True)
+    ended = fields.Boolean(dump_only=True, metadata={
+        "description": "a mail key is registered but no longer signs (its date passed, or a "
+                       "key rotation ended its delegation): pbem mail off, then on"})
+
+
+class MailKeyMadeSchema(Strict):
+    """A fresh mail key for the caller's main key to delegate."""
+    player = fields.String(dump_only=True)
+    device_key = fields.String(dump_only=True)
+    fingerprint = fields.String(dump_only=True)
+    label = fields.String(dump_only=True, metadata={"description": 'always "mail"'})
+    max_days = fields.Integer(dump_only=True)
+
+
+class MailDelegationSchema(Strict):
+    delegation = fields.Dict(required=True, metadata={
+        "description": '{player, device_key, label: "mail", not_after, signature}, signed by '
+                       "the caller's main key (shared/delegation.py)"})
+
+
+class MailRevokedSchema(Strict):
+    revoked = fields.List(fields.String(), dump_only=True, metadata={
+        "description": "the mail keys revoked: append @revoke KEY to each running game"})
+    orders_ended = fields.List(fields.Dict(), dump_only=True)
 
 
 class SettingsSchema(Strict):
@@ -369,6 +405,12 @@ class TableSchema(Strict):
     revoked = fields.List(fields.String(), dump_only=True)
     taken_back = fields.List(fields.Integer(), dump_only=True)
     next_seq = fields.Integer(dump_only=True)
+    # the table's decisions pending or in force (shared/table.py LogReplay.decisions): draw,
+    # abort, pause (each with its seat, accepted and owed), paused, pauses, resigned; and
+    # how many rules moves of its own each seat made (one seat aborts alone below two each)
+    decisions = fields.Dict(dump_only=True)
+    own_moves = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True)
+    limits = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True)
 
 
 class BotAccountSchema(Strict):

@@ -7,6 +7,7 @@ import logging
 from flask import make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from shared import numbering
 from shared.games import game_types, get_game
 
 from ..db import db
@@ -127,7 +128,7 @@ def _game_context(game, player, seat):
             "player": player, "mine": mine, "private": _private_panel(view),
             "result": (view or {}).get("result") or game.result,
             "etag": _etag(game, seat, player), "show_cards": bool(counts),
-            "score_label": game_def.score_label,
+            "score_label": game_def.score_label, "game_cooperative": game_def.cooperative,
             "play": _play_context(game, seat, player, view),
             "join": _join_context(game, player, mine)}
 
@@ -164,8 +165,9 @@ def _play_context(game, seat, player, view):
     if not any(s.seat == seat and s.player_id == player.id for s in game.seats):
         return None
     game_def = get_game(game.type)
-    moves = game_def.legal_moves(load_state(game), seat) if seat in (view.get("to_act") or []) \
-        else []
+    resigned = seat in ((view.get("table") or {}).get("resigned") or ())
+    moves = game_def.legal_moves(load_state(game), seat) \
+        if seat in (view.get("to_act") or []) and not resigned else []
     groups = {}
     for move in moves:
         words = move.split()
@@ -189,6 +191,19 @@ def iso_filter(moment):
     return _iso(moment)
 
 
+@bp.app_template_filter("unix_iso")
+def unix_iso_filter(seconds):
+    """Unix time (a pause's end, shared/table.py) as an ISO timestamp in UTC."""
+    from datetime import datetime, timezone
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat()
+
+
+@bp.app_template_filter("unix_utc")
+def unix_utc_filter(seconds):
+    from datetime import datetime, timezone
+    return utc_filter(datetime.fromtimestamp(seconds, timezone.utc))
+
+
 @bp.app_template_filter("utc")
 def utc_filter(moment):
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else ""
@@ -204,6 +219,18 @@ def reason_filter(result):
         return ""
     reason = reason.strip()
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+
+
+@bp.app_template_filter("shown_text")
+def shown_text_filter(text):
+    """A log entry's text with the pages' numbering (``@takeback 14`` is "@takeback 15")."""
+    return numbering.shown_text(text)
+
+
+@bp.app_template_filter("shown_event")
+def shown_event_filter(text):
+    """A table event or duty text with its seqs as the pages' move numbers."""
+    return numbering.shown_event(text)
 
 
 @bp.app_template_filter("when")

@@ -355,6 +355,35 @@ def test_the_time_zone_is_changed_on_settings_and_read_back(profiles, live, shot
     shots(a, "home-settings")
 
 
+def _mail_switch(driver, live, want):
+    driver.get(live.url + "/settings")
+    box = by_id(driver, "set-mail-moves")
+    assert box.is_enabled() and box.is_selected() is not want
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", box)
+    box.click()
+    return status_text(driver, "mail-status")
+
+
+def test_moves_by_mail_are_switched_on_and_off_on_settings(profiles, live, shots):
+    """The switch delegates a mail key with the browser's main key; off, it wipes it and
+    the running game's log records its revocation, signed by that main key."""
+    a = profiles(1)
+    kind, text = _mail_switch(a, live, True)
+    assert "ok" in kind and "Moves by mail are on until" in text, text
+    a.get(live.url + "/settings")
+    assert by_id(a, "set-mail-moves").is_selected()
+    assert by_id(a, "mail-until").text
+    shots(a, "settings-mail-on")
+    kind, text = _mail_switch(a, live, False)
+    assert "ok" in kind and "Moves by mail are off" in text and "Not recorded" not in text, text
+    a.get(live.url + "/settings")
+    assert not by_id(a, "set-mail-moves").is_selected()
+    entries = api(live, f"/api/games/{state['game']}/log")["entries"]
+    revokes = [e for e in entries if e["move"].startswith("@revoke ")]
+    assert len(revokes) == 1 and revokes[0]["seat"] == state["seats"][ANN]
+    assert csp_violations(a) == []
+
+
 # --- restoring a player from the recovery kit -----------------------------------------------------
 
 def test_the_second_player_is_restored_on_a_third_profile(profiles, live, shots, tmp_path):

@@ -417,6 +417,31 @@
     });
   }
 
+  // --- moves by mail: a key the server holds, delegated by this browser's main key ----------
+
+  var MAIL_DAYS = 90;
+
+  function mailSwitch(box) {
+    var player = box.getAttribute("data-player"), on = box.checked;
+    box.disabled = true;
+    say("mail-status", on ? "Turning moves by mail on…" : "Turning moves by mail off…");
+    Promise.resolve().then(function () {
+      return on ? keys().mailOn(player, MAIL_DAYS) : keys().mailOff(player);
+    }).then(function (r) {
+      if (on) {
+        say("mail-status", "Moves by mail are on until " +
+            new Date(r.not_after * 1000).toLocaleString() + ": answer a turn notice with " +
+            "your move on the first line.", "ok");
+      } else {
+        say("mail-status", "Moves by mail are off: the server wiped its key." +
+            (r.length ? " Not recorded in game " + r.join(", ") + "." : ""), "ok");
+      }
+    }).catch(function (err) {
+      box.checked = !on;
+      say("mail-status", "Not changed: " + err.message, "bad");
+    }).then(function () { box.disabled = false; });
+  }
+
   // --- wiring --------------------------------------------------------------------------------
 
   function on(id, fn) {
@@ -447,6 +472,8 @@
     on("join-form", join);
     on("settings-form", settings);
     on("device-form", deviceLink);
+    var mailBox = $("set-mail-moves");
+    if (mailBox) { mailBox.addEventListener("change", function () { mailSwitch(mailBox); }); }
     var printButton = $("recovery-print");
     if (printButton) { printButton.addEventListener("click", function () { window.print(); }); }
     var type = $("new-type");

@@ -545,11 +545,11 @@
          label, not_after) signed by the main key, posted for the other browser to fetch. */
   var DELEGATION_DOMAIN = "pbem-delegation-v1\n";
 
-  function mainFor(player) {
+  function mainFor(player, what) {
     return getRecord("player:" + player).then(function (rec) {
       if (!isMain(rec)) {
         throw new Error("only a browser holding " + player + "'s main key (the one signed " +
-                        "up or restored here) can let another device play");
+                        "up or restored here) can " + (what || "let another device play"));
       }
       return rec;
     });
@@ -575,6 +575,70 @@
       return signedFetch(player, "POST", "/api/devices/links/" + Number(id) + "/delegation",
                          {delegation: delegation});
     }).then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
+  }
+
+  /* moves by mail (server/game/mailkeys.py): mailOn(player, days) signs, with this
+     browser's main key, the delegation of the key the server makes (label "mail");
+     mailOff(player) has the server wipe it, then appends "@revoke KEY" signed by the main key
+     to each running game of the player (as pbem mail off does); resolves to the games it
+     could not record it in. */
+  function mailOn(player, days) {
+    var made;
+    return mainFor(player, "turn moves by mail on").then(function () {
+      return signedFetch(player, "POST", "/api/mail/key", {});
+    }).then(function (a) {
+      if (!a.ok) { throw failure(a); }
+      made = a.data;
+      if (made.label !== "mail" || made.player !== player) {
+        throw new Error("the server's answer is not a mail key of yours: nothing delegated");
+      }
+      var body = {player: player, device_key: made.device_key, label: "mail",
+                  not_after: nowSeconds() + days * 86400};
+      return getRecord("player:" + player).then(function (rec) {
+        return signBytes(rec.privateKey, enc.encode(DELEGATION_DOMAIN + canonicalJson(body)));
+      }).then(function (signature) {
+        return signedFetch(player, "POST", "/api/mail/key/delegation",
+                           {delegation: Object.assign({}, body, {signature: signature})});
+      });
+    }).then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
+  }
+
+  function mailOff(player) {
+    var keys, missed = [];
+    return mainFor(player, "turn moves by mail off").then(function () {
+      return signedFetch(player, "POST", "/api/mail/key/revoke", {});
+    }).then(function (a) {
+      if (!a.ok) { throw failure(a); }
+      keys = a.data.revoked || [];
+      return signedFetch(player, "GET", "/api/games?status=playing", null);
+    }).then(function (a) {
+      if (!a.ok) { throw failure(a); }
+      var chain = Promise.resolve();
+      (a.data.games || []).forEach(function (g) {
+        (g.you || []).forEach(function (seat) {
+          keys.forEach(function (key) {
+            chain = chain.then(function () { return revokeIn(g.id, seat, key); })
+              .catch(function () { missed.push(g.id); });
+          });
+        });
+      });
+      return chain.then(function () { return missed; });
+    });
+  }
+
+  function revokeIn(gameId, seat, key) {
+    var path = "/api/games/" + encodeURIComponent(gameId);
+    return fetch(path + "/view", {headers: {Accept: "application/json"}}).then(jsonAnswer)
+      .then(function (a) {
+        if (!a.ok) { throw failure(a); }
+        return signEnvelope({game: gameId, seq: a.data.next_seq, prev: a.data.prev,
+                             seat: seat, move: "@revoke " + key});
+      }).then(function (signed) {
+        return fetch(path + "/moves", {
+          method: "POST", headers: {"Content-Type": "application/json",
+                                    Accept: "application/json"},
+          body: JSON.stringify(signed)});
+      }).then(jsonAnswer).then(function (a) { if (!a.ok) { throw failure(a); } });
   }
 
   /* the players this browser can sign for now: its main keys and its delegations in force */
@@ -705,6 +769,8 @@
     linkStart: linkStart,
     linkState: linkState,
     linkDeliver: linkDeliver,
+    mailOn: mailOn,
+    mailOff: mailOff,
     register: register,
     restore: restore,
     signedFetch: signedFetch,
