@@ -77,7 +77,7 @@ COMMANDS = {
     "notify": ("commands.notify", "Where your notices go: chat channels, webhooks, a game's "
                "channel."),
     "device": ("commands.devices", "Let another device (a second home, a browser) move for "
-               "you: add, import, list, revoke."),
+               "you: add, import, claim, list, revoke."),
     "mail": ("commands.mail", "Moves in plain words by mail: on (a mail key the server "
              "holds), off, or whether it is on."),
     # table talk and standing orders

@@ -10,6 +10,9 @@ against your seat's key; the server never holds a private key.
 - ``pbem device add --browser --label phone`` prints a one-time link; open it in the browser,
   compare the fingerprint it shows with the one printed here, answer yes, and the page gets its
   delegation.  The browser's key never leaves it.
+- ``pbem device claim LINK``, the other way round: a browser signed in as you (its settings
+  page) makes a one-time link; this new home makes its own key, shows its fingerprint, and
+  the browser's main key signs its delegation once you confirm there.
 - ``pbem device list``; ``pbem device revoke LABEL`` (the server refuses the device at once, and
   an ``@revoke KEY`` entry signed by your main key is appended to each of your running games so
   that archives show it).
@@ -23,7 +26,7 @@ from datetime import datetime, timezone
 
 import click
 
-from ..context import PbemError, UsageProblem, pass_ctx
+from ..context import DEFAULT_SERVER, PbemError, UsageProblem, pass_ctx
 
 MAX_DAYS = 3650
 FILE_FORMAT = "pbem-device-v1"
@@ -59,7 +62,8 @@ def _not_after(days):
 
 @click.group("device")
 def device():
-    """Let another device (a second home, a browser) move for you: add, import, list, revoke."""
+    """Let another device (a second home, a browser) move for you: add, import, claim, list,
+    revoke."""
 
 
 def _subcommand(fn):
@@ -153,7 +157,7 @@ def _add_browser(c, api, name, main, label, not_after, yes):
 @pass_ctx
 def import_(c, file):
     """Make this (new) home sign as your device, with FILE from pbem device add."""
-    from shared.delegation import DelegationError, check_shape, verify_delegation
+    from shared.delegation import DelegationError, check_shape
     from shared.envelope import public_key_hex
     try:
         with open(file, encoding="utf-8") as fh:
@@ -176,24 +180,129 @@ def import_(c, file):
     known = home.config().get("name")
     if known and known != delegation["player"]:
         raise PbemError(f"{home.path} belongs to {known}, not {delegation['player']}")
-    player = c.api.player(delegation["player"])
-    try:
-        verify_delegation(delegation, player.get("public_key"), delegation["player"])
-    except DelegationError as exc:
-        raise PbemError(f"{file}'s delegation does not hold on {c.server}: {exc.message}") \
-            from None
-    if delegation["not_after"] < time.time():
-        raise PbemError(f"{file}'s delegation ended on {_when(delegation['not_after'])}")
-    home.save_device(key, delegation, c.server)
-    config = home.config()
-    config["name"] = delegation["player"]
-    home.save_config(config)
-    c._api = c._heads = None
+    _become_device(c, key, delegation, f"{file}'s delegation")
     c.emit({"player": delegation["player"], "label": delegation["label"],
             "not_after": delegation["not_after"], "home": home.path},
            [f"{home.path} now moves for {delegation['player']} as device "
             f"{delegation['label']!r} until {_when(delegation['not_after'])}",
             f"Delete {file}: it holds this device's private key."])
+
+
+def _become_device(c, key, delegation, what):
+    """Check ``delegation`` (of ``key``) against its player's key on the server, then make
+    this home that player's device home.  ``what`` names the delegation in errors."""
+    from shared.delegation import DelegationError, verify_delegation
+    player = c.api.player(delegation["player"])
+    try:
+        verify_delegation(delegation, player.get("public_key"), delegation["player"])
+    except DelegationError as exc:
+        raise PbemError(f"{what} does not hold on {c.server}: {exc.message}") from None
+    if delegation["not_after"] < time.time():
+        raise PbemError(f"{what} ended on {_when(delegation['not_after'])}")
+    c.home.save_device(key, delegation, c.server)
+    config = c.home.config()
+    config["name"] = delegation["player"]
+    c.home.save_config(config)
+    c._api = c._heads = None
+
+
+#: a one-time link as a browser's settings page (or ``pbem device add --browser``) shows it:
+#: SERVER/device/TOKEN, or the TOKEN alone (then the server is --server)
+_LINK = re.compile(r"(?P<server>https?://[^\s?#]+?)/device/(?P<token>[A-Za-z0-9_-]{20,100})/?")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
+
+
+def _parse_link(c, link):
+    text = link.strip()
+    m = _LINK.fullmatch(text)
+    if m:
+        return m.group("server"), m.group("token")
+    if _TOKEN.fullmatch(text):
+        return c.server, text
+    raise UsageProblem("give the one-time link the other device shows (it looks like "
+                       "https://SERVER/device/CODE), or its CODE alone")
+
+
+@device.command("claim")
+@click.argument("link", metavar="LINK")
+@click.option("--timeout", default=600, show_default=True, type=click.IntRange(1, 3600),
+              help="Seconds to wait for the other device's permission.")
+@pass_ctx
+def claim(c, link, timeout):
+    """Make this (new) home a device of the player whose browser made LINK.
+
+    On the settings page of a browser signed in as you, make a one-time link ("Play from
+    another browser, phone or terminal too"); here, in a new home, give that link.  This
+    home makes its own key (the private half never leaves it) and prints its fingerprint;
+    compare it with the one the page shows and confirm on the page.  The page's main key then signs
+    this home's permission (a delegation, shown in every game's log).
+
+    \b
+    Example:
+      pbem --home ~/pbem-laptop device claim https://pbem.example/device/Xy3...
+    """
+    import secrets
+
+    from shared.delegation import DelegationError, check_shape, fingerprint
+    from shared.envelope import public_key_hex
+
+    from ..api import ApiError, ServerUnreachable
+    server, token = _parse_link(c, link)
+    if server.rstrip("/") != c.server:
+        c.set_server(server)
+    home = c.home
+    if home.has_key():
+        raise PbemError(f"{home.path} already holds a key: claim the link in a new home "
+                        "(--home DIR)")
+    key = secrets.token_bytes(32)
+    public = public_key_hex(key)
+    api = c.api
+    try:
+        answer = api.request("POST", f"/api/device-links/{token}/key", {"public_key": public},
+                             signed=False)
+    except ServerUnreachable:
+        raise
+    except ApiError as exc:
+        raise PbemError(f"the link does not work: {exc.message}") from None
+    fp = fingerprint(public)
+    if answer.get("fingerprint") != fp:
+        raise PbemError("the server's fingerprint of this home's key differs: nothing was "
+                        "delegated")
+    c.note(f"This home's key has the fingerprint {fp}")
+    c.note("The page that made the link shows a fingerprint: if it is the same, confirm "
+           "there. Waiting...")
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            seen = api.request("GET", f"/api/device-links/{token}/delegation", signed=False)
+        except ServerUnreachable:
+            raise
+        except ApiError as exc:
+            if exc.status == 410 and "expired" in exc.message:
+                raise PbemError("no permission came before the link expired: make a new link "
+                                "on the browser's settings page and claim it") from None
+            raise PbemError(f"no permission came: {exc.message}") from None
+        if seen.get("status") == "done":
+            break
+        if time.monotonic() > deadline:
+            raise PbemError(f"no permission came within {timeout} seconds: make a new link "
+                            "and claim it again")
+        time.sleep(1)
+    try:
+        delegation = check_shape(seen.get("delegation"))
+    except DelegationError as exc:
+        raise PbemError(f"the permission the server gave is malformed: {exc.message}") \
+            from None
+    if delegation["device_key"] != public:
+        raise PbemError("the permission the server gave is for another key: nothing was kept")
+    _become_device(c, key, delegation, "the permission the server gave")
+    lines = [f"{home.path} now moves for {delegation['player']} as device "
+             f"{delegation['label']!r} until {_when(delegation['not_after'])}"]
+    if c.server != DEFAULT_SERVER:
+        lines.append(f"Use it with --server {c.server} (or PBEM_SERVER={c.server}).")
+    c.emit({"player": delegation["player"], "label": delegation["label"],
+            "not_after": delegation["not_after"], "home": home.path, "server": c.server,
+            "fingerprint": fp}, lines)
 
 
 @device.command("list")
@@ -256,8 +365,8 @@ def _post_table_entry(c, api, main, game_id, seat, text):
         raise PbemError(exc.message) from None
 
 
-for _cmd in (add, import_, list_, revoke):
+for _cmd in (add, import_, claim, list_, revoke):
     _subcommand(_cmd)
 # the subcommands live in the group only: ``pbem`` finds top-level commands among this
 # module's names (client/cli.py, tests/client/test_cli_lazy.py)
-del _cmd, add, import_, list_, revoke
+del _cmd, add, import_, claim, list_, revoke

@@ -1,5 +1,6 @@
 """The pages that make a browser a player's home (no shell needed): ``/signup``, ``/signin``,
-``/new`` (start a game), ``/settings``.
+``/new`` (start a game), ``/settings``, and ``/sw.js``, the service worker that shows Web Push
+notices (served at the top so that its scope is every page).
 
 The pages only show forms and what the server knows; ``static/account.js`` does the rest in
 the browser with ``static/keys.js``: the main key is made there (WebCrypto Ed25519, not
@@ -9,7 +10,7 @@ request signed by that key like any other API call, and the session cookie comes
 be made to act for its reader by another site.
 """
 
-from flask import make_response, render_template, request
+from flask import make_response, render_template, request, send_from_directory
 
 from shared.bots import LEVELS
 from shared.games import game_types, get_game
@@ -77,3 +78,15 @@ def settings():
         from datetime import datetime, timezone
         mail["until"] = datetime.fromtimestamp(mail["not_after"], timezone.utc)
     return _page("settings.html", days_left=days, mail=mail)
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker of ``/settings``' "notify me on this device" switch
+    (``static/sw.js``): at the top of the site, so that its scope is every page and a
+    click on a notice opens the game's page in it."""
+    resp = send_from_directory(bp.static_folder, "sw.js", mimetype="text/javascript",
+                               max_age=0)
+    # a browser checks its worker for updates at least daily; no-cache makes it ask each time
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp

@@ -124,3 +124,73 @@ def test_revoking_a_device_ends_and_lists_the_orders_it_signed(make_player, tmp_
         bob.run("play", game, "hold" if view["pot"] else "roll")
     entries = ann.json("log", game)[before:]
     assert entries and all('"order":' not in e["envelope"] for e in entries), entries
+
+
+class _LinkServer:
+    """A server's side of one device link, as a ``requests`` session: the key the home posts
+    (answered with ``fingerprint(key)``, or ``fingerprint`` when given), then the delegation
+    ``deliver(device_key)`` returns, and ``main``'s public key as the player's."""
+
+    def __init__(self, main, deliver, fingerprint=None):
+        self.main, self.deliver, self.fingerprint = main, deliver, fingerprint
+        self.posted = None
+
+    def request(self, method, url, data=None, headers=None, timeout=None):
+        from shared.delegation import fingerprint
+        from shared.envelope import public_key_hex
+        path = url.split("://", 1)[1].split("/", 1)[1]
+        if method == "POST" and path.endswith("/key"):
+            self.posted = json.loads(data)["public_key"]
+            return _Answer(201, {"fingerprint": self.fingerprint or fingerprint(self.posted),
+                                 "label": "laptop"})
+        if path.endswith("/delegation"):
+            return _Answer(200, {"status": "done", "delegation": self.deliver(self.posted)})
+        if path.startswith("api/players/"):
+            return _Answer(200, {"name": "ann", "public_key": public_key_hex(self.main)})
+        return _Answer(404, {"error": {"code": "x", "message": "no such page", "details": {}}})
+
+
+class _Answer:
+    def __init__(self, status, body):
+        self.status_code, self._body = status, body
+        self.text, self.reason = json.dumps(body), ""
+        self.headers = {"Content-Type": "application/json"}
+
+    def json(self):
+        return self._body
+
+
+def test_claim_keeps_nothing_a_server_could_forge(tmp_path):
+    """What the server hands ``pbem device claim`` is checked: the fingerprint of the key the
+    home posted, that the delegation is for that key, and that the player's key signed it."""
+    import secrets
+    import time
+
+    from shared.delegation import make_delegation
+    main, other = secrets.token_bytes(32), secrets.token_bytes(32)
+    until = int(time.time()) + 86400
+    link = "http://pbem.example/device/" + "A" * 43
+    cases = [
+        (_LinkServer(main, lambda key: make_delegation(main, "ann", key, "laptop", until),
+                     fingerprint="0000-0000-0000-0000"), "fingerprint"),
+        (_LinkServer(main, lambda key: make_delegation(
+            main, "ann", secrets.token_bytes(32).hex(), "laptop", until)), "another key"),
+        (_LinkServer(main, lambda key: make_delegation(other, "ann", key, "laptop", until)),
+         "does not hold"),
+        (_LinkServer(main, lambda key: {"player": "ann"}), "malformed"),
+    ]
+    for n, (server, words) in enumerate(cases):
+        home = Player("http://pbem.example", tmp_path / f"home{n}", "ann")
+        r = home.run("device", "claim", link, ok=1, obj={"session": server})
+        last = r.stderr.strip().splitlines()[-1]  # after the notes: one sentence
+        assert last.startswith("pbem: ") and words in last, (words, r.stderr)
+        assert "Traceback" not in r.stderr
+        assert not (home.home / "device.json").exists()
+    # and what holds is kept: the home signs as the delegated device from then on
+    server = _LinkServer(main, lambda key: make_delegation(main, "ann", key, "laptop", until))
+    home = Player("http://pbem.example", tmp_path / "good", "ann")
+    out = home.run("device", "claim", link, obj={"session": server}).stdout
+    assert "now moves for ann as device 'laptop'" in out
+    kept = json.loads((home.home / "device.json").read_text())
+    assert kept["delegation"]["device_key"] == server.posted
+    assert not (home.home / "key.ed25519").exists()

@@ -91,3 +91,44 @@ def add_browser(browser, live, player, label, screenshot=None):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# --- the home pages: a browser signs up, a form is sent, its status line read ------------
+
+def by_id(driver, id_):
+    return driver.find_element(_by("ID"), id_)
+
+
+def submit(driver, form_id):
+    form = by_id(driver, form_id)
+    button = form.find_element(_by("CSS_SELECTOR"), "button[type=submit]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    button.click()
+
+
+def status_text(driver, id_, seconds=30):
+    """The status line ``id_`` once it says how things ended (ok or bad)."""
+    wait(driver, seconds, lambda d: "ok" in by_id(d, id_).get_attribute("class").split() or
+         "bad" in by_id(d, id_).get_attribute("class").split(), f"{id_} never settled")
+    el = by_id(driver, id_)
+    return el.get_attribute("class"), el.text
+
+
+def sign_up(driver, live, name, tz):
+    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": tz})
+    driver.get(live.url + "/signup")
+    field = by_id(driver, "signup-tz")
+    wait(driver, 10, lambda d: field.get_attribute("value") == tz, "the time zone is not filled")
+    by_id(driver, "signup-name").send_keys(name)
+    by_id(driver, "signup-email").send_keys(f"{name}@example.org")
+    submit(driver, "signup-form")
+    kind, text = status_text(driver, "signup-status")
+    assert "ok" in kind, text
+    code = by_id(driver, "recovery-code").text
+    assert code.startswith("pbemrc-") and len(code.split("-")) == 15, code
+    link = by_id(driver, "recovery-file")
+    assert link.get_attribute("download") == f"pbem-recovery-{name}.txt"
+    assert link.get_attribute("href").startswith("blob:")
+    kit = by_id(driver, "kit-text").get_attribute("textContent")  # the file's text
+    assert f"player: {name}" in kit and f"recovery code: {code}" in kit
+    return code, kit

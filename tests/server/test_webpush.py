@@ -6,33 +6,12 @@ import base64
 import json
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
 from server.game.domain import Malformed
 from server.workers.channels import ChannelError, PublicNotice
 from tests.helpers.receiver import Receiver
-
-
-def _b64(data):
-    return base64.urlsafe_b64encode(data).decode().rstrip("=")
-
-
-class Browser:
-    """What a browser holds for a push subscription: a P-256 key pair and an auth secret."""
-
-    def __init__(self, endpoint):
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.auth = bytes(range(16))
-        self.endpoint = endpoint
-        self.p256dh = _b64(self.key.public_key().public_bytes(
-            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint))
-
-    def decrypt(self, body):
-        import http_ece
-        return json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth,
-                                           version="aes128gcm"))
-
+from tests.helpers.webpush import PushKeys as Browser
+from tests.helpers.webpush import b64url as _b64
 
 NOTICE = PublicNotice(kind="turn", headline="Your move in The Settlers of Zarahemla k7m2q9xa3b",
                       game_id="k7m2q9xa3b", lines=("blue placed a road on 33-38",),

@@ -117,6 +117,31 @@ def screenshot(shots_dir):
     return take
 
 
+#: the sizes ``shots`` takes a page at: (label, width, height, mobile)
+SIZES = (("desktop", 1280, 900, False), ("phone", 390, 844, True))
+
+
+@pytest.fixture(scope="module")
+def shots(shots_dir):
+    def take(driver, name):
+        """``NAME-desktop.png`` and ``NAME-phone.png``: the page at desktop and phone size,
+        each its whole height, LOOKED at by a person before the work was handed in."""
+        out = []
+        for label, width, height, mobile in SIZES:
+            metrics = {"width": width, "height": height, "deviceScaleFactor": 1,
+                       "mobile": mobile}
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+            full = driver.execute_script("return document.documentElement.scrollHeight")
+            metrics["height"] = max(height, min(int(full), 4000))
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+            path = Path(shots_dir) / f"{name}-{label}.png"
+            driver.save_screenshot(str(path))
+            out.append(path)
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return out
+    return take
+
+
 def pytest_terminal_summary(terminalreporter):
     if _shots:
         terminalreporter.section("page screenshots")

@@ -11,16 +11,14 @@ builds on the one before)."""
 
 import json
 import os
-from pathlib import Path
 
 import pytest
 import requests
 
 from shared.archive import load_archive, verify_archive
-from tests.helpers.browser import _by, csp_violations, wait
+from tests.helpers.browser import _by, by_id, csp_violations, sign_up, status_text, submit, wait
 from tests.web.conftest import CHROMEDRIVER, CHROMIUM, FLAGS, _missing
 
-SIZES = (("desktop", 1280, 900, False), ("phone", 390, 844, True))
 SUFFIX = str(os.getpid() % 1000)
 ANN, BOB = "hana" + SUFFIX, "ravi" + SUFFIX
 state = {}
@@ -89,68 +87,8 @@ def profiles(tmp_path_factory):
             driver.quit()
 
 
-@pytest.fixture(scope="module")
-def shots(shots_dir):
-    def take(driver, name):
-        """``name`` at desktop and phone size, each the page's whole height, LOOKED at by a
-        person before the work was handed in."""
-        out = []
-        for label, width, height, mobile in SIZES:
-            metrics = {"width": width, "height": height, "deviceScaleFactor": 1,
-                       "mobile": mobile}
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-            full = driver.execute_script("return document.documentElement.scrollHeight")
-            metrics["height"] = max(height, min(int(full), 4000))
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-            path = Path(shots_dir) / f"home-{name}-{label}.png"
-            driver.save_screenshot(str(path))
-            out.append(path)
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        return out
-    return take
-
-
-def by_id(driver, id_):
-    return driver.find_element(_by("ID"), id_)
-
-
 def api(live, path):
     return requests.get(live.url + path, timeout=10).json()
-
-
-def submit(driver, form_id):
-    form = by_id(driver, form_id)
-    button = form.find_element(_by("CSS_SELECTOR"), "button[type=submit]")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
-    button.click()
-
-
-def status_text(driver, id_, seconds=30):
-    """The status line ``id_`` once it says how things ended (ok or bad)."""
-    wait(driver, seconds, lambda d: "ok" in by_id(d, id_).get_attribute("class").split() or
-         "bad" in by_id(d, id_).get_attribute("class").split(), f"{id_} never settled")
-    el = by_id(driver, id_)
-    return el.get_attribute("class"), el.text
-
-
-def sign_up(driver, live, name, tz):
-    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": tz})
-    driver.get(live.url + "/signup")
-    field = by_id(driver, "signup-tz")
-    wait(driver, 10, lambda d: field.get_attribute("value") == tz, "the time zone is not filled")
-    by_id(driver, "signup-name").send_keys(name)
-    by_id(driver, "signup-email").send_keys(f"{name}@example.org")
-    submit(driver, "signup-form")
-    kind, text = status_text(driver, "signup-status")
-    assert "ok" in kind, text
-    code = by_id(driver, "recovery-code").text
-    assert code.startswith("pbemrc-") and len(code.split("-")) == 15, code
-    link = by_id(driver, "recovery-file")
-    assert link.get_attribute("download") == f"pbem-recovery-{name}.txt"
-    assert link.get_attribute("href").startswith("blob:")
-    kit = by_id(driver, "kit-text").get_attribute("textContent")  # the file's text
-    assert f"player: {name}" in kit and f"recovery code: {code}" in kit
-    return code, kit
 
 
 # --- 1. a browser is a home ------------------------------------------------------------------
@@ -158,9 +96,9 @@ def sign_up(driver, live, name, tz):
 def test_two_players_sign_up_in_two_browsers(profiles, live, shots):
     a, b = profiles(1), profiles(2)
     a.get(live.url + "/signup")
-    shots(a, "signup")
+    shots(a, "home-signup")
     code_a, _ = sign_up(a, live, ANN, "America/Denver")
-    shots(a, "signup-kit")
+    shots(a, "home-signup-kit")
     code_b, kit_b = sign_up(b, live, BOB, "Europe/Berlin")
     assert code_a != code_b
     # registered with the browser's time zone and email, and the recovery key on file
@@ -193,7 +131,7 @@ def test_a_browser_with_a_key_but_no_session_signs_in_from_it(profiles, live, sh
     assert not a.find_elements(_by("ID"), "signed-in-as")
     button = wait(a, 10, lambda d: d.find_element(
         _by("CSS_SELECTOR"), f'#held-list button[data-name="{ANN}"]'), "no held key shown")
-    shots(a, "signin-held")
+    shots(a, "home-signin-held")
     button.click()
     wait(a, 15, lambda d: d.find_elements(_by("ID"), "signed-in-as"), "not signed in")
     assert by_id(a, "signed-in-as").text == ANN
@@ -213,7 +151,7 @@ def test_a_game_is_started_on_new_and_joined_on_its_page(profiles, live, shots):
     seats.clear()
     seats.send_keys("2")
     by_id(a, "new-hours").send_keys("72")
-    shots(a, "new")
+    shots(a, "home-new")
     submit(a, "new-game-form")
     wait(a, 20, lambda d: "/g/" in d.current_url, "the page did not go to the new game")
     game_id = a.current_url.rsplit("/g/", 1)[1].split("?")[0]
@@ -226,7 +164,7 @@ def test_a_game_is_started_on_new_and_joined_on_its_page(profiles, live, shots):
     b.get(live.url + "/")
     b.find_element(_by("CSS_SELECTOR"), f'#open-games a[href="/g/{game_id}"]').click()
     wait(b, 10, lambda d: d.find_element(_by("ID"), "join-form"), "no join form")
-    shots(b, "game-join")
+    shots(b, "home-game-join")
     submit(b, "join-form")
     wait(b, 20, lambda d: api(live, f"/api/games/{game_id}")["status"] == "playing",
          "the game did not start")
@@ -237,7 +175,7 @@ def test_a_game_is_started_on_new_and_joined_on_its_page(profiles, live, shots):
     a.get(live.url + "/")
     mine = by_id(a, "mine")
     assert mine.find_element(_by("CSS_SELECTOR"), f'a[href="/g/{game_id}"]')
-    shots(a, "lobby")
+    shots(a, "home-lobby")
     assert not csp_violations(a) and not csp_violations(b)
 
 
@@ -407,7 +345,7 @@ def test_a_dozen_moves_with_a_trade_and_table_talk_from_the_pages(profiles, live
          "ravi's page never showed the message")
     assert not b.find_elements(_by("CSS_SELECTOR"), "#talk b")
     state["played"] = played
-    shots(a, "game-playing")
+    shots(a, "home-game-playing")
     assert not csp_violations(a) and not csp_violations(b)
 
 
@@ -437,7 +375,7 @@ def test_the_time_zone_is_changed_on_settings_and_read_back(profiles, live, shot
     assert Select(by_id(a, "set-quiet-start")).first_selected_option.get_attribute("value") \
         == "22"
     assert api(live, f"/api/players/{ANN}")["tz"] == "Asia/Tokyo"
-    shots(a, "settings")
+    shots(a, "home-settings")
 
 
 def _mail_switch(driver, live, want):
@@ -481,7 +419,7 @@ def test_the_second_player_is_restored_on_a_third_profile(profiles, live, shots,
     kit = tmp_path / f"pbem-recovery-{BOB}.txt"
     kit.write_text(state["kit_b"], "utf-8")
     c.get(live.url + "/signin")
-    shots(c, "signin")
+    shots(c, "home-signin")
     # a mistyped code is refused by its check letters, in words
     by_id(c, "restore-name").send_keys(BOB)
     code = by_id(c, "restore-code")
@@ -593,7 +531,7 @@ def test_a_signed_in_browser_lets_another_play_through_a_one_time_link(profiles,
                  "the other browser shows no fingerprint")
     wait(a, 20, lambda d: _text(d, "device-fingerprint-here") == shown,
          "this browser never showed the same fingerprint")
-    shots(a, "settings-device")
+    shots(a, "home-settings-device")
     by_id(a, "device-confirm-yes").click()
     kind, text = status_text(a, "device-status")
     assert "ok" in kind and "tablet" in text, text

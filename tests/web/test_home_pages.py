@@ -124,9 +124,11 @@ def test_settings_read_back_what_was_saved(app, make_player):
     assert '<option value="digest" selected>' in html
     assert '<option value="22" selected>' in html and '<option value="7" selected>' in html
     assert 'name="vacation_days"' in html and 'name="webhook_url"' in html
-    # the later notice channels have their place, switched off and saying so
-    assert re.search(r'id="set-push"[^>]*disabled', html)
-    assert text_of(html).count("not available yet on this server") == 1
+    # the push switch is off until the page's script finds this browser can show notices;
+    # the chat channels are listed and added by the script (static/notices.js)
+    assert re.search(r'id="set-push"[^>]*disabled', html) and 'id="push-status"' in html
+    assert 'id="channel-form"' in html and 'id="channels-list"' in html
+    assert "not available yet on this server" not in text_of(html)
     # moves by mail: a working switch, off until the player's main key delegates a mail key
     mail_box = re.search(r'<input id="set-mail-moves"[^>]*>', html).group(0)
     assert "disabled" not in mail_box and "checked" not in mail_box
@@ -139,6 +141,21 @@ def test_settings_read_back_what_was_saved(app, make_player):
     # nobody signed in: no form, a way to sign in
     anon = app.test_client().get("/settings").get_data(as_text=True)
     assert 'id="settings-form"' not in anon and 'href="/signin"' in anon
+
+
+def test_the_service_worker_is_served_at_the_top_of_the_site(app, make_player):
+    """/sw.js: at the site's top (its scope is every page), always revalidated, under the
+    pages' CSP; the settings page loads the script that registers it, from a file."""
+    r = app.test_client().get("/sw.js")
+    assert r.status_code == 200 and r.mimetype == "text/javascript"
+    assert r.headers["Cache-Control"] == "no-cache"
+    assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+    text = r.get_data(as_text=True)
+    assert "showNotification" in text and "notificationclick" in text
+    game_id, (ann, bob) = start_pig(make_player)
+    html = sign_in(app, ann, game_id).get("/settings").get_data(as_text=True)
+    assert '<script src="/assets/notices.js" defer></script>' in html
+    assert inline_scripts_or_styles(html) == []
 
 
 # --- the session from the browser's key --------------------------------------------------------

@@ -418,7 +418,7 @@
     }).then(function () {
       out.setAttribute("data-state", "done");
       say("device-status", "Done: “" + label + "” may now play for you for " + days +
-          " days. It is signed in.", "ok");
+          " days.", "ok");
     }).catch(function (err) {
       $("device-confirm").hidden = true;
       if (out) { out.setAttribute("data-state", "failed"); }
@@ -510,6 +510,9 @@
     try { heldKeys(); } catch (e) { /* no key support: the forms say so when used */ }
     keyBanner();
   }
+
+  /* for the settings page's other scripts (notices.js): the same words and status lines */
+  window.pbemPage = {say: say, el: el, refused: refused, busy: busy, keys: keys};
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
