@@ -119,22 +119,28 @@ def create_seated_game(creator, type_, options, players, move_hours=None):
 def _check_open_games_cap(player):
     """Refuse a new game while ``player`` has PBEM_MAX_OPEN_GAMES games waiting for players.
 
-    One key once created 1,200 games in 33 s and filled the open-games list.  On PostgreSQL
-    the player's row is locked for the count and the insert (concurrent creations by one
-    player queue); on SQLite the write lock around them does the same.
-    """
-    cap = current_app.config.get("PBEM_MAX_OPEN_GAMES") or 0
+    One key once created 1,200 games in 33 s and filled the open-games list."""
+    refuse_past_open_cap(player, Game, Game.created_by, "PBEM_MAX_OPEN_GAMES",
+                         "too_many_open_games", "you already have {n} games waiting for "
+                         "players (at most {cap}); wait for them to fill")
+
+
+def refuse_past_open_cap(player, model, owner, setting, code, sentence):
+    """Raise Conflict ``code`` when ``player`` owns (column ``owner`` of ``model``) as many
+    rows still ``open`` as the setting allows (0: no cap).  ``sentence`` names ``{n}`` and
+    ``{cap}``.  On PostgreSQL the player's row is locked for the count and the insert that
+    follows (concurrent creations by one player queue); on SQLite the write lock around them
+    does the same."""
+    cap = current_app.config.get(setting) or 0
     if cap <= 0:
         return
     db.session.execute(db.select(Player.id).where(Player.id == player.id).with_for_update())
-    waiting = db.session.execute(db.select(db.func.count()).select_from(Game).where(
-        Game.created_by == player.id, Game.status == "open")).scalar_one()
+    waiting = db.session.execute(db.select(db.func.count()).select_from(model).where(
+        owner == player.id, model.status == "open")).scalar_one()
     if waiting >= cap:
         db.session.rollback()
-        raise Conflict("too_many_open_games", f"you already have {waiting} games waiting for "
-                       f"players (at most {cap}); wait for them to fill, or ask the server's "
-                       "operator (setting PBEM_MAX_OPEN_GAMES)",
-                       {"limit": cap, "setting": "PBEM_MAX_OPEN_GAMES"})
+        raise Conflict(code, sentence.format(n=waiting, cap=cap) + ", or ask the server's "
+                       f"operator (setting {setting})", {"limit": cap, "setting": setting})
 
 
 def join_game(game, player, seat=None):

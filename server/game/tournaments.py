@@ -27,7 +27,7 @@ from ..db.models import Game, Player, Tournament, TournamentEntry, TournamentRou
 from ..db.writelock import write_lock
 from . import hooks
 from .domain import Conflict, Forbidden, NotFound, Refused
-from .lifecycle import create_seated_game
+from .lifecycle import create_seated_game, refuse_past_open_cap
 
 log = logging.getLogger("pbem.tournaments")
 
@@ -112,20 +112,10 @@ def create(player, document, signature, seed_hex):
 def _check_open_cap(player):
     """Refuse a new tournament while ``player`` organises PBEM_MAX_OPEN_TOURNAMENTS open for
     entry (each is listed in the lobby: one key must not fill it)."""
-    from flask import current_app
-    cap = current_app.config.get("PBEM_MAX_OPEN_TOURNAMENTS") or 0
-    if cap <= 0:
-        return
-    db.session.execute(db.select(Player.id).where(Player.id == player.id).with_for_update())
-    waiting = db.session.execute(db.select(db.func.count()).select_from(Tournament).where(
-        Tournament.organiser_id == player.id, Tournament.status == "open")).scalar_one()
-    if waiting >= cap:
-        db.session.rollback()
-        raise Conflict("too_many_open_tournaments", f"you already organise {waiting} "
-                       f"tournaments open for entry (at most {cap}); close entry to one "
-                       "first, or ask the server's operator (setting "
-                       "PBEM_MAX_OPEN_TOURNAMENTS)",
-                       {"limit": cap, "setting": "PBEM_MAX_OPEN_TOURNAMENTS"})
+    refuse_past_open_cap(player, Tournament, Tournament.organiser_id,
+                         "PBEM_MAX_OPEN_TOURNAMENTS", "too_many_open_tournaments",
+                         "you already organise {n} tournaments open for entry (at most "
+                         "{cap}); close entry to one first")
 
 
 def entries(t):

@@ -378,20 +378,26 @@
     }).join("");
   }
 
-  function send() {
-    var c = mem.checked, at = info();
-    if (!c || !c.legal || !keyState.ok) { return; }
-    mem.sending = true;
-    updateSend();
-    var env = {game: at.game, seq: at.seq, prev: at.prev, seat: at.seat, move: c.move,
+  /* sign the log entry MOVE for this seat at the head the page knows, and post it: the
+     fetch's promise (a move from the box and a table decision go the same way) */
+  function postEntry(at, move) {
+    var env = {game: at.game, seq: at.seq, prev: at.prev, seat: at.seat, move: move,
                nonce: nonce(), ts: Math.floor(Date.now() / 1000)};
-    Promise.resolve(window.pbemKeys.signEnvelope(env)).then(function (signed) {
+    return Promise.resolve(window.pbemKeys.signEnvelope(env)).then(function (signed) {
       return fetch(at.send, {
         method: "POST", credentials: "same-origin", cache: "no-store",
         headers: {"Content-Type": "application/json", "Accept": "application/json"},
         body: JSON.stringify({envelope: signed.envelope, signature: signed.signature})
       });
-    }).then(function (r) {
+    });
+  }
+
+  function send() {
+    var c = mem.checked, at = info();
+    if (!c || !c.legal || !keyState.ok) { return; }
+    mem.sending = true;
+    updateSend();
+    postEntry(at, c.move).then(function (r) {
       if (r.ok) {
         return r.json().then(function (entry) {
           mem.text = ""; mem.checked = null;
@@ -428,20 +434,12 @@
     }
     if (!window.confirm(button.getAttribute("data-confirm") || move)) { return; }
     if (!window.pbemKeys || !keyState.ok) {
-      if (status) { status.textContent = "This browser holds no key for your seat: link it " +
-                                         "first (pbem device add --browser)."; }
+      if (status) { status.textContent = "This browser holds no key for your seat: sign in " +
+                                         "on this browser first (the Sign in page)."; }
       return;
     }
-    var env = {game: at.game, seq: at.seq, prev: at.prev, seat: at.seat, move: move,
-               nonce: nonce(), ts: Math.floor(Date.now() / 1000)};
     if (status) { status.textContent = "Signing and sending " + move + " ..."; }
-    Promise.resolve(window.pbemKeys.signEnvelope(env)).then(function (signed) {
-      return fetch(at.send, {
-        method: "POST", credentials: "same-origin", cache: "no-store",
-        headers: {"Content-Type": "application/json", "Accept": "application/json"},
-        body: JSON.stringify({envelope: signed.envelope, signature: signed.signature})
-      });
-    }).then(function (r) {
+    postEntry(at, move).then(function (r) {
       if (r.ok) {
         return r.json().then(function (entry) {
           if (status) { status.textContent = "Sent: " + move + " (move " + (entry.seq + 1) + ")."; }
