@@ -115,12 +115,14 @@ def create_app(config=None):
     api.register_blueprint(channels.blp)
     from .api import calendar  # the private calendar feed of a player's deadlines
     api.register_blueprint(calendar.blp)
+    from .api import offers  # seats offered to substitutes
+    api.register_blueprint(offers.blp)
     # the after-append hooks (server/game/hooks.py), in the order they run in the append's
     # transaction: a @handover's seat rows, then the standing orders, then push
     from .game import bots as game_bots
-    from .game import orders
+    from .game import orders, substitutes
     from .workers import push as push_waiters
-    for hooked in (game_bots, orders, push_waiters):
+    for hooked in (game_bots, substitutes, orders, push_waiters):
         hooked.init_app(app)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)

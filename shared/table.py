@@ -48,10 +48,11 @@ an entry's signature against the keys the table state holds *at that point of th
 
 Handovers (the policy, checked from the log alone): a seat is handed over to a bot account
 (its name says so: ``bot-LEVEL``) or to a substitute (below), never while the game is over,
-never to the player who holds it, and never from a bot's seat to a bot (a bot does not leave).  The table state's ``players``
-and ``keys`` then name the bot, ``handovers`` (absent before the first) counts them, and
-``handed`` ({seat: seq}) says where each seat changed hands: a standing order written before
-that point is its old player's and may make no entry after it.  That NAME's key really is
+never to the player who holds it, and never from a bot's seat to a bot (a bot does not
+leave).  The table state's ``players`` and ``keys`` then name the new holder,
+``handovers`` (absent before the first) counts them, and ``handed`` ({seat: seq}) says
+where each seat changed hands: a standing order written before that point is its old
+player's and may make no entry after it.  That NAME's key really is
 the bot account's is the server's check (it holds the bot keys); the verifier checks that
 one game never gives one bot account two keys.
 
@@ -263,6 +264,39 @@ def normalize_on_timeout(value):
     raise TableError(f"option {ON_TIMEOUT} takes move (the timeout move, the default), bot or "
                      f"bot:LEVEL with LEVEL one of {', '.join(_levels())}; not {value!r}",
                      code="bad_option")
+
+
+#: the header option (in ``options``) that gives every seat a time bank: extra hours it may
+#: spend in the whole game once a deadline has passed, before the timeout rule acts (never
+#: written when 0, the default)
+TIME_BANK = "time_bank"
+#: the largest time bank, in hours (30 days)
+MAX_TIME_BANK = 720
+
+
+def normalize_time_bank(value):
+    """The ``time_bank`` option as whole hours (0: none); raises TableError (code bad_option).
+
+    >>> normalize_time_bank("12"), normalize_time_bank(None)
+    (12, 0)
+    """
+    if value is None:
+        return 0
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,4}", value.strip()):
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TIME_BANK:
+        raise TableError(f"option {TIME_BANK} takes whole hours from 0 to {MAX_TIME_BANK} (the "
+                         f"extra time each seat may spend in the whole game); not {value!r}",
+                         code="bad_option")
+    return value
+
+
+def time_bank_hours(options):
+    """The hours of time bank each seat has under ``options`` (a game's header options)."""
+    try:
+        return normalize_time_bank((options or {}).get(TIME_BANK))
+    except TableError:
+        return 0
 
 
 def timeout_bot(options):

@@ -209,7 +209,8 @@ class OnePlayer(MethodView):
         player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
         if player is None:
             fail(404, "unknown_player", f"no player is registered as {name!r}")
-        return {**_public(player), **player_ratings(player)}
+        from ..game.records import player_record
+        return {**_public(player), "record": player_record(player), **player_ratings(player)}
 
 
 # --- key rotation (shared/table.py: @rotate entries) -----------------------------------------
