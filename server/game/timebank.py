@@ -84,26 +84,27 @@ def settle(game):
 def draw(game, duty):
     """A deadline of ``game`` passed for ``duty``'s seat: spend from its bank instead of the
     timeout rule when the bank holds time.  True when the deadline was moved (nothing is
-    forced now); False when the timeout rule acts (no bank, or the bank is spent: a spell
-    that ran to its end empties it)."""
+    forced now): then the seconds of bank the seat holds, from the deadline that passed.
+    0 when the timeout rule acts (no bank, or the bank is spent: a spell that ran to its
+    end empties it)."""
     total = total_seconds(game)
     if not total:
-        return False
+        return 0
     row = db.session.execute(db.select(Seat).filter_by(game_id=game.id, seat=duty.seat)) \
         .scalar_one_or_none()
     if row is None:
-        return False
+        return 0
     settle(game)
     if row.bank_since is not None:  # the moved deadline passed: the bank is empty
         row.bank_used, row.bank_since = total, None
-        return False
+        return 0
     left = total - row.bank_used
     if left <= 0:
-        return False
+        return 0
     row.bank_since = duty.due_at
     db.session.execute(db.update(Duty).where(Duty.id == duty.id)
                        .values(due_at=duty.due_at + timedelta(seconds=left)))
-    return True
+    return left
 
 
 def shown(seconds):

@@ -184,8 +184,9 @@ def _force(game, duty):
     replayed = load_log(game)
     if duty.seat not in replayed.to_act():
         return 0
-    if timebank.draw(game, duty):  # the seat spends from its bank first
-        _tell_bank(game, game_def, duty)
+    banked = timebank.draw(game, duty)  # the seat spends from its bank first
+    if banked:
+        _tell_bank(game, game_def, duty, banked)
         db.session.commit()
         return 0
     handover = None if replayed.pending() else _timeout_handover(game, game_def, replayed,
@@ -227,9 +228,8 @@ def _force(game, duty):
     return 1
 
 
-def _tell_bank(game, game_def, duty):
-    """The notice of a deadline passed with time in the seat's bank."""
-    left = (timebank.bank_left(game) or {}).get(duty.seat, 0)
+def _tell_bank(game, game_def, duty, left):
+    """The notice of a deadline passed with ``left`` seconds in the seat's bank."""
     player = db.session.get(Player, duty.player_id)
     enqueue(player, game.id, "bank", f"[pbem] {game_def.title} {game.id}: your deadline "
             f"passed; your time bank runs",
