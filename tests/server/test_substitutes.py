@@ -104,3 +104,22 @@ def test_a_seat_a_bot_took_at_a_deadline_is_handed_over_by_the_server(make_playe
     assert r.status_code == 409 and r.get_json()["error"]["code"] == "offer_used"
     report = verify_archive(ann.get(f"/api/games/{game_id}/archive").get_json())
     assert report["handovers"][-1]["forced"] is True
+
+
+def test_the_pages_show_the_offer_and_the_record(make_player, app):
+    ann, bob = make_player("ann"), make_player("bob")
+    game_id = two_seat_game(ann, bob)
+    leave(ann, game_id)
+    token = token_of(offer(bob, game_id, "north"))
+    page = bob.get(f"/seat/{token}", signed=False)
+    assert page.status_code == 200 and page.headers["Referrer-Policy"] == "no-referrer"
+    text = page.get_data(as_text=True)
+    assert "offers" in text and "north" in text and "bot-random" in text
+    assert "Sign up" in text and "pbem claim" in text
+    wrong = bob.get("/seat/" + "x" * 32, signed=False)
+    assert wrong.status_code == 404 and "offers no seat" in wrong.get_data(as_text=True)
+    mine = bob.get(f"/p/{bob.name}", signed=False)
+    assert mine.status_code == 200 and "missed deadlines" in mine.get_data(as_text=True)
+    assert bob.get("/p/nobody-here", signed=False).status_code == 404
+    game_page = bob.get(f"/g/{game_id}", signed=False).get_data(as_text=True)
+    assert f'href="/p/{bob.name}"' in game_page

@@ -32,6 +32,8 @@ def test_the_bank_is_spent_after_a_deadline_then_the_timeout_rule_acts(make_play
     assert bob.play(game_id, "east", "hold").status_code == 201
     assert sweep(app) == 0  # the spell is charged; nothing is late
     assert game_of(ann, game_id)["time_bank"]["left"]["north"] == 8 * HOUR
+    page = ann.get(f"/g/{game_id}", signed=False).get_data(as_text=True)
+    assert "Time bank left (10h per seat" in page and "north</span> 8h 00m" in page
     clock.advance(24 * HOUR + 1)  # late again: the 8 hours left run
     assert sweep(app) == 0
     clock.advance(8 * HOUR)  # and run out: the timeout move is played now
