@@ -35,7 +35,7 @@ from shared.table import TableError, is_table_move, verify_logged
 from ..clock import now, now_ts
 from ..db import db
 from ..db.keys import server_key
-from ..db.models import Game, Move, Player, Seat, Snapshot
+from ..db.models import Game, Move, Player, Seat, SeatOffer, Snapshot
 from ..db.prepared import Prepared, Writer
 from ..db.state_cache import load_log, remember, state_text, store_snapshot
 from ..db.writelock import write_lock
@@ -422,8 +422,7 @@ def _handover_bot(game, env):
     except TableError as exc:
         raise Refused(exc.code, exc.message) from None
     if not tm.player.startswith("bot-"):  # a substitute (parse_table_move read the name)
-        from .substitutes import claimant
-        return claimant(game, env["seat"], tm.player, tm.key)
+        return _claimant(game, env["seat"], tm.player, tm.key)
     level = tm.player[len("bot-"):]
     have = levels(get_game(game.type))
     if level not in have:
@@ -434,3 +433,21 @@ def _handover_bot(game, env):
         raise Refused("not_the_bot_key", f"{tm.key[:16]}... is not the key of {tm.player}: "
                       "ask GET /api/bots for the bot accounts' keys")
     return bot.id
+
+
+def _claimant(game, seat, name, key):
+    """The player id of ``name``, who claimed ``seat`` of ``game`` with ``key`` (the append
+    path's check of a ``@handover`` to a human, server/game/substitutes.py); raises Refused
+    otherwise."""
+    player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
+    if player is not None and db.session.execute(db.select(Seat.id).filter_by(
+            game_id=game.id, player_id=player.id).limit(1)).first() is not None:
+        raise Refused("seated_already", f"{name} holds a seat of game {game.id} already")
+    found = player is not None and db.session.execute(db.select(SeatOffer.id).filter_by(
+        game_id=game.id, seat=seat, status="claimed", claimed_by=player.id,
+        claimed_key=key).limit(1)).first() is not None
+    if not found:
+        raise Refused("no_claim", f"{name} has not claimed {seat} of game {game.id} with that "
+                      "key: a seat goes to a player who opened the link it was offered with "
+                      "(pbem offer-seat, then pbem claim)")
+    return player.id

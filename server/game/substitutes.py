@@ -19,8 +19,8 @@ The hand-over itself is a ``@handover NAME KEY`` entry to the claimant (shared/t
   notice that someone claimed the seat.
 
 The append path (server/game/append.py) accepts a ``@handover`` to a human only for a claimed
-offer of that seat with that player and key (:func:`claimant`); the after-append hook marks the
-offer done, so a claimed link is never used twice.  A game that gets a substitute is unrated,
+offer of that seat with that player and key (its ``_claimant``); the after-append hook marks
+the offer done, so a claimed link is never used twice.  A game that gets a substitute is unrated,
 as one with a bot is (server/game/bots.py).
 """
 
@@ -33,7 +33,7 @@ from shared.table import bot_level, timeout_bot
 
 from ..clock import now
 from ..db import db
-from ..db.models import Game, Move, Player, Seat, SeatOffer
+from ..db.models import Game, Move, Player, SeatOffer
 from ..db.state_cache import load_log
 from . import hooks
 from .domain import Conflict, Forbidden, NotFound, Refused
@@ -201,23 +201,6 @@ def pending_claims(game, player):
         return []
     table = _table(game)
     return [offer_json(r, game) for r in rows if signer(game, r.seat, table) == player.name]
-
-
-def claimant(game, seat, name, key):
-    """The player id of ``name``, who claimed ``seat`` of ``game`` with ``key`` (the append
-    path's check of a ``@handover`` to a human); raises Refused otherwise."""
-    player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
-    if player is not None and db.session.execute(db.select(Seat.id).filter_by(
-            game_id=game.id, player_id=player.id).limit(1)).first() is not None:
-        raise Refused("seated_already", f"{name} holds a seat of game {game.id} already")
-    found = player is not None and db.session.execute(db.select(SeatOffer.id).filter_by(
-        game_id=game.id, seat=seat, status="claimed", claimed_by=player.id,
-        claimed_key=key).limit(1)).first() is not None
-    if not found:
-        raise Refused("no_claim", f"{name} has not claimed {seat} of game {game.id} with that "
-                      "key: a seat goes to a player who opened the link it was offered with "
-                      "(pbem offer-seat, then pbem claim)")
-    return player.id
 
 
 # --- the after-append hook (server/game/hooks.py) ---------------------------------------------
