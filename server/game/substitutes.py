@@ -167,7 +167,12 @@ def claim(player, token):
         raise Conflict("offer_used", "this link was used already (a link offers a seat once)")
     db.session.commit()
     if who == "server":
-        if not append_forced(game, row.seat, f"@handover {player.name} {player.public_key}"):
+        text = f"@handover {player.name} {player.public_key}"
+        for _ in range(3):  # a bot's move may come first: hand over at the new head
+            db.session.refresh(game)
+            if append_forced(game, row.seat, text):
+                break
+        else:
             db.session.execute(update(SeatOffer).where(SeatOffer.id == row.id).values(
                 status="open", claimed_by=None, claimed_key=None, claimed_at=None))
             db.session.commit()

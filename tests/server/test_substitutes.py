@@ -123,3 +123,27 @@ def test_the_pages_show_the_offer_and_the_record(make_player, app):
     assert bob.get("/p/nobody-here", signed=False).status_code == 404
     game_page = bob.get(f"/g/{game_id}", signed=False).get_data(as_text=True)
     assert f'href="/p/{bob.name}"' in game_page
+
+
+def test_a_seat_that_timed_out_is_offered_and_its_player_signs_it_over(make_player, app,
+                                                                         clock):
+    from server.workers import notify
+    ann, bob, carol = make_player("ann"), make_player("bob"), make_player("carol")
+    game_id = two_seat_game(ann, bob, move_hours=24)  # on_timeout: the timeout move
+    r = offer(bob, game_id, "north")
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "seat_not_free"
+    clock.advance(25 * 3600)
+    with app.app_context():
+        assert notify.sweep_deadlines()[0] == 1  # north's timeout move
+    r = offer(bob, game_id, "north")
+    assert r.get_json()["signer"] == "ann"
+    token = token_of(r)
+    assert carol.post(f"/api/offers/{token}/claim", {}).get_json()["status"] == "claimed"
+    # the server may not sign it (the seat is a human's), bob's key neither: ann's does
+    r = bob.play(game_id, "north", f"@handover carol {carol.public_key}")
+    assert r.status_code == 403 and r.get_json()["error"]["code"] == "bad_signature"
+    r = ann.play(game_id, "north", f"@handover carol {carol.public_key}")
+    assert r.status_code == 201, r.get_json()
+    assert [s["player"] for s in game_of(ann, game_id)["seats"]] == ["carol", "bob"]
+    assert ann.get(f"/api/players/{ann.name}", signed=False).get_json()["record"][
+        "missed_deadlines"] == 1
