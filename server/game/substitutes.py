@@ -38,8 +38,11 @@ from ..db.state_cache import load_log
 from . import hooks
 from .domain import Conflict, Forbidden, NotFound, Refused
 
-#: the path of a seat's link on the server (the page claims it: server/web/pages.py)
+#: the path of a seat's link on the server (the page claims it: server/web/players.py)
 LINK_PATH = "/seat/"
+#: the most links one game may have made (each new one voids the seat's older ones; the cap
+#: keeps a player from filling the database with them)
+MAX_OFFERS = 50
 
 
 def token_hash(token):
@@ -102,6 +105,11 @@ def offer(player, game, seat):
                       "a seat whose player left it (to a bot) or missed a deadline is offered"
                       + (", and a seat a bot took at a missed deadline only in a game whose "
                          "option on_timeout names a bot" if by_bot else ""))
+    made = db.session.execute(db.select(db.func.count()).select_from(SeatOffer).where(
+        SeatOffer.game_id == game.id)).scalar_one()
+    if made >= MAX_OFFERS:
+        raise Conflict("too_many_offers", f"game {game.id} has made {made} seat links, the "
+                       "most a game may make")
     token = secrets.token_urlsafe(24)
     db.session.execute(update(SeatOffer).where(
         SeatOffer.game_id == game.id, SeatOffer.seat == seat,

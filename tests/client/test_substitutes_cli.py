@@ -88,6 +88,9 @@ def test_a_left_seat_is_offered_and_claimed_from_the_shell(make_player, tmp_path
     ann.run("export", game, "-o", path)
     verified = ann.proc("verify", str(path))
     assert verified.returncode == 5, verified.stderr  # a running game: a verified prefix
+    said = verified.stdout.replace("\n", " ")
+    assert f"north to {carol.name} at move " in said, said
+    assert "(a substitute, signed by the seat's leaving player)" in said, said
     import json
     report = verify_archive(json.loads(path.read_text()))
     assert [h["player"] for h in report["handovers"]][-1] == carol.name
