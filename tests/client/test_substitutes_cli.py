@@ -75,6 +75,12 @@ def test_a_left_seat_is_offered_and_claimed_from_the_shell(make_player, tmp_path
         "was copied whole"
     junk = carol.run("claim", "https://example.org/login/abc", ok=1)
     assert "is not a seat link" in junk.stderr
+    for bad in ("", "x", "../../api/health", "%00" * 20, "A" * 500):
+        refused = carol.run("claim", bad, ok=1)
+        assert refused.stderr.startswith("pbem: ") and "Traceback" not in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    nowhere = bob.run("offer-seat", game, "nowhere", ok=1)
+    assert "has no seat 'nowhere'" in nowhere.stderr
     claimed = carol.run("claim", url)
     assert f"you claimed north of game {game}; it is yours once {ann.name} signs" \
         in claimed.stdout
