@@ -118,7 +118,7 @@ def create_app(config=None):
     from .api import offers  # seats offered to substitutes
     api.register_blueprint(offers.blp)
     # the after-append hooks (server/game/hooks.py), in the order they run in the append's
-    # transaction: a @handover's seat rows, then the standing orders, then push
+    # transaction: a @handover's seat rows and seat offers, then the standing orders, then push
     from .game import bots as game_bots
     from .game import orders, substitutes
     from .workers import push as push_waiters
