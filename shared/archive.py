@@ -634,7 +634,8 @@ def verify_archive(archive, server_key=None):
     hash}), ``server_key``, ``replayed`` (bool), ``game`` (the Game object or None),
     ``state`` and ``view`` (after the replay, or None), ``table`` (the table state after the
     replay: keys, takebacks; ``shared.table``), ``result``, ``note`` (why a prefix is not
-    complete), and ``handovers`` (each ``@handover``: seq, seat, the bot's name, forced).
+    complete), and ``handovers`` (each ``@handover``: seq, seat, the new holder's name: a
+    bot's or a substitute's, forced).
     Raises ArchiveError with the first fault found.
 
     >>> verify_archive({"format": "pbem-archive-v2", "header": {}, "genesis": ""})

@@ -33,7 +33,7 @@ from shared.table import bot_level, timeout_bot
 
 from ..clock import now
 from ..db import db
-from ..db.models import Game, Move, Player, SeatOffer
+from ..db.models import Duty, Game, Move, Player, SeatOffer
 from ..db.state_cache import load_log
 from . import hooks
 from .domain import Conflict, Forbidden, NotFound, Refused
@@ -223,8 +223,9 @@ def init_app(app):
 
 
 def _handed(appended):
-    """A ``@handover`` to a claimant makes the claim done (its link is used up); any hand-over
-    voids the seat's other offers (the seat changed hands)."""
+    """A ``@handover`` to a claimant makes the claim done (its link is used up) and voids the
+    seat's other offers (the seat changed hands); the substitute is told of a move the seat
+    owes."""
     if appended.handed_to is None:
         return
     db.session.execute(update(SeatOffer).where(
@@ -235,3 +236,8 @@ def _handed(appended):
         db.session.execute(update(SeatOffer).where(
             SeatOffer.game_id == appended.game_id, SeatOffer.seat == appended.seat,
             SeatOffer.status.in_(("open", "claimed"))).values(status="void"))
+        # a move the seat owes now is the substitute's to hear of (the duty's deadline is
+        # renewed by the append, as for any entry of a seat that still owes)
+        db.session.execute(update(Duty).where(Duty.game_id == appended.game_id,
+                                              Duty.seat == appended.seat)
+                           .values(notified=False))

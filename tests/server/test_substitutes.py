@@ -99,6 +99,16 @@ def test_a_seat_a_bot_took_at_a_deadline_is_handed_over_by_the_server(make_playe
     assert entries[-1]["forced"] and entries[-1]["move"] == f"@handover carol {carol.public_key}"
     game = game_of(carol, game_id)
     assert [s["player"] for s in game["seats"]] == ["carol", "bob"]
+    # north still owes its first move: carol's now, told to her with a fresh deadline
+    with app.app_context():
+        from server.db import db
+        from server.db.models import Duty, Player
+        carol_id = db.session.execute(db.select(Player.id).filter_by(name="carol")).scalar()
+        duty = db.session.execute(db.select(Duty).filter_by(game_id=game_id, seat="north")) \
+            .scalar_one()
+        assert (duty.player_id, duty.notified) == (carol_id, False)
+        assert duty.due_at.timestamp() == clock() + 24 * 3600
+        assert notify.compose_turn_notices() == 1
     assert play_due(app) == 0  # the bot plays the seat no more
     r = carol.post(f"/api/offers/{token}/claim", {})
     assert r.status_code == 409 and r.get_json()["error"]["code"] == "offer_used"
