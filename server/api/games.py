@@ -74,12 +74,11 @@ def game_json(game, player=None):
 def _time_bank(game):
     """A game's time banks (server/game/timebank.py), or None for a game without them."""
     from ..game import timebank
-    left = timebank.bank_left(game) if game.status != "open" else None
     hours = timebank.total_seconds(game) // 3600
     if not hours:
         return None
-    return {"hours": hours, "left": left if left is not None else
-            {s.seat: hours * 3600 for s in game.seats}}
+    left = timebank.bank_left(game) if game.status != "open" else None
+    return {"hours": hours, "left": left or {s.seat: hours * 3600 for s in game.seats}}
 
 
 def _cursor(game):
