@@ -58,6 +58,14 @@ def test_a_left_seat_is_offered_claimed_and_signed_over_by_its_old_player(make_p
     # nobody may push a player into a seat they did not claim
     r = ann.play(game_id, "north", f"@handover carol {carol.public_key}")
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "no_claim", r.get_json()
+    # unsigned, with a body, or offered unsigned: refused, and the link still open
+    r = carol.post(f"/api/offers/{token}/claim", {}, signed=False)
+    assert r.status_code == 401 and r.get_json()["error"]["code"]
+    r = carol.post(f"/api/offers/{token}/claim", {"seat": "east"})
+    assert 400 <= r.status_code < 500 and r.get_json()["error"]["code"], r.get_json()
+    r = carol.post(f"/api/games/{game_id}/seats/north/offer", {}, signed=False)
+    assert r.status_code == 401
+    assert carol.get(f"/api/offers/{token}", signed=False).get_json()["status"] == "open"
     r = carol.post(f"/api/offers/{token}/claim", {})
     assert r.status_code == 200, r.get_json()
     assert (r.get_json()["status"], r.get_json()["signer"]) == ("claimed", "ann")
