@@ -10,6 +10,11 @@ seat's next entry (or, should its duty go otherwise, the game's next entry), and
 A spell that runs until the moved deadline empties the bank, and the timeout rule acts as
 without a bank.  :func:`bank_left` reads the same rows, so the bank shown between an entry and
 the worker's next pass is already the one :func:`settle` will write.
+
+A spell runs while the seat's duty still has the deadline the bank gave it (``bank_since``
+plus what the bank held).  Whatever moves the deadline of a seat that spends (an outage's
+grace, server/workers/notify.py) moves ``bank_since`` by as much (:func:`shift`), so that the
+time given back is not charged to the bank.
 """
 
 from datetime import timedelta
@@ -111,3 +116,11 @@ def shown(seconds):
     """A bank left as people read it: ``5h 30m``."""
     minutes = int(seconds) // 60
     return f"{minutes // 60}h {minutes % 60:02d}m"
+
+
+def shift(game_id, seat, delta):
+    """A seat's deadline moved by ``delta`` (a timedelta): its running spell moves with it."""
+    row = db.session.execute(db.select(Seat).filter_by(game_id=game_id, seat=seat)) \
+        .scalar_one_or_none()
+    if row is not None and row.bank_since is not None:
+        row.bank_since = row.bank_since + delta

@@ -445,6 +445,7 @@ def catch_up_after_outage(name="notices"):
     for duty in db.session.execute(db.select(Duty).filter(Duty.due_at.is_not(None),
                                                           Duty.due_at > last)).scalars():
         duty.due_at = duty.due_at + gap
+        timebank.shift(duty.game_id, duty.seat, gap)  # a time bank's spell, too
         moved += 1
     db.session.commit()
     log.warning("no notice worker ran for %s (since %s): %d deadline(s) moved by that long",

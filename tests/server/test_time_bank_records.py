@@ -105,3 +105,22 @@ def test_every_form_of_result_is_read():
     assert how_it_ended({"winners": [], "reason": "nephi conceded"}, "moroni")[2] is False
     assert how_it_ended({"winners": 3, "reason": 7, "resigned": {"x": 1}}, "north") == (
         "finished", False, False)
+
+
+def test_an_outage_gives_back_a_running_spell_of_the_bank(make_player, app, clock):
+    """The outage grace moves a spending seat's deadline, and its spell with it: the time
+    the service was down is not charged to the bank."""
+    from server.workers import notify
+    ann, bob = make_player("ann"), make_player("bob")
+    game_id = two_seat_game(ann, bob, options={"target": 30, "time_bank": 10}, move_hours=24)
+    clock.advance(25 * HOUR)
+    assert sweep(app) == 0  # the spell runs: an hour spent
+    with app.app_context():
+        notify.beat()
+    clock.advance(48 * HOUR)  # the worker is down two days: the banked deadline passes
+    with app.app_context():
+        counts = notify._passes()()
+    assert counts["forced"] == 0 and log_of(ann, game_id) == []
+    assert game_of(ann, game_id)["time_bank"]["left"]["north"] == 9 * HOUR
+    clock.advance(9 * HOUR)
+    assert sweep(app) == 1  # then the bank runs out as it would have
