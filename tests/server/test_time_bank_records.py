@@ -124,3 +124,14 @@ def test_an_outage_gives_back_a_running_spell_of_the_bank(make_player, app, cloc
     assert game_of(ann, game_id)["time_bank"]["left"]["north"] == 9 * HOUR
     clock.advance(9 * HOUR)
     assert sweep(app) == 1  # then the bank runs out as it would have
+
+
+def test_a_vacation_pauses_a_running_spell_of_the_bank(make_player, app, clock):
+    ann, bob = make_player("ann"), make_player("bob")
+    game_id = two_seat_game(ann, bob, options={"target": 30, "time_bank": 10}, move_hours=24)
+    clock.advance(25 * HOUR)
+    assert sweep(app) == 0  # the spell runs: an hour spent
+    assert ann.post("/api/players/me/vacation", {"days": 2}).status_code == 200
+    clock.advance(48 * HOUR)
+    assert sweep(app) == 0 and log_of(ann, game_id) == []
+    assert game_of(ann, game_id)["time_bank"]["left"]["north"] == 9 * HOUR
