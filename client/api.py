@@ -365,6 +365,42 @@ class Api:
     def ratings(self, game_type):
         return self.request("GET", f"/api/ratings/{game_type}", signed=False)
 
+    # --- tournaments (shared/tournament.py) ---------------------------------------------
+
+    @staticmethod
+    def _t(tid):
+        return quote(str(tid), safe="")
+
+    def create_tournament(self, document, signature, seed_hex):
+        return self.request("POST", "/api/tournaments", {"document": document,
+                                                         "signature": signature,
+                                                         "seed": seed_hex})
+
+    def tournaments(self, status="open"):
+        return self.request("GET", "/api/tournaments", params={"status": status},
+                            signed=False)["tournaments"]
+
+    def tournament(self, tid):
+        return self.request("GET", f"/api/tournaments/{self._t(tid)}")
+
+    def join_tournament(self, tid, public_key, signature):
+        return self.request("POST", f"/api/tournaments/{self._t(tid)}/join",
+                            {"public_key": public_key, "signature": signature})
+
+    def leave_tournament(self, tid, from_round, signature):
+        return self.request("POST", f"/api/tournaments/{self._t(tid)}/leave",
+                            {"from_round": from_round, "signature": signature})
+
+    def close_tournament(self, tid, signature):
+        return self.request("POST", f"/api/tournaments/{self._t(tid)}/close",
+                            {"signature": signature})
+
+    def start_tournament(self, tid):
+        return self.request("POST", f"/api/tournaments/{self._t(tid)}/start", {})
+
+    def export_tournament(self, tid):
+        return self.request("GET", f"/api/tournaments/{self._t(tid)}/export")
+
     def join(self, game_id, seat=None):
         return self.request("POST", f"/api/games/{self._g(game_id)}/join",
                             {"seat": seat} if seat else {})

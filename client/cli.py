@@ -47,6 +47,15 @@ COMMANDS = {
              "ends, 3 on timeout."),
     "takeback": ("commands.table", "Ask to take back your last moves in GAME, or answer a "
                  "request (--accept, --refuse)."),
+    "resign": ("commands.table", "Give up GAME: with two seats the other seat wins; with "
+               "more, your seat leaves the race."),
+    "draw": ("commands.table", "Offer a draw in GAME, or accept the one offered; --refuse "
+             "refuses (or withdraws) it."),
+    "abort": ("commands.table", "Abort GAME: it ends unrated, with no winner."),
+    "pause": ("commands.table", "Ask the table to stop GAME's clocks for N days, or agree to "
+              "the pause asked."),
+    "resume": ("commands.table", "End GAME's pause (the clocks run again), or refuse the "
+               "pause asked."),
     "key": ("commands.table", "Your main key: rotate it (with the old key, or the recovery "
             "code if it is lost)."),
     "log": ("commands.archive", "The moves of GAME so far, with what they caused as you may "
@@ -59,6 +68,8 @@ COMMANDS = {
                 "offered."),
     "ratings": ("commands.ratings", "The ratings of TYPE (a cooperative game: wins by team "
                 "size)."),
+    "tournament": ("commands.tournament", "Tournaments: new, join, show, next, leave, export "
+                   "(and close, start)."),
     "open": ("commands.web", "Print a one-time link that opens GAME's page as you see it, and "
              "open a browser."),
     "settings": ("commands.settings", "Show your settings, or change them: time zone, email, "
@@ -71,6 +82,8 @@ COMMANDS = {
                "channel."),
     "device": ("commands.devices", "Let another device (a second home, a browser) move for "
                "you: add, import, list, revoke."),
+    "mail": ("commands.mail", "Moves in plain words by mail: on (a mail key the server "
+             "holds), off, or whether it is on."),
     # table talk and standing orders
     "say": ("commands.talk", "Say TEXT at the table of GAME: to everyone, or --to one seat "
             "only."),
@@ -135,7 +148,8 @@ GLOBAL_OPTIONS = (
 def with_global_options(command):
     """``command`` accepting the group's --server, --home, --json and --debug after its name.
 
-    ``pbem games --json`` then means ``pbem --json games``.  The options only set the
+    ``pbem games --json`` then means ``pbem --json games`` (and a group's subcommands take
+    them too: ``pbem tournament show ID --json``).  The options only set the
     Context the group built; a command's own option of the same name would win (none has one).
     """
     if getattr(command, "_pbem_globals", False):
@@ -149,6 +163,8 @@ def with_global_options(command):
             expose_value=False, callback=_set_global, help=help_,
             hidden=name != "as_json"))
     command._pbem_globals = True
+    for sub in getattr(command, "commands", {}).values():  # a group's (pbem tournament show)
+        with_global_options(sub)
     return command
 
 

@@ -311,6 +311,17 @@ class Context:
 pass_ctx = click.make_pass_decorator(Context)
 
 
+def parse_options(pairs):
+    """{key: value} of ``--option KEY=VALUE`` pairs (pbem new, pbem tournament new)."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        options[key.strip()] = value.strip()
+    return options
+
+
 def _register_extra_games():
     """Register the games named in PBEM_EXTRA_GAMES ("module:attr,..."), as the server does."""
     from shared.games import register_path

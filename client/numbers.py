@@ -9,17 +9,9 @@ types (``pbem play GAME "@takeback 15"`` posts ``@takeback 14``).  ``--json`` ke
 API's fields (``seq`` from 0) unchanged, and adds nothing a script must translate back.
 """
 
-import re
+from shared.numbering import TAKEBACK, shown, shown_event, shown_events, shown_text
 
-_TAKEBACK = re.compile(r"@takeback[ \t]+(\d+)")
-# the table's event and duty texts name seqs (shared/table.py, _moves_text):
-# "asks to take back 2 moves (moves 14-15)", "takes back 1 move (move 14)"
-_TABLE_MOVES = re.compile(r"(\d+ moves? \()(moves?) (\d+)(?:-(\d+))?\)")
-
-
-def shown(seq):
-    """The number people read for the entry at ``seq``."""
-    return seq + 1
+__all__ = ["shown", "shown_event", "shown_events", "shown_text", "wire_text"]
 
 
 def wire_text(text):
@@ -29,7 +21,7 @@ def wire_text(text):
     >>> wire_text("@takeback 15"), wire_text("settle 14"), wire_text("@accept takeback")
     ('@takeback 14', 'settle 14', '@accept takeback')
     """
-    match = _TAKEBACK.fullmatch(text.strip())
+    match = TAKEBACK.fullmatch(text.strip())
     if match is None:
         return text
     number = int(match.group(1))
@@ -38,43 +30,3 @@ def wire_text(text):
         raise PbemError("moves are numbered from 1: @takeback N takes back your moves from "
                         "move N on (pbem log shows the numbers)")
     return f"@takeback {number - 1}"
-
-
-def shown_text(text):
-    """An entry's text as people read it (the inverse of :func:`wire_text`).
-
-    >>> shown_text("@takeback 14"), shown_text("roll")
-    ('@takeback 15', 'roll')
-    """
-    match = _TAKEBACK.fullmatch(text.strip()) if isinstance(text, str) else None
-    if match is None:
-        return text
-    return f"@takeback {int(match.group(1)) + 1}"
-
-
-def shown_event(text):
-    """A table event or duty text with its seqs as move numbers.
-
-    >>> shown_event("red asks to take back 2 moves (moves 14-15)")
-    'red asks to take back 2 moves (moves 15-16)'
-    >>> shown_event("blue takes back 1 move (move 0)")
-    'blue takes back 1 move (move 1)'
-    """
-    if not isinstance(text, str):
-        return text
-
-    def renumber(m):
-        first = int(m.group(3)) + 1
-        last = f"-{int(m.group(4)) + 1}" if m.group(4) else ""
-        return f"{m.group(1)}{m.group(2)} {first}{last})"
-    return _TABLE_MOVES.sub(renumber, text)
-
-
-def shown_events(entry):
-    """The events of a log entry as people read them (a table entry's seqs as numbers),
-    each without its closing full stop: the CLI joins them with "; " and a text's own stop
-    would double the punctuation."""
-    events = entry.get("events") or []
-    if str(entry.get("move", "")).startswith("@"):
-        events = [shown_event(e) for e in events]
-    return [str(e).rstrip(".") for e in events]

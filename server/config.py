@@ -63,6 +63,8 @@ def from_env(instance_path):
         "PBEM_WEBHOOK_ALLOW_PRIVATE": _flag("PBEM_WEBHOOK_ALLOW_PRIVATE"),
         # open games one player may have waiting for players (0: no cap)
         "PBEM_MAX_OPEN_GAMES": int(os.environ.get("PBEM_MAX_OPEN_GAMES", 10)),
+        # tournaments one organiser may have open for entry at once (0: no cap)
+        "PBEM_MAX_OPEN_TOURNAMENTS": int(os.environ.get("PBEM_MAX_OPEN_TOURNAMENTS", 5)),
         # trusted proxies in front (X-Forwarded-For hops): the limits count real addresses
         "PBEM_PROXY_HOPS": int(os.environ.get("PBEM_PROXY_HOPS", 0)),
         # the addresses those proxies connect from (server/http/proxy.py; unset: loopback)
@@ -106,6 +108,15 @@ def from_env(instance_path):
         "PBEM_VAPID_PRIVATE_KEY": os.environ.get("PBEM_VAPID_PRIVATE_KEY") or None,
         # the Telegram Bot API's address (server/workers/channels.py): a local receiver in tests
         "PBEM_TELEGRAM_API": os.environ.get("PBEM_TELEGRAM_API") or None,
+        # moves by plain mail (server/game/mailkeys.py): the address a reply to a notice goes
+        # to, with "{token}" where the reply token goes (unset: PBEM_MAIL_FROM's with
+        # "+{token}" after its local part); DKIM checked on every plain reply when on; the
+        # secret that seals the mail keys the server holds (unset: kept unsealed, like the
+        # server's own key); the longest a mail key may be delegated for, in days
+        "PBEM_MAIL_REPLY_TO": os.environ.get("PBEM_MAIL_REPLY_TO") or None,
+        "PBEM_MAIL_DKIM": _flag("PBEM_MAIL_DKIM"),
+        "PBEM_MAIL_KEY_SECRET": os.environ.get("PBEM_MAIL_KEY_SECRET") or None,
+        "PBEM_MAIL_KEY_DAYS": int(os.environ.get("PBEM_MAIL_KEY_DAYS") or 365),
         # games of bots only (every seat a bot) one player may have being played at once
         "PBEM_MAX_BOT_GAMES": os.environ.get("PBEM_MAX_BOT_GAMES") or None,
     }

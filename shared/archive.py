@@ -66,6 +66,7 @@ import json
 import re
 
 from . import IllegalMove
+from .delegation import is_mail_key
 from .envelope import (
     EntryError,
     EnvelopeError,
@@ -624,6 +625,24 @@ def _same(replayed, stated):
         return False
 
 
+def mail_moves(envelopes):
+    """Every entry signed by a mail key (a key the server holds, which the seat's player
+    delegated to sign the moves they send by plain mail: shared/delegation.py), in order:
+    {seq, seat, player, device_key, not_after, first_seq}, where ``first_seq`` is the first
+    entry of the log that carries that delegation (the log holds no other record of it)."""
+    first, out = {}, []
+    for env in envelopes:
+        delegation = env.get("delegation")
+        if not is_mail_key(delegation):
+            continue
+        key = delegation["device_key"]
+        first.setdefault(key, env["seq"])
+        out.append({"seq": env["seq"], "seat": env["seat"], "player": delegation["player"],
+                    "device_key": key, "not_after": delegation["not_after"],
+                    "first_seq": first[key]})
+    return out
+
+
 def verify_archive(archive, server_key=None):
     """Verify an archive (a parsed JSON document; see :func:`load_archive`).
 
@@ -634,8 +653,9 @@ def verify_archive(archive, server_key=None):
     hash}), ``server_key``, ``replayed`` (bool), ``game`` (the Game object or None),
     ``state`` and ``view`` (after the replay, or None), ``table`` (the table state after the
     replay: keys, takebacks; ``shared.table``), ``result``, ``note`` (why a prefix is not
-    complete), and ``handovers`` (each ``@handover``: seq, seat, the new holder's name: a
-    bot's or a substitute's, forced).
+    complete), ``handovers`` (each ``@handover``: seq, seat, the new holder's name: a bot's
+    or a substitute's, forced) and ``mail_moves`` (each move a mail key signed: see
+    :func:`mail_moves`).
     Raises ArchiveError with the first fault found.
 
     >>> verify_archive({"format": "pbem-archive-v2", "header": {}, "genesis": ""})
@@ -658,7 +678,9 @@ def verify_archive(archive, server_key=None):
               "handovers": [{"seq": env["seq"], "seat": env["seat"],
                              "player": env["move"].split(" ")[1],
                              "forced": bool(env.get("forced"))}
-                            for env in envelopes if env["move"].startswith("@handover ")]}
+                            for env in envelopes if env["move"].startswith("@handover ")],
+              # the moves a mail key signed (the server holds it: shared/delegation.py)
+              "mail_moves": mail_moves(envelopes)}
     try:
         game = get_game(header["type"])
     except KeyError:
@@ -700,7 +722,7 @@ def verify_archive(archive, server_key=None):
     log = replay_log(game, header, bytes.fromhex(seed_hex), envelopes, orders=side["orders"])
     state = log.state
     try:
-        result = game.result(state)
+        result = log.result()  # a resignation, a draw or an abort ends a game too
         view = log.view(None)
     except Exception as exc:  # noqa: BLE001
         raise ArchiveError(f"the rules library cannot read the replayed game ({_broke(exc)})") \

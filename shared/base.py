@@ -27,6 +27,7 @@ reveals to some seats only (a stolen card, a drawn development card) go into
 import functools
 import importlib
 import importlib.resources
+import importlib.util
 import inspect
 import re
 
@@ -149,6 +150,11 @@ class Game:
     #: a game's ``render`` module (``render(view, color)``) and ``svg`` module (``draw(view)``)
     render_module = None
     svg_module = None
+    #: a game's ``legal`` module: its ``legal_texts(state, seat)`` (notation strings) becomes
+    #: :meth:`legal_moves`; and its ``view`` module: its ``make_view(game, state, seat)``
+    #: becomes :meth:`view` (each unless the class writes the method itself)
+    legal_module = None
+    view_module = None
     #: the notation help with examples (:meth:`rules_help`; default: the class docstring)
     help_text = None
     #: True: the seats play together against the game (no seat beats another), so the game
@@ -171,11 +177,13 @@ class Game:
     #: cards; None: random bots only.  See :meth:`bot_levels` and ``shared.bots``
     bots_module = None
     #: a game written as a package of the usual modules (e.g. ``"shared.stone_age"``): its
-    #: ``rules``, ``notation``, ``render`` and ``svg`` modules become the ``*_module``
-    #: settings above, its ``state`` module's ``new_state`` the :meth:`new_state` and its
-    #: notation's ``HELP`` the :attr:`help_text`, unless the class names them itself
+    #: ``rules``, ``notation``, ``legal``, ``view``, ``render`` and ``svg`` modules become the
+    #: ``*_module`` settings above (``legal`` and ``view`` when the package has them), its
+    #: ``state`` module's ``new_state`` the :meth:`new_state` and its notation's ``HELP`` the
+    #: :attr:`help_text`, unless the class names them itself
     package = None
     _PACKAGE_MODULES = ("rules", "notation", "render", "svg")
+    _OPTIONAL_PACKAGE_MODULES = ("legal", "view")
 
     _FROM_RULES = ("check_duty", "after_move", "to_act", "owes")
     _FROM_NOTATION = ("parse_move", "format_move")
@@ -192,13 +200,20 @@ class Game:
             for name in names if module is not None else ():
                 if name not in cls.__dict__ and hasattr(module, name):
                     setattr(cls, name, staticmethod(getattr(module, name)))
+        legal = cls.__dict__.get("legal_module")
+        if legal is not None and "legal_moves" not in cls.__dict__:
+            cls.legal_moves = staticmethod(legal.legal_texts)
 
     @classmethod
     def _take_package(cls, package):
         """The settings :attr:`package` gives (what the class does not name itself)."""
-        for name in cls._PACKAGE_MODULES:
-            if name + "_module" not in cls.__dict__:
-                setattr(cls, name + "_module", importlib.import_module(f"{package}.{name}"))
+        for name in cls._PACKAGE_MODULES + cls._OPTIONAL_PACKAGE_MODULES:
+            if name + "_module" in cls.__dict__:
+                continue
+            if name in cls._OPTIONAL_PACKAGE_MODULES and \
+                    importlib.util.find_spec(f"{package}.{name}") is None:
+                continue
+            setattr(cls, name + "_module", importlib.import_module(f"{package}.{name}"))
         if "new_state" not in cls.__dict__:
             cls.new_state = staticmethod(importlib.import_module(f"{package}.state").new_state)
         if "help_text" not in cls.__dict__:
@@ -247,6 +262,15 @@ class Game:
                 raise IllegalMove(exc.message, code="bad_option") from None
             if bank:
                 out[TIME_BANK] = bank
+        # a tournament's game names its tournament, round and table (shared/tournament.py):
+        # kept beside the game's options like on_timeout, and read by no rule
+        from .tournament import OPTION as TOURNAMENT
+        from .tournament import TournamentError, check_game_option
+        if TOURNAMENT in options and TOURNAMENT not in self.options_schema:
+            try:
+                out[TOURNAMENT] = check_game_option(options.pop(TOURNAMENT))
+            except TournamentError as exc:
+                raise IllegalMove(exc.message, code="bad_option") from None
         for key, spec in self.options_schema.items():
             value = options.pop(key, spec.get("default"))
             kind = spec.get("type", "str")
@@ -283,6 +307,7 @@ class Game:
         options = self.normalize_options(options, len(seats), version)
         options.pop("on_timeout", None)  # the table's option (shared/table.py), not the rules'
         options.pop("time_bank", None)
+        options.pop("tournament", None)  # the tournament's (shared/tournament.py), not the rules'
         seed = seed_bytes(seed, self.seed_hex_text)
         if self._new_state_takes_rng():
             state = self.new_state(seats, options, seed, version, rng=self.setup_rng(seed))
@@ -353,7 +378,8 @@ class Game:
         """Every move ``seat`` may play now, as notation strings (abstract).
 
         Every listed move is accepted by :meth:`play`.  Open-ended moves
-        (trade offers) may be listed by a finite representative subset.
+        (trade offers) may be listed by a finite representative subset.  A game that names
+        its :attr:`legal_module` gets that module's ``legal_texts``.
         """
         raise NotImplementedError
 
@@ -495,8 +521,12 @@ class Game:
         last move's events as the viewer may read them, :meth:`events_for`) and, when over,
         ``result``.  Never changes the state and never contains another seat's hidden
         information or the seed.
+
+        Abstract, unless the game names its :attr:`view_module`.
         """
-        raise NotImplementedError
+        if self.view_module is None:
+            raise NotImplementedError
+        return self.view_module.make_view(self, state, seat)
 
     def render(self, view, color=False):
         """The ASCII board and panel for a view, at most 80 columns wide.

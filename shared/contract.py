@@ -193,10 +193,11 @@ class Checker:
             self.require(kind in game.applies, f"{kind} has a check and no apply")
         self.require(set(game.applies) == set(game.checks),
                      f"{sorted(set(game.applies) - set(game.checks))} have an apply and no check")
-        for name in ("parse_move", "format_move", "to_act", "owes", "legal_moves", "new_state",
-                     "view"):
+        for name in ("parse_move", "format_move", "to_act", "owes", "legal_moves", "new_state"):
             self.require(getattr(type(game), name) is not getattr(Game, name),
                          f"{name} is not written")
+        self.require(game.view_module is not None or type(game).view is not Game.view,
+                     "view is not written (nor a view_module named)")
         self.require(game.render_module is not None or type(game).render is not Game.render,
                      "render is not written (nor a render_module named)")
 

@@ -13,6 +13,12 @@ signature is then the device key's (see ``shared.envelope.verify_entry``).  So e
 delegated move carries the proof that the seat's key allowed it, and an archive needs no key
 but the seats' own to verify offline.
 
+A delegation labelled ``"mail"`` (:data:`MAIL_LABEL`) is a *mail key*: a key the server made
+and holds, which the player allowed to sign the moves they send by plain mail (``pbem mail
+on``).  Its scope is rules moves only: the table state refuses any table entry it signs
+(``shared/table.py``), so the server cannot use it to revoke, rotate, hand over or take back;
+and the archive verifier names every move it signed (``shared/archive.py``).
+
 Pure: keys come in as hex or bytes, times as integers; no clock, no random source.
 """
 
@@ -24,6 +30,8 @@ DELEGATION_DOMAIN = b"pbem-delegation-v1\n"
 BODY_FIELDS = ("player", "device_key", "label", "not_after")
 FIELDS = BODY_FIELDS + ("signature",)
 MAX_LABEL = 40
+#: the label of a mail key (the server holds it; it signs rules moves made by mail only)
+MAIL_LABEL = "mail"
 #: the largest not_after accepted: integers the browser's JSON writes exactly (2**53 - 1)
 MAX_NOT_AFTER = 2 ** 53 - 1
 
@@ -45,6 +53,11 @@ class DelegationError(EnvelopeError):
 def valid_label(label):
     """True when ``label`` is 1 to 40 characters without control characters or outer spaces."""
     return isinstance(label, str) and bool(_LABEL.match(label)) and label == label.strip()
+
+
+def is_mail_key(delegation):
+    """True when ``delegation`` delegates a mail key (its label is :data:`MAIL_LABEL`)."""
+    return isinstance(delegation, dict) and delegation.get("label") == MAIL_LABEL
 
 
 def check_shape(delegation):

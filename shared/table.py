@@ -39,6 +39,18 @@ owns their text grammar; one space between words, lowercase hex)::
                              so a NAME already seated in the game must come with its key.
                              NAME may also be a human player's (a *substitute*, who claimed
                              the seat; see "Substitutes" below)
+    @resign                  the seat gives up (see the decisions below)
+    @draw offer              offer a draw; @draw accept consents, @draw refuse refuses (or, by
+                             the offerer, withdraws)
+    @abort                   abort the game, or ask the table to; @abort accept, @abort refuse
+    @pause DAYS              ask the table to stop the clocks for DAYS days (1 to 14); every
+                             other seat agrees by signing the same @pause DAYS
+    @resume                  end the pause in force (or refuse a pause asked)
+
+No table entry may be signed by a *mail key* (a delegation labelled ``"mail"``: a key the
+server holds, which signs only the moves a player sends in plain words by mail;
+``shared/delegation.py``): such an entry is refused (``mail_scope``), on the server and in the
+archive verifier, where a device key may ask or answer a takeback.
 
 :class:`LogReplay` walks a whole log (the header and the envelopes in order) and keeps the
 rules' state and a *table state*: the current main key of each seat, the revoked device keys,
@@ -89,6 +101,35 @@ Takebacks (the policy; the verifier enforces all of it from the log alone):
 - when the last seat accepts, the moves are taken back: the state is the replay of the log
   without them.
 
+The table's decisions (the policy; the verifier enforces all of it from the log alone, and
+the server signs none of these entries):
+
+- ``@resign``: in a game of two seats the other seat wins at once (the result's ``reason``
+  says who resigned).  With more seats the resigning seat *leaves the race*: its pieces stay
+  on the board, it makes no entry of its own any more (the server plays its turns with the
+  game's timeout move, as for a late seat), it takes no part in the table's decisions, and
+  its points no longer win: when the rules end the game naming only resigned seats, the
+  winners are the best placed of the seats still racing (``Game.standings``).  When one seat
+  alone is left in the race, it wins.  A cooperative game (``Game.cooperative``: Title of
+  Liberty) has no resignation: the team concedes with its own move.
+- ``@draw offer``: every other seat still in the race accepts with ``@draw accept``; the last
+  acceptance ends the game with no winner, "drawn by agreement".  ``@draw refuse`` by any
+  seat ends the offer, and so does any rules move by the offerer.  No cooperative draw.
+- ``@abort``: while some seat has made fewer than :data:`ABORT_MOVES` rules moves of its own
+  (not forced, not taken back), one seat aborts the game alone; later it asks, and the game is
+  aborted when every other seat in the race signs ``@abort accept`` (``@abort refuse`` ends the
+  request).  An aborted game has no winner and its result says ``"rated": false``.
+- ``@pause DAYS``: a request; every other seat in the race signs the same ``@pause DAYS``, the
+  last from the moment of its envelope's ``ts`` on the game is paused for DAYS days: the clocks
+  stop (the server moves the deadlines by the pause) until the time ends or a seat signs
+  ``@resume``.  The first entry whose ``ts`` is past the pause's end ends it in the table
+  state too.  ``@resume`` also refuses a pause asked.  Moves may still be played during a
+  pause.  At most :data:`MAX_PAUSES` pauses per game, of at most :data:`MAX_PAUSE_DAYS` days.
+- Rate limit: a seat offers a draw, asks to abort or asks to pause at most :data:`MAX_ASKS`
+  times each in a game.  Requests never block rules moves and are owed by nobody (they are not
+  in ``to_act``): the other seats are told by notices.
+- Once a table decision ended the game, no entry follows.
+
 Why the randomness stays sound: a move's randomness is drawn from the secret seed with the label
 (ply, game id, seq, hash of the entry before it) (``shared.rng``, ``move_entropy``).  The moves
 taken back drew nothing (a move that drew cannot be taken back, nor any move before it), so no
@@ -107,6 +148,7 @@ import re
 from collections import namedtuple
 
 from . import IllegalMove
+from .delegation import is_mail_key
 from .envelope import (
     EntryError,
     canonical_json,
@@ -120,6 +162,13 @@ from .envelope import (
 MARK = "@"
 #: the most takeback requests one seat may make in one game
 MAX_REQUESTS = 10
+#: the most pauses one game may take, and the most days one pause lasts
+MAX_PAUSES = 3
+MAX_PAUSE_DAYS = 14
+#: the most draw offers, abort requests or pause requests one seat makes in one game (each)
+MAX_ASKS = 5
+#: the rules moves of its own each seat has made before one seat may no longer abort alone
+ABORT_MOVES = 2
 RECOVERY_DOMAIN = b"pbem-recovery-v1\n"
 KEY_ROTATION_DOMAIN = b"pbem-key-rotation-v2\n"
 ANSWERS = ("@accept takeback", "@refuse takeback")
@@ -137,8 +186,12 @@ _PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}\Z")
 # envelope can be signed by a device key, so there is nothing to pass
 _TAKES_REVOKED = "revoked" in inspect.signature(verify_entry).parameters
 
-TableMove = namedtuple("TableMove", ("kind", "seq", "key", "recovery_key", "cert", "player"),
-                       defaults=(None, None, None, None, None))
+TableMove = namedtuple("TableMove", ("kind", "seq", "key", "recovery_key", "cert", "player",
+                                     "word"),
+                       defaults=(None, None, None, None, None, None))
+
+#: the verbs of the table's decisions (resign, draw, abort, pause; see the module docstring)
+DECISIONS = ("@resign", "@draw", "@abort", "@pause", "@resume")
 
 
 class TableError(IllegalMove):
@@ -168,8 +221,8 @@ def parse_table_move(text):
     Only the canonical text is accepted (one space between words), since it is signed and shown
     as it is.
 
-    >>> parse_table_move("@takeback 12")
-    TableMove(kind='takeback', seq=12, key=None, recovery_key=None, cert=None)
+    >>> parse_table_move("@takeback 12").seq
+    12
     >>> parse_table_move("@accept takeback").kind
     'accept'
     """
@@ -208,8 +261,11 @@ def parse_table_move(text):
             _bad(f"a seat is handed over only to a bot account ({_bot_names()}) or to a "
                  f"player, not to {args[0][:40]!r}", "not_a_bot")
         return TableMove("handover", player=args[0], key=_key(args[1], "the new key"))
+    if verb in DECISIONS:
+        return _parse_decision(verb, args)
     _bad(f"{verb[:30]!r} is not a table entry: @takeback SEQ, @accept takeback, "
-         "@refuse takeback, @revoke KEY, @rotate KEY or @handover BOT KEY")
+         "@refuse takeback, @revoke KEY, @rotate KEY, @handover BOT KEY, @resign, "
+         "@draw offer|accept|refuse, @abort [accept|refuse], @pause DAYS or @resume")
 
 
 def format_table_move(tm):
@@ -222,9 +278,39 @@ def format_table_move(tm):
         return f"@revoke {tm.key}"
     if tm.kind == "handover":
         return f"@handover {tm.player} {tm.key}"
+    if tm.kind in ("resign", "draw", "abort", "pause", "resume"):
+        return _format_decision(tm)
     if tm.recovery_key:
         return f"@rotate {tm.key} recovery {tm.recovery_key} {tm.cert}"
     return f"@rotate {tm.key}"
+
+
+def _parse_decision(verb, args):
+    """A table decision's :class:`TableMove` (``@resign``, ``@draw ...``, ``@abort ...``,
+    ``@pause DAYS``, ``@resume``)."""
+    if verb in ("@resign", "@resume"):
+        if args:
+            _bad(f"write {verb} alone")
+        return TableMove(verb[1:])
+    if verb == "@draw":
+        if len(args) != 1 or args[0] not in ("offer", "accept", "refuse"):
+            _bad("write @draw offer, @draw accept or @draw refuse")
+        return TableMove("draw", word=args[0])
+    if verb == "@abort":
+        if args not in ([], ["accept"], ["refuse"]):
+            _bad("write @abort (to abort, or ask the table to), @abort accept or @abort refuse")
+        return TableMove("abort", word=args[0] if args else None)
+    if len(args) != 1 or not _SEQ.match(args[0]) \
+            or not 1 <= int(args[0]) <= MAX_PAUSE_DAYS:
+        _bad(f"write @pause and the days the clocks stop (1 to {MAX_PAUSE_DAYS}), like: "
+             "@pause 7", "pause_limit" if args and _SEQ.match(args[0]) else "bad_table_entry")
+    return TableMove("pause", seq=int(args[0]))
+
+
+def _format_decision(tm):
+    if tm.kind == "pause":
+        return f"@pause {tm.seq}"
+    return f"@{tm.kind}" + (f" {tm.word}" if tm.word else "")
 
 
 def _levels():
@@ -417,6 +503,10 @@ def _leaving_keys(table, envelope_text, seat_keys):
     return dict(seat_keys, **{seat: leaving})
 
 
+_DECISION_KINDS = ("resign", "draw", "abort", "pause", "resume")
+DAY = 86400  # seconds: a pause's days, on the clock of the envelopes' ``ts``
+
+
 def _moves_text(seqs):
     n = len(seqs)
     where = f"move {seqs[0]}" if n == 1 else f"moves {seqs[0]}-{seqs[-1]}"
@@ -461,12 +551,16 @@ class LogReplay:
     def to_act(self):
         """The seats that owe an entry now: the answers a pending request waits for, else the
         rules' ``to_act`` (None in a replay without the seed)."""
+        if self.table.get("ended"):
+            return []
         pending = self.table["pending"]
         if pending:
             return [s for s in self.seats if s in pending["owed"]]
         return None if self.state is None else self.game.to_act(self.state)
 
     def owes(self):
+        if self.table.get("ended"):
+            return {}
         pending = self.table["pending"]
         if pending:
             what = (f"answer {pending['seat']}'s request to take back "
@@ -475,7 +569,10 @@ class LogReplay:
         return self.game.owes(self.state)
 
     def legal_moves(self, seat):
-        """``seat``'s legal entries now: the answers while a request waits, else the rules'."""
+        """``seat``'s legal entries now: the answers while a request waits, else the rules'
+        (none for a seat that resigned: the server plays its timeout moves)."""
+        if self.table.get("ended") or seat in (self.table.get("resigned") or ()):
+            return []
         pending = self.table["pending"]
         if pending:
             return list(ANSWERS) if seat in pending["owed"] else []
@@ -497,6 +594,12 @@ class LogReplay:
         ``to_act``/``owes`` are the answers owed and the key ``takeback`` describes the
         request (no such key otherwise, so a view without one is the rules' own)."""
         view = self.game.view(self.state, seat)
+        result = self.result()
+        if result is not None and (self.table.get("ended") or self.table.get("resigned")):
+            view.update(status="over", result=result, to_act=[], owes={})
+        decisions = self.decisions()
+        if decisions:
+            view["table"] = decisions
         pending = self.table["pending"]
         if pending and view.get("status") != "over":
             view["to_act"], view["owes"] = self.to_act(), self.owes()
@@ -514,9 +617,18 @@ class LogReplay:
         Raises TableError for a table entry that may not be made now, IllegalMove (from the
         rules) for a rules move; either way nothing changed.
         """
+        ended = self.table.get("ended")
+        if ended:
+            _bad(f"the game is over: {ended['reason']}", "game_over")
+        delegation = env.get("delegation")
+        if is_table_move(env["move"]) and is_mail_key(delegation):
+            _bad("a mail key signs only the moves its player sends by mail, never a table "
+                 "entry: sign it with your main key", "mail_scope")
         events = self._table_step(env) if is_table_move(env["move"]) \
             else self._rules_step(env)
-        delegation = env.get("delegation")
+        paused = self.table.get("paused")
+        if paused and (env.get("ts") or 0) >= paused["until"]:  # its days ran out
+            self.table["paused"] = None
         if delegation is not None:  # whose device this key is, as the log shows it
             devices = self.table.setdefault("devices", {})
             if delegation["device_key"] not in devices:
@@ -529,6 +641,9 @@ class LogReplay:
         if pending:
             _bad(f"{pending['seat']} asked to take back moves: no move is played until every "
                  "seat has answered", "takeback_pending")
+        if seat in table.get("resigned", ()) and not env.get("forced"):
+            _bad(f"{seat} has resigned: the server plays its timeout moves, it plays no move "
+                 "of its own", "resigned")
         revealed = False
         if self.state is not None:  # the rules' duty check refuses a seat that owes nothing
             trace = []
@@ -546,7 +661,12 @@ class LogReplay:
         table["blocked"] = [s for s in table["blocked"] if s == seat]
         if self._moves is not None:
             self._moves.append(env)
-        return self.state["events"] if self.state is not None else []
+        events = self.state["events"] if self.state is not None else []
+        draw = table.get("draw")
+        if draw and draw["seat"] == seat:  # a move by the offerer withdraws its offer
+            table["draw"] = None
+            events = [*events, _event(f"{seat} moved: its draw offer is withdrawn")]
+        return events
 
     def _table_step(self, env):
         seat, seq = env["seat"], env["seq"]
@@ -564,6 +684,8 @@ class LogReplay:
             return self._ask(seat, tm.seq, seq)
         if tm.kind in ("accept", "refuse"):
             return self._answer(seat, tm.kind, bool(env.get("forced")))
+        if tm.kind in _DECISION_KINDS:
+            return self._decide(seat, tm, env)
         if "delegation" in env:
             _bad(f"@{tm.kind} must be signed by the seat's main key, not a device key",
                  "main_key_only")
@@ -675,6 +797,256 @@ class LogReplay:
         how = " (by the server: a bot had taken it at a missed deadline)" if forced else ""
         return [_event(f"{seat} is handed over to {tm.player}{how}: from now on "
                        f"{tm.player} plays it")]
+
+    # --- the table's decisions: resign, draw, abort, pause -----------------------------------
+
+    def result(self):
+        """The game's result: the table's (a resignation, a draw or an abort ended it), else
+        the rules', with the winners among the seats still in the race (see
+        :meth:`_race_result`); None while the game goes on (or without the seed)."""
+        ended = self.table.get("ended")
+        if ended:
+            return ended
+        if self.state is None:
+            return None
+        return self._race_result(self.game.result(self.state))
+
+    def _race_result(self, result):
+        """A rules result once seats resigned: the resigned seats no longer win; when the
+        rules named only resigned seats, the winners are the best placed of the seats still
+        in the race (``Game.standings``).  The result names who resigned."""
+        resigned = self.table.get("resigned")
+        if result is None or not resigned:
+            return result
+        racing = self.racing()
+        winners = [w for w in result.get("winners") or () if w in racing]
+        if not winners and result.get("winners") and not self.game.cooperative:
+            places = self.game.standings(result, racing)
+            winners = [s for s in racing if places[s] == 1]
+        reason = result.get("reason")
+        said = f"{', '.join(resigned)} resigned"
+        return {**result, "winners": winners, "resigned": list(resigned),
+                "reason": f"{reason}; {said}" if reason else said}
+
+    def racing(self):
+        """The seats still in the race (all but those that resigned), in seat order."""
+        resigned = self.table.get("resigned") or ()
+        return [s for s in self.seats if s not in resigned]
+
+    def _over(self):
+        return self.table.get("ended") is not None or (
+            self.state is not None and self.game.result(self.state) is not None)
+
+    def _end(self, winners, reason, how, **more):
+        self.table["ended"] = {"winners": list(winners), "reason": reason, "table": how, **more}
+        for kind in ("draw", "abort", "pause"):
+            if self.table.get(kind):
+                self.table[kind] = None
+        return [_event(f"Game over: {reason}.")]
+
+    def _count_ask(self, seat, kind):
+        asks = self.table.setdefault("asks", {})
+        key = f"{kind}:{seat}"
+        if asks.get(key, 0) >= MAX_ASKS:
+            _bad(f"{seat} has asked for {'a ' if kind != 'abort' else 'an '}{kind} {MAX_ASKS} "
+                 "times in this game, the most allowed", "rate_limited")
+        asks[key] = asks.get(key, 0) + 1
+
+    def own_moves(self):
+        """{seat: the rules moves of its own (not forced, not taken back) in the log}."""
+        if self._moves is not None:
+            moves = self._moves
+        elif self._history is not None:
+            moves = self._history()
+        else:
+            moves = []
+        gone = set(self.table["taken_back"])
+        counts = {s: 0 for s in self.seats}
+        for env in moves:
+            if not is_table_move(env["move"]) and env["seq"] not in gone \
+                    and not env.get("forced") and env["seat"] in counts:
+                counts[env["seat"]] += 1
+        return counts
+
+    def _decide(self, seat, tm, env):
+        table, kind = self.table, tm.kind
+        if self._over():
+            _bad("the game is over", "game_over")
+        if seat in (table.get("resigned") or ()):
+            _bad(f"{seat} has resigned: it takes no part in the table's decisions any more",
+                 "resigned")
+        if kind == "resign":
+            return self._resign(seat)
+        if kind == "draw":
+            return self._draw(seat, tm.word, env["seq"])
+        if kind == "abort":
+            return self._abort(seat, tm.word, env["seq"])
+        return self._pause(seat, tm, env)
+
+    def _cooperative(self):
+        return self.game is not None and getattr(self.game, "cooperative", False)
+
+    def _resign(self, seat):
+        table = self.table
+        if self._cooperative():
+            _bad(f"{self.game.title} is played together, so a seat does not resign alone: "
+                 "the team concedes with the move concede", "cooperative")
+        table.setdefault("resigned", []).append(seat)
+        racing = self.racing()
+        events = [_event(f"{seat} resigns")]
+        if len(racing) == 1:
+            return events + self._end(racing, f"{seat} resigned: {racing[0]} wins", "resign",
+                                      resigned=list(table["resigned"]))
+        events.append(_event(f"{seat} leaves the race: its pieces stay, the server plays its "
+                             "turns with the timeout move, and it can no longer win"))
+        for what in ("draw", "abort", "pause"):  # what it asked ends; what it agreed no longer
+            asked = table.get(what)              # counts (it decides nothing any more)
+            if not asked:
+                continue
+            if asked["seat"] == seat:
+                table[what] = None
+                events.append(_event(f"{seat}'s {what} request ends with its resignation"))
+                continue
+            asked["accepted"] = [s for s in asked["accepted"] if s != seat]
+            events += self._settle(what)
+        return events
+
+    def _settle(self, what):
+        """End the game (a draw, an abort) or start the pause when every seat still in the
+        race has agreed to the pending ``what``; [] while some have not."""
+        asked = self.table[what]
+        if any(s not in asked["accepted"] for s in self.racing()):
+            return []
+        if what == "draw":
+            return self._end([], "drawn by agreement", "draw")
+        if what == "abort":
+            return self._end([], f"aborted by agreement of every seat (asked by "
+                             f"{asked['seat']}): unrated", "abort", rated=False)
+        self.table["pause"] = None
+        start = asked["ts"]
+        self.table["paused"] = {"days": asked["days"], "from": start,
+                                "until": start + asked["days"] * DAY, "seq": asked["at"]}
+        self.table["pauses"] = self.table.get("pauses", 0) + 1
+        return [_event(f"The table pauses the game for {asked['days']} day"
+                       f"{'s' if asked['days'] != 1 else ''}: the clocks stop until the time "
+                       "ends or a seat resumes (@resume)")]
+
+    def _pending_answer(self, seat, what, word):
+        asked = self.table.get(what)
+        if not asked:
+            _bad(f"there is no {what} request to {word}", f"no_{what}")
+        if word == "accept":
+            if seat == asked["seat"]:
+                _bad(f"{seat} asked for this {what}: the other seats accept it", "own_request")
+            if seat in asked["accepted"]:
+                _bad(f"{seat} has accepted this {what} already", "answered")
+        return asked
+
+    def _draw(self, seat, word, seq):
+        table = self.table
+        if self._cooperative():
+            _bad(f"{self.game.title} is played together against the game: it has no draw",
+                 "cooperative")
+        asked = table.get("draw")
+        if word == "offer":
+            if asked:
+                _bad(f"{asked['seat']} has offered a draw already: accept it with @draw accept "
+                     "or refuse it with @draw refuse", "draw_pending")
+            self._count_ask(seat, "draw")
+            table["draw"] = {"seat": seat, "asked": seq, "accepted": [seat]}
+            return [_event(f"{seat} offers a draw")] + self._settle("draw")
+        asked = self._pending_answer(seat, "draw", word)
+        if word == "refuse":
+            table["draw"] = None
+            if seat == asked["seat"]:
+                return [_event(f"{seat} withdraws its draw offer")]
+            return [_event(f"{seat} refuses {asked['seat']}'s draw offer")]
+        asked["accepted"].append(seat)
+        return [_event(f"{seat} accepts {asked['seat']}'s draw offer")] + self._settle("draw")
+
+    def _abort(self, seat, word, seq):
+        table = self.table
+        asked = table.get("abort")
+        if word is None:
+            if asked:
+                _bad(f"{asked['seat']} has asked to abort already: agree with @abort accept or "
+                     "refuse with @abort refuse", "abort_pending")
+            counts = self.own_moves()
+            early = [s for s in self.seats if counts[s] < ABORT_MOVES]
+            if early:
+                return [_event(f"{seat} aborts the game")] + self._end(
+                    [], f"aborted by {seat} before every seat had made {ABORT_MOVES} moves: "
+                    "unrated", "abort", rated=False, by=seat)
+            self._count_ask(seat, "abort")
+            table["abort"] = {"seat": seat, "asked": seq, "accepted": [seat]}
+            return [_event(f"{seat} asks the table to abort the game (every seat has made "
+                           f"{ABORT_MOVES} moves: all must agree)")] + self._settle("abort")
+        asked = self._pending_answer(seat, "abort", word)
+        if word == "refuse":
+            table["abort"] = None
+            if seat == asked["seat"]:
+                return [_event(f"{seat} withdraws its request to abort")]
+            return [_event(f"{seat} refuses {asked['seat']}'s request to abort")]
+        asked["accepted"].append(seat)
+        return [_event(f"{seat} agrees to abort")] + self._settle("abort")
+
+    def paused_until(self, at):
+        """The ``ts`` (seconds) the pause in force at ``at`` ends, or None."""
+        paused = self.table.get("paused")
+        if paused and paused["from"] <= at < paused["until"]:
+            return paused["until"]
+        return None
+
+    def _pause(self, seat, tm, env):
+        table, ts = self.table, env.get("ts") or 0
+        asked = table.get("pause")
+        if tm.kind == "resume":
+            if asked:
+                table["pause"] = None
+                if seat == asked["seat"]:
+                    return [_event(f"{seat} withdraws its request to pause")]
+                return [_event(f"{seat} refuses {asked['seat']}'s request to pause")]
+            if self.paused_until(ts) is None:
+                _bad("the game is not paused", "not_paused")
+            table["paused"] = None
+            return [_event(f"{seat} resumes the game: the clocks run again")]
+        days = tm.seq
+        if self.paused_until(ts) is not None:
+            _bad("the game is paused already: @resume ends the pause", "paused")
+        if asked:
+            if days != asked["days"]:
+                _bad(f"{asked['seat']} asked to pause for {asked['days']} days: agree with "
+                     f"@pause {asked['days']}, or refuse with @resume", "pause_pending")
+            if seat in asked["accepted"]:
+                _bad(f"{seat} has agreed to this pause already", "answered")
+            asked["accepted"].append(seat)
+            asked["ts"], asked["at"] = max(asked["ts"], ts), env["seq"]
+            return [_event(f"{seat} agrees to pause for {days} days")] + self._settle("pause")
+        if table.get("pauses", 0) >= MAX_PAUSES:
+            _bad(f"this game has taken its {MAX_PAUSES} pauses, the most allowed",
+                 "pause_limit")
+        self._count_ask(seat, "pause")
+        table["pause"] = {"seat": seat, "days": days, "asked": env["seq"], "at": env["seq"],
+                          "ts": ts, "accepted": [seat]}
+        return [_event(f"{seat} asks to pause the game for {days} day"
+                       f"{'s' if days != 1 else ''}")] + self._settle("pause")
+
+    def decisions(self):
+        """What the table has pending or in force ({} when nothing): ``draw``, ``abort``,
+        ``pause`` (the request, with the seats that agreed), ``paused`` (the pause taken,
+        with its ``from``/``until`` in seconds), ``pauses`` (how many were taken),
+        ``resigned`` (the seats that left the race)."""
+        table = self.table
+        out = {k: table[k] for k in ("draw", "abort", "pause", "paused") if table.get(k)}
+        if table.get("pauses"):
+            out["pauses"] = table["pauses"]
+        if table.get("resigned"):
+            out["resigned"] = list(table["resigned"])
+        for what in ("draw", "abort", "pause"):
+            if what in out:
+                out[what] = {**out[what], "owed": [s for s in self.racing()
+                                                   if s not in out[what]["accepted"]]}
+        return out
 
     def _ask(self, seat, first, seq):
         table = self.table

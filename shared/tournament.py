@@ -42,6 +42,7 @@ Pure: no clock, no I/O, no global randomness.
 """
 
 import hashlib
+import re
 
 from .envelope import canonical_json, sign, valid_public_key, verify
 from .rng import Rng
@@ -54,8 +55,10 @@ ENTRY_DOMAIN = b"pbem-tournament-entry-v1\n"
 CLOSE_DOMAIN = b"pbem-tournament-close-v1\n"
 WITHDRAW_DOMAIN = b"pbem-tournament-withdraw-v1\n"
 SEED_DOMAIN = b"pbem-tournament-seed-v1\n"
-#: the header option a tournament game carries: {"id", "round", "table"}
+#: the header option a tournament game carries: "ID:ROUND:TABLE" (text, as every option's
+#: value in an archive header is a scalar)
 OPTION = "tournament"
+_OPTION_RE = re.compile(r"[0-9a-f]{64}:[1-9][0-9]{0,1}:[1-9][0-9]{0,2}")
 BYE = 2
 
 
@@ -84,6 +87,9 @@ def check_document(doc):
             "move_hours", "tiebreaks", "start", "seed_commitment", "max_players", "title"}
     if not isinstance(doc, dict) or set(doc) != need:
         _bad(f"a tournament document has exactly the fields {', '.join(sorted(need))}")
+    for name, most in (("organiser", 32), ("type", 32), ("title", 80)):
+        if not isinstance(doc[name], str) or len(doc[name]) > most:
+            _bad(f"the {name} is a text of at most {most} characters")
     if doc["format"] not in FORMATS:
         _bad(f"the format is one of {', '.join(FORMATS)}, not {str(doc['format'])[:20]!r}")
     if not valid_public_key(doc["organiser_key"]):
@@ -100,8 +106,12 @@ def check_document(doc):
     if not 2 <= doc["max_players"] <= 256:
         _bad("max_players is 2 to 256")
     if not isinstance(doc["tiebreaks"], list) or any(t not in TIEBREAKS
-                                                      for t in doc["tiebreaks"]):
-        _bad(f"the tiebreaks are some of {', '.join(TIEBREAKS)}")
+                                                      for t in doc["tiebreaks"]) \
+            or len(set(doc["tiebreaks"])) != len(doc["tiebreaks"]):
+        _bad(f"the tiebreaks are some of {', '.join(TIEBREAKS)}, each once")
+    if doc["move_hours"] is not None and (type(doc["move_hours"]) is not int
+                                          or not 1 <= doc["move_hours"] <= 24 * 60):
+        _bad("move_hours is a whole number of hours, 1 to 1440, or null")
     if not isinstance(doc["options"], dict) or OPTION in doc["options"]:
         _bad("the options are the game's (the tournament names itself in each game)")
     if not (isinstance(doc["seed_commitment"], str) and len(doc["seed_commitment"]) == 64):
@@ -384,8 +394,23 @@ def rounds_in(doc, n_players):
 # --- one game's part ----------------------------------------------------------------------
 
 def game_option(tid, round_no, table):
-    """The header option that names the tournament in each of its games."""
-    return {"id": tid, "round": round_no, "table": table}
+    """The header option that names the tournament in each of its games: "ID:ROUND:TABLE"."""
+    return f"{tid}:{round_no}:{table}"
+
+
+def check_game_option(value):
+    """``value`` if it is a tournament game option, else TournamentError (the rules library's
+    ``normalize_options`` keeps it beside the game's own options, as it keeps on_timeout)."""
+    if not isinstance(value, str) or not _OPTION_RE.fullmatch(value):
+        _bad(f"option {OPTION} is ID:ROUND:TABLE (a tournament's id, its round and table)",
+             "bad_option")
+    return value
+
+
+def read_game_option(value):
+    """(tournament id, round, table) of a game's tournament option."""
+    tid, round_no, table = check_game_option(value).split(":")
+    return tid, int(round_no), int(table)
 
 
 def score_game(game, header, result):

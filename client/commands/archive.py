@@ -46,9 +46,13 @@ def _number(entry):
 
 
 def _device_note(entry):
-    """" (device 'phone')" for an entry signed by a delegated device key, else ""."""
+    """" (device 'phone')" for an entry signed by a delegated device key, " (by mail: the
+    server's mail key)" for one a mail key signed (shared/delegation.py), else ""."""
+    from shared.delegation import is_mail_key
     try:
         delegation = json.loads(entry["envelope"]).get("delegation")
+        if is_mail_key(delegation):
+            return " (by mail: the server's mail key)"
         return f" (device {delegation['label']!r})" if isinstance(delegation, dict) else ""
     except (KeyError, TypeError, ValueError, AttributeError):
         return ""
@@ -213,6 +217,10 @@ def verify(c, file, server_key, no_color):
             data = fh.read()
     except OSError as exc:
         raise PbemError(f"cannot read {file}: {exc.strerror or exc}") from None
+    tournament_file = _tournament_file(data)
+    if tournament_file is not None:
+        return _verify_tournament(c, file, tournament_file,
+                                  server_key.lower() if server_key else None)
     try:
         archive = load_archive(data)
         header = archive.get("header") if isinstance(archive, dict) else None
@@ -247,6 +255,8 @@ def verify(c, file, server_key, no_color):
         seats_line += _printable(" Handed over: " + ", ".join(
             f"{h['seat']} to {h['player']} at move {h['seq'] + 1}" + _handover_how(h)
             for h in data["handovers"]) + ".")
+    data["mail_moves"] = report.get("mail_moves") or []
+    seats_line += _mail_summary(data["mail_moves"])
     if not report["complete"]:
         lines = [f"{file}: a verified prefix, not a whole game: the signatures and hash links "
                  f"of {report['entries']} move(s) of {header['type']} game {header['game']} "
@@ -270,7 +280,10 @@ def verify(c, file, server_key, no_color):
         raise click.exceptions.Exit(EXIT_PREFIX)
     game = report["game"]
     color = color_wanted(no_color)
-    winners = ", ".join((report["result"] or {}).get("winners") or []) or "nobody"
+    result = report["result"] or {}
+    winners = ", ".join(result.get("winners") or []) or "nobody"
+    # a table decision ended it (shared/table.py): say which, and an abort's "unrated"
+    how = f" ({result['reason']})" if result.get("table") or result.get("resigned") else ""
     talk = _talk_summary(report)
     if talk:
         data["messages"] = len(report.get("messages") or [])
@@ -280,7 +293,74 @@ def verify(c, file, server_key, no_color):
         f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} game "
         f"{header['game']} up to the final head signed by {signer}; the seed matches its "
         f"commitment, every signature and hash link holds, and the replay agrees; won by "
-        f"{winners}.")])
+        f"{winners}{how}.")])
+
+
+def _tournament_file(data):
+    """The parsed tournament export (shared/tournament.py) ``data`` holds, or None."""
+    from shared.tournament import EXPORT_FORMAT
+    try:
+        parsed = json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) and parsed.get("format") == EXPORT_FORMAT \
+        else None
+
+
+def _verify_tournament(c, file, export, server_key):
+    """``pbem verify`` of a tournament file: every game's archive verified, every pairing and
+    standing recomputed (exit 0 only when all agree, else the reason and exit 1)."""
+    from shared.archive import ArchiveError, verify_archive
+    from shared.tournament import TournamentError, verify_tournament
+    keys = set()
+
+    def verify_game(archive):
+        gid = archive.get("header", {}).get("game") if isinstance(archive, dict) and \
+            isinstance(archive.get("header"), dict) else None
+        try:
+            report = verify_archive(archive, server_key=server_key)
+        except ArchiveError as exc:
+            raise TournamentError(f"the archive of game {gid!r} does not verify: "
+                                  f"{exc.message}", "bad_game") from None
+        keys.add(report["server_key"])
+        if len(keys) > 1:  # every game of one tournament is signed by its one server
+            raise TournamentError(f"game {gid!r} is signed by another server key than the "
+                                  "tournament's other games", "wrong_game")
+        return report
+
+    def get_game(name):
+        try:
+            return load_game(name)
+        except Exception:  # noqa: BLE001 - an unknown game is named as the reason
+            raise TournamentError(f"this pbem does not know the game {name!r}",
+                                  "unknown_game") from None
+    try:
+        report = verify_tournament(export, verify_game, get_game)
+    except (TournamentError, ArchiveError) as exc:
+        raise PbemError(_printable(f"{file}: {exc.message}; tournament refused"),
+                        "tournament_refused", {"ok": False, "outcome": "refused",
+                                               "file": file, "error": exc.message,
+                                               "code": getattr(exc, "code", None)}) from None
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise PbemError(_printable(f"{file}: the tournament file is malformed ({exc!r:.80}); "
+                                   "tournament refused"), "tournament_refused",
+                        {"ok": False, "outcome": "refused", "file": file}) from None
+    rows = report["standings"]
+    data = {"ok": True, "outcome": "complete" if report["complete"] else "partial",
+            "file": file, "tournament": report["tournament"], "players": report["players"],
+            "rounds": report["rounds"], "games": report["games"], "standings": rows}
+    lines = [f"{'#':>3}  {'player':<20} {'score':>5}  tiebreaks"]
+    lines += [f"{r['rank']:>3}  {r['player']:<20} {r['score']:>5}  "
+              + " ".join(str(x) for x in r["tiebreaks"]) for r in rows]
+    lines.append(f"{file}: tournament {report['tournament'][:12]}... verified: the document, "
+                 f"{len(report['players'])} signed entries and the close; {report['games']} "
+                 f"game(s) complete and verified; the pairings of {report['rounds']} round(s) "
+                 "and the standings recomputed from the revealed seed agree"
+                 + ("." if report["complete"] else
+                    ", though not every round was played."))
+    c.emit(data, [_printable(line) for line in lines])
+    if not report["complete"]:
+        raise click.exceptions.Exit(EXIT_PREFIX)
 
 
 def _talk_summary(report):
@@ -308,6 +388,29 @@ def _handover_how(h):
                 "missed deadline)" if h["forced"] else " (a substitute, signed by the seat's "
                 "leaving player)")
     return " (its deadline passed)" if h["forced"] else " (by its player)"
+
+
+def _mail_summary(mail_moves):
+    """The moves a mail key signed (a key the server holds, delegated by the seat's player for
+    the moves they send in plain words by mail), one sentence per key ("" for none)."""
+    from datetime import datetime, timezone
+
+    from shared.delegation import fingerprint
+    by_key = {}
+    for m in mail_moves:
+        by_key.setdefault(m["device_key"], []).append(m)
+    out = []
+    for key, moves in by_key.items():
+        first = moves[0]
+        until = datetime.fromtimestamp(first["not_after"], timezone.utc) \
+            .strftime("%Y-%m-%d %H:%M UTC")
+        numbers = ", ".join(str(m["seq"] + 1) for m in moves)
+        out.append(_printable(
+            f" Move{'s' if len(moves) > 1 else ''} {numbers} ({first['seat']}) signed by "
+            f"{first['player']}'s mail key {fingerprint(key)} (held by the server), delegated "
+            f"by {first['player']}'s main key until {until}, first in the log at move "
+            f"{first['first_seq'] + 1}."))
+    return "".join(out)
 
 
 def _is_bot_name(name):

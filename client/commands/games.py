@@ -12,6 +12,7 @@ from ..context import (
     color_wanted,
     known_types,
     load_game,
+    parse_options,
     pass_ctx,
     terminal_width,
     wrap_lines,
@@ -114,16 +115,6 @@ def register(c, name, email, tz):
 
 # --- new, join -------------------------------------------------------------------------
 
-def _parse_options(pairs):
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
-        options[key.strip()] = value.strip()
-    return options
-
-
 def _seat_summary(game):
     return ", ".join(f"{s['seat']}={s['player'] or '(free)'}" for s in game["seats"])
 
@@ -167,7 +158,7 @@ def new(c, game_type, seats, options, seat, move_hours, bots, bot_level, on_time
       pbem new zarahemla --seats 2 --bots 2 --bot-level strong
       pbem new zarahemla --seats 4 --move-hours 48 --on-timeout bot:strong
     """
-    opts = _parse_options(options)
+    opts = parse_options(options)
     if on_timeout is not None:
         from shared.table import TableError, normalize_on_timeout
         try:
@@ -258,6 +249,32 @@ def _panel(resp, seat):
         waiting = ", ".join(f"{s} ({owes[s]})" if owes.get(s) else s for s in to_act) or "nobody"
         lines.append(f"{you} Waiting for {waiting}.")
     lines += _bank_lines(game)
+    return lines + _decisions_lines(view.get("table") or {}, seat, game["id"])
+
+
+def _decisions_lines(table, seat, game_id):
+    """The table's decisions pending or in force (shared/table.py), and how to answer."""
+    lines = []
+    if table.get("resigned"):
+        lines.append(f"Resigned (out of the race): {', '.join(table['resigned'])}.")
+    for what, words, answer in (
+            ("draw", "offers a draw", f"pbem draw {game_id} (or --refuse)"),
+            ("abort", "asks to abort the game", f"pbem abort {game_id} (or --refuse)"),
+            ("pause", "asks to pause the game", f"pbem pause {game_id} (or pbem resume)")):
+        asked = table.get(what)
+        if not asked:
+            continue
+        days = f" for {asked['days']} days" if what == "pause" else ""
+        owed = ", ".join(asked.get("owed") or []) or "nobody"
+        lines.append(f"{asked['seat']} {words}{days}; waiting for {owed}.")
+        if seat in (asked.get("owed") or []):
+            lines.append(f"  {answer}")
+    if table.get("paused"):
+        from datetime import datetime, timezone
+        until = datetime.fromtimestamp(table["paused"]["until"], timezone.utc)
+        lines.append(f"The table paused the game for {table['paused']['days']} days, until "
+                     f"{until.strftime('%Y-%m-%d %H:%M UTC')}: pbem resume {game_id} ends the "
+                     "pause.")
     return lines
 
 

@@ -5,10 +5,13 @@ import click
 
 from ..context import NothingOwed, pass_ctx
 
-# What may wait for a player's answer, in the order the inbox shows it.  A draw offer would
-# be one more kind here ("draw": answer with pbem draw GAME --accept): the server has no
-# draw offers yet, so none is ever listed.
-WAITING_KINDS = ("move", "takeback", "rematch")
+# What may wait for a player's answer, in the order the inbox shows it: moves and takeback
+# answers, the table's decisions asked of the player's seat (shared/table.py), rematches.
+WAITING_KINDS = ("move", "takeback", "draw", "abort", "pause", "rematch")
+_ASKED = {"draw": ("offers a draw", "pbem draw {game} (or --refuse)"),
+          "abort": ("asks to abort the game", "pbem abort {game} (or --refuse)"),
+          "pause": ("asks to pause the game for {days} days",
+                    "pbem pause {game} (or pbem resume {game} to refuse)")}
 
 
 def _tzinfo(c):
@@ -79,11 +82,11 @@ def _waiting(c, items, owed):
     from ..api import ApiError
     from ..numbers import shown_event
     mine = {g["id"] for g in items}
-    out = []
+    out, tables = [], {}
     for g in owed:
         pending = None
         try:
-            table = c.api.table(g["id"])
+            table = tables[g["id"]] = c.api.table(g["id"])
             pending = table.get("pending")
             seat = table.get("seat")
         except ApiError:  # an older server: an answer owed reads as a move owed
@@ -100,12 +103,35 @@ def _waiting(c, items, owed):
         else:
             out.append({"kind": "move", "game": g["id"], "text": "your move",
                         "command": f"pbem show {g['id']}"})
+    out += _decisions_asked(c, [g for g in items if g.get("status") == "playing"], tables)
     for g in items:
         offered = g.get("rematch")
         if g.get("status") == "over" and offered and offered not in mine:
             out.append({"kind": "rematch", "game": g["id"],
                         "text": f"a rematch is offered to you (game {offered})",
                         "command": f"pbem rematch {g['id']} (or --decline)"})
+    return out
+
+
+def _decisions_asked(c, playing, tables):
+    """The table's decisions (a draw offered, an abort or a pause asked) that wait for the
+    answer of the player's seat, in the playing games ``playing``."""
+    from ..api import ApiError
+    out = []
+    for g in playing:
+        table = tables.get(g["id"])
+        if table is None:
+            try:
+                table = c.api.table(g["id"])
+            except ApiError:  # an older server: it has no decisions
+                continue
+        seat = table.get("seat")
+        for kind, (words, command) in _ASKED.items():
+            asked = (table.get("decisions") or {}).get(kind)
+            if asked and seat in (asked.get("owed") or []):
+                out.append({"kind": kind, "game": g["id"],
+                            "text": f"{asked['seat']} " + words.format(days=asked.get("days")),
+                            "command": command.format(game=g["id"])})
     return out
 
 
@@ -121,8 +147,9 @@ def games(c, status):
     the oldest last move first), takeback requests to answer, rematches
     offered to you.  Then every game.  You on vacation: said on top.
     In JSON: the list of games in that order, each with "my_move",
-    "deadline", "waiting" (what waits for you in it: kind move, takeback
-    or rematch, a text and the command) and "vacation_until".
+    "deadline", "waiting" (what waits for you in it: kind move, takeback,
+    draw, abort, pause or rematch, a text and the command) and
+    "vacation_until".
 
     \b
     Example:

@@ -1,9 +1,12 @@
-"""Commands about the table (shared/table.py): takebacks, and the player's key (rotation with
-the old key or with the recovery code printed at registration)."""
+"""Commands about the table (shared/table.py): takebacks, the table's decisions (resign, draw,
+abort, pause, resume), and the player's key (rotation with the old key or with the recovery
+code printed at registration)."""
 
 import secrets
 
 import click
+
+from shared.table import MAX_PAUSE_DAYS
 
 from ..completion import complete_game
 from ..context import GAME_ID, PbemError, pass_ctx
@@ -69,6 +72,192 @@ def takeback(c, game_id, moves, answer, seat):
                         " now: a seat can take back only moves it made itself since another "
                         "seat last moved and since anything hidden was last revealed")
     _post_entry(c, game_id, me, f"@takeback {can[-moves]}", seat)
+
+
+# --- the table's decisions: resign, draw, abort, pause -----------------------------------------
+
+def _my_table(c, game_id, seat):
+    """(my seat, the game's table) for a decision; refuses a caller with no seat, a game
+    over, a seat that resigned."""
+    c.identity()  # only a registered player signs entries
+    table = c.signed_api().table(game_id, seat)
+    me = table.get("seat")
+    if me is None:
+        raise PbemError(f"you hold no seat in game {game_id}")
+    view = c.signed_api().view(game_id, me).get("view") or {}
+    if view.get("status") == "over":
+        reason = (view.get("result") or {}).get("reason")
+        raise PbemError(f"game {game_id} is over" + (f": {reason}" if reason else ""),
+                        code="game_over")
+    decisions = table.get("decisions") or {}
+    if me in (decisions.get("resigned") or ()):
+        raise PbemError(f"{me} has resigned in game {game_id}: it takes no part in the "
+                        "table's decisions any more")
+    return me, table, decisions
+
+
+def _confirmed(yes, question):
+    if yes:
+        return
+    if not click.confirm(question, default=False, err=True):
+        raise PbemError("nothing was sent", code="cancelled")
+
+
+def _waits(what, asked, game_id):
+    owed = ", ".join(asked.get("owed") or []) or "nobody"
+    return f"the {what} {asked['seat']} asked in game {game_id} waits for {owed}"
+
+
+_SEAT = click.option("--seat", metavar="S", help="Act for this seat (if you hold several).")
+_YES = click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@_YES
+@_SEAT
+@pass_ctx
+def resign(c, game_id, yes, seat):
+    """Give up GAME: with two seats the other seat wins; with more, your seat leaves the race.
+
+    A seat that left the race keeps its pieces on the board, the server plays its turns with
+    the game's timeout move, and its points no longer win (each game's RULES.md says what its
+    rulebook makes of it).  A cooperative game (Title of Liberty) has no resignation: play
+    the move concede for the team.  Asks for confirmation unless --yes.
+
+    \b
+    Examples:
+      pbem resign k7m2q9xa3b
+      pbem resign k7m2q9xa3b --yes
+    """
+    me, _table, _ = _my_table(c, game_id, seat)
+    _confirmed(yes, f"Resign {me} in game {game_id}? This cannot be taken back")
+    _post_entry(c, game_id, me, "@resign", seat)
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@click.option("--refuse", is_flag=True,
+              help="Refuse the draw offered (or withdraw your own offer).")
+@_SEAT
+@pass_ctx
+def draw(c, game_id, refuse, seat):
+    """Offer a draw in GAME, or accept the one offered; --refuse refuses (or withdraws) it.
+
+    Every other seat still in the race must accept (each with this same command); the game
+    then ends with no winner, drawn by agreement.  Any move of the seat that offered
+    withdraws its offer.
+
+    \b
+    Examples:
+      pbem draw k7m2q9xa3b            # offer, or accept the offer of another seat
+      pbem draw k7m2q9xa3b --refuse
+    """
+    me, _table, decisions = _my_table(c, game_id, seat)
+    offer = decisions.get("draw")
+    if refuse:
+        if not offer:
+            raise PbemError(f"there is no draw offer to refuse in game {game_id}")
+        _post_entry(c, game_id, me, "@draw refuse", seat)
+        return
+    if offer and (offer["seat"] == me or me in offer.get("accepted", ())):
+        raise PbemError(_waits("draw", offer, game_id))
+    _post_entry(c, game_id, me, "@draw accept" if offer else "@draw offer", seat)
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@click.option("--refuse", is_flag=True,
+              help="Refuse the request to abort (or withdraw your own).")
+@_YES
+@_SEAT
+@pass_ctx
+def abort(c, game_id, refuse, yes, seat):
+    """Abort GAME: it ends unrated, with no winner.
+
+    While some seat has made fewer than two moves of its own, one seat aborts alone; later
+    this asks the table, and every other seat still in the race must agree (each with this
+    same command).  Asks for confirmation unless --yes.
+
+    \b
+    Examples:
+      pbem abort k7m2q9xa3b
+      pbem abort k7m2q9xa3b --refuse
+    """
+    me, table, decisions = _my_table(c, game_id, seat)
+    asked = decisions.get("abort")
+    if refuse:
+        if not asked:
+            raise PbemError(f"there is no request to abort game {game_id} to refuse")
+        _post_entry(c, game_id, me, "@abort refuse", seat)
+        return
+    if asked:
+        if asked["seat"] == me or me in asked.get("accepted", ()):
+            raise PbemError(_waits("abort", asked, game_id))
+        _confirmed(yes, f"Agree to abort game {game_id}? It ends unrated once every seat "
+                        "agrees")
+        _post_entry(c, game_id, me, "@abort accept", seat)
+        return
+    need = (table.get("limits") or {}).get("abort_moves", 2)
+    alone = any(n < need for n in (table.get("own_moves") or {}).values())
+    _confirmed(yes, f"Abort game {game_id}? It ends now, unrated, with no winner" if alone
+               else f"Ask the table to abort game {game_id}? Every seat has made {need} moves, "
+               "so every other seat must agree")
+    _post_entry(c, game_id, me, "@abort", seat)
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@click.option("--days", type=click.IntRange(1, MAX_PAUSE_DAYS), metavar="N",
+              help="How many days the clocks stop (1 to 14; to agree, the days asked).")
+@_SEAT
+@pass_ctx
+def pause(c, game_id, days, seat):
+    """Ask the table to stop GAME's clocks for N days, or agree to the pause asked.
+
+    When every seat still in the race has signed the same pause, the deadlines stop until
+    the days run out or a seat resumes (pbem resume GAME).  A game takes at most 3 pauses,
+    of at most 14 days each.  Moves may still be played while it is paused.
+
+    \b
+    Examples:
+      pbem pause k7m2q9xa3b --days 7
+      pbem pause k7m2q9xa3b           # agree to the pause another seat asked
+    """
+    me, table, decisions = _my_table(c, game_id, seat)
+    asked = decisions.get("pause")
+    if asked:
+        if asked["seat"] == me or me in asked.get("accepted", ()):
+            raise PbemError(_waits("pause", asked, game_id))
+        if days is not None and days != asked["days"]:
+            raise PbemError(f"{asked['seat']} asked to pause game {game_id} for "
+                            f"{asked['days']} days: agree with pbem pause {game_id} (or "
+                            f"--days {asked['days']}), refuse with pbem resume {game_id}")
+        days = asked["days"]
+    elif days is None:
+        raise PbemError(f"say how long the clocks stop: pbem pause {game_id} --days N "
+                        "(1 to 14)", code="usage")
+    limit = (table.get("limits") or {}).get("pauses", 3)
+    if not asked and decisions.get("pauses", 0) >= limit:
+        raise PbemError(f"game {game_id} has taken its {limit} pauses, the most allowed")
+    _post_entry(c, game_id, me, f"@pause {days}", seat)
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
+@_SEAT
+@pass_ctx
+def resume(c, game_id, seat):
+    """End GAME's pause (the clocks run again), or refuse the pause asked.
+
+    \b
+    Example:
+      pbem resume k7m2q9xa3b
+    """
+    me, _table, decisions = _my_table(c, game_id, seat)
+    if not decisions.get("pause") and not decisions.get("paused"):
+        raise PbemError(f"game {game_id} is not paused, and no pause is asked")
+    _post_entry(c, game_id, me, "@resume", seat)
 
 
 # --- keys ---------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ class PageDelegationSchema(ma.Schema):
     delegation = ma.fields.Dict(dump_only=True)
 
 
-def _main_key_player():
+def main_key_player():
     """The signed caller, who must sign with the main key (not a device's)."""
     player = current_player()
     if g.get("pbem_device") is not None:
@@ -131,7 +131,7 @@ class Devices(MethodView):
     @blp.refusals(400, 401, 403, 409)
     def post(self, data):
         """Register a delegation the caller's main key signed (for a device home)."""
-        player = _main_key_player()
+        player = main_key_player()
         row = devicekeys.register(player, data["delegation"])
         devicekeys.commit_or_conflict()
         return _device_json(row, player)
@@ -145,7 +145,7 @@ class Revoke(MethodView):
     def post(self, label):
         """Revoke the caller's device ``label``: its key signs no more requests or moves here
         (``pbem device revoke`` also appends ``@revoke KEY`` to each running game)."""
-        player = _main_key_player()
+        player = main_key_player()
         keys, ended = devicekeys.revoke(player, label)
         return {"revoked": keys, "orders_ended": ended}
 
@@ -161,7 +161,7 @@ class Links(MethodView):
 
         Good for one use within PBEM_DEVICE_LINK_MINUTES (default 10); bound to the caller.
         """
-        player = _main_key_player()
+        player = main_key_player()
         if not valid_label(data["label"]):
             fail(400, "bad_label", f"a label is 1 to {MAX_LABEL} characters, without control "
                  "characters or spaces at either end")
@@ -177,7 +177,7 @@ class OneLink(MethodView):
     def get(self, link_id):
         """The link's state: waiting, key (the page posted its key: compare the fingerprint),
         delegated, done or expired."""
-        player = _main_key_player()
+        player = main_key_player()
         return _link_json(devicekeys.own_link(player, link_id))
 
 
@@ -189,7 +189,7 @@ class LinkDelegation(MethodView):
     @blp.refusals(400, 401, 403, 404, 409)
     def post(self, data, link_id):
         """The delegation the caller signed for the key the page posted; the page fetches it."""
-        player = _main_key_player()
+        player = main_key_player()
         row = devicekeys.own_link(player, link_id)
         devicekeys.deliver(player, row, data["delegation"])
         return _link_json(row)

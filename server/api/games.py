@@ -291,9 +291,13 @@ class Table(MethodView):
         window = table["window"]
         moves = list(window["seqs"]) if seat is not None and window["seat"] == seat \
             and not pending and game.status == "playing" else []
+        from shared.table import ABORT_MOVES, MAX_PAUSE_DAYS, MAX_PAUSES
         return {"seat": seat, "pending": pending, "takeback_moves": moves,
                 "keys": table["keys"], "revoked": table["revoked"],
-                "taken_back": table["taken_back"], "next_seq": game.head_seq + 1}
+                "taken_back": table["taken_back"], "next_seq": game.head_seq + 1,
+                "decisions": replayed.decisions(), "own_moves": replayed.own_moves(),
+                "limits": {"abort_moves": ABORT_MOVES, "pauses": MAX_PAUSES,
+                           "pause_days": MAX_PAUSE_DAYS}}
 
 
 def documented_as(*decorators):

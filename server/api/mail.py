@@ -1,13 +1,27 @@
-"""Inbound mail: the shape mail providers' inbound webhooks POST."""
+"""Inbound mail (the shape mail providers' inbound webhooks POST) and the caller's mail key
+(moves in plain words by mail: server/game/mailkeys.py)."""
 
 import hmac
 
 from flask import current_app, request
 from flask.views import MethodView
 
+from shared.delegation import MAIL_LABEL, fingerprint
+
+from ..game import mailkeys
+from ..http.auth import current_player
 from ..http.errors import Blueprint, fail
-from ..http.schemas import InboundResultSchema
+from ..http.schemas import (
+    InboundResultSchema,
+    MailDelegationSchema,
+    MailKeyMadeSchema,
+    MailKeySchema,
+    MailRevokedSchema,
+    NoBodySchema,
+)
 from ..workers import mailin
+from .devices import main_key_player
+from .games import SIGNED
 
 blp = Blueprint("mail", __name__, url_prefix="/api/mail", description="Moves by email")
 
@@ -35,6 +49,10 @@ class Inbound(MethodView):
     def post(self):
         """Read a raw email, append every armoured signed move in it, answer the sender.
 
+        A mail without any signed block is read as a move in plain words: a reply to a turn
+        notice (its token in the address or In-Reply-To) by a player who moves by mail
+        (``pbem mail on``), its first line the move; ``plain`` says what became of it.
+
         Send the message as the body (Content-Type message/rfc822 or text/plain) or as
         the form field body-mime / email.  The server's PBEM_INBOUND_TOKEN must come in
         the X-Pbem-Inbound-Token header or the token query parameter.  With no token
@@ -56,3 +74,53 @@ class Inbound(MethodView):
         if len(raw) > mailin.MAX_MESSAGE:
             fail(413, "too_large", "the message is too large")
         return mailin.process(raw)
+
+
+@blp.route("/key")
+class MailKey(MethodView):
+    @blp.doc(security=SIGNED)
+    @blp.response(200, MailKeySchema)
+    @blp.refusals(401)
+    def get(self):
+        """Whether moves by mail are on for the caller, and their mail key."""
+        return mailkeys.status(current_player())
+
+    @blp.doc(security=SIGNED)
+    @blp.arguments(NoBodySchema)
+    @blp.response(201, MailKeyMadeSchema)
+    @blp.refusals(400, 401, 403, 409, 422)
+    def post(self, _data):
+        """A fresh mail key, made and kept by the server, for the caller's main key to
+        delegate (POST /api/mail/key/delegation): it will sign the moves the caller sends
+        in plain words by mail, and nothing else."""
+        player = main_key_player()
+        key = mailkeys.prepare(player)
+        return {"player": player.name, "device_key": key, "fingerprint": fingerprint(key),
+                "label": MAIL_LABEL, "max_days": mailkeys.max_days()}
+
+
+@blp.route("/key/delegation")
+class MailKeyDelegation(MethodView):
+    @blp.doc(security=SIGNED)
+    @blp.arguments(MailDelegationSchema)
+    @blp.response(200, MailKeySchema)
+    @blp.refusals(400, 401, 403, 404, 409, 422)
+    def post(self, data):
+        """The delegation the caller's main key signed for the mail key: moves by mail are
+        on from now until its not_after."""
+        player = main_key_player()
+        mailkeys.activate(player, data["delegation"])
+        return mailkeys.status(player)
+
+
+@blp.route("/key/revoke")
+class MailKeyRevoke(MethodView):
+    @blp.doc(security=SIGNED)
+    @blp.arguments(NoBodySchema)
+    @blp.response(200, MailRevokedSchema)
+    @blp.refusals(400, 401, 403, 404, 422)
+    def post(self, _data):
+        """Turn moves by mail off: the mail key signs nothing more here and its private half
+        is wiped (``pbem mail off`` also appends ``@revoke KEY`` to each running game)."""
+        keys, ended = mailkeys.turn_off(main_key_player())
+        return {"revoked": keys, "orders_ended": ended}

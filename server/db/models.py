@@ -244,6 +244,9 @@ class Notice(db.Model):
     last_error: Mapped[str | None] = mapped_column(String(500))
     # channel "channel": the notice channel (NoticeChannel) it goes to; "webpush": every
     # push subscription of the player
+    # an email's own headers (Reply-To, Message-ID, In-Reply-To): a turn notice to a player
+    # who moves by mail carries its reply token in them (server/game/mailkeys.py)
+    headers: Mapped[dict | None] = mapped_column(JSON(none_as_null=True))
     channel_id: Mapped[int | None] = mapped_column(ForeignKey("notice_channels.id"),
                                                    index=True)
 
@@ -468,3 +471,91 @@ class SeatOffer(db.Model):
     claimed_key: Mapped[str | None] = mapped_column(String(64))
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+# --- moves by mail: the mail key the server holds for a player, and reply tokens ---------------
+# (server/game/mailkeys.py)
+
+class MailKey(db.Model):
+    """The private half of a player's mail key: a device key the server made, which the
+    player's main key delegates (label "mail", its DeviceKey row) to sign moves made by plain
+    mail.  ``private_key`` is sealed (server/game/mailkeys.py); it is wiped when the key is
+    revoked.  A row without its DeviceKey is waiting for the player's delegation."""
+
+    __tablename__ = "mail_keys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    device_key: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    private_key: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    delegated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class MailToken(db.Model):
+    """A reply token of one mail to a player who moves by mail: good for the move ``seq`` of
+    ``seat`` in ``game_id``, once.  Only its SHA-256 is stored."""
+
+    __tablename__ = "mail_tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
+    game_id: Mapped[str] = mapped_column(String(16), nullable=False)
+    seat: Mapped[str] = mapped_column(String(32), nullable=False)
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    spent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+# --- tournaments (server/game/tournaments.py; the rules are shared/tournament.py) ------------
+
+class Tournament(db.Model):
+    """A tournament: its organiser's signed document, the secret seed it commits to (revealed
+    in the export once it is over), the signed close of entry and the round being played."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # the document's hash
+    organiser_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    document: Mapped[dict] = mapped_column(JSON, nullable=False)
+    signature: Mapped[str] = mapped_column(String(128), nullable=False)
+    seed: Mapped[str] = mapped_column(String(64), nullable=False)
+    # open (taking entries), closed (entry closed, not started), playing, over
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default="open",
+                                        index=True)
+    close_signature: Mapped[str | None] = mapped_column(String(128))
+    round: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TournamentEntry(db.Model):
+    """A player's signed entry, and its signed withdrawal (from which round it is unpaired)."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "player_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), nullable=False,
+                                               index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    public_key: Mapped[str] = mapped_column(String(64), nullable=False)
+    signature: Mapped[str] = mapped_column(String(128), nullable=False)
+    withdrawn_from: Mapped[int | None] = mapped_column(Integer)
+    withdraw_signature: Mapped[str | None] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    player = relationship("Player", lazy="joined")
+
+
+class TournamentRound(db.Model):
+    """One round's pairing ({"tables": [[player, ...]], "byes": [...]}) and its games, by
+    table."""
+
+    __tablename__ = "tournament_rounds"
+    __table_args__ = (UniqueConstraint("tournament_id", "round"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), nullable=False,
+                                               index=True)
+    round: Mapped[int] = mapped_column(Integer, nullable=False)
+    pairing: Mapped[dict] = mapped_column(JSON, nullable=False)
+    games: Mapped[list] = mapped_column(JSON, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -97,6 +97,7 @@ class NewEntry:
     owed_anew: bool = False  # a takeback request was asked or settled: fresh duties
     handed_to: object = None  # a @handover entry: the bot account's player id
     revoked_key: object = None  # a @revoke entry: the device key (its orders end)
+    clocks: object = None  # the table's hold on the deadlines (duties.table_clocks), if any
 
 
 def _game_row(game_id):
@@ -312,6 +313,7 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
                           "game waits until every seat has answered")
         raise Refused("not_your_turn", f"{env['seat']} owes no move now")
     asked = (log.pending() or {}).get("asked")
+    paused_before = log.table.get("paused")  # a @resume gives the clocks the pause's rest
     handed = revoked = None
     if table_entry and env["move"].startswith("@handover "):
         handed = _handover_bot(game, env)
@@ -335,10 +337,13 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
     entry = NewEntry(game=game, game_def=game_def, env=env, envelope_text=envelope_text,
                      signature=signature, digest=digest, forced=forced, state=state,
                      table=log.table, events=events or [], to_act=log.to_act(),
-                     result=game_def.result(state), received=now(),
+                     result=log.result(), received=now(),
                      viewer=_reader_seat(game.id, env["seat"], reader, log.table["players"]),
                      owed_anew=asked != (log.pending() or {}).get("asked"),
-                     handed_to=handed, revoked_key=revoked)
+                     handed_to=handed, revoked_key=revoked,
+                     clocks=duties.table_clocks(log.table, paused_before, env["seq"])
+                     if table_entry or log.table.get("resigned") or log.table.get("paused")
+                     else None)
     with write_lock():
         return _write_move(entry, before, optimistic)  # (entry, True, Appended)
 
@@ -356,6 +361,8 @@ def _write_move(new, before, optimistic=False):
     writer = Writer(db.session)
     if over:
         head.update(status="over", result=new.result, finished_at=new.received)
+        if new.result.get("rated") is False:  # an aborted game (shared/table.py)
+            head["rated"] = False
         moved = db.session.execute(_MOVE_HEAD.values(**head),
                                    {"gid": game.id, "old_seq": env["seq"] - 1}).rowcount
     else:
@@ -373,11 +380,16 @@ def _write_move(new, before, optimistic=False):
     if not writer.run(_RUN_SNAPSHOT, {"gid": game.id, "new_seq": env["seq"], "new_state": text}):
         store_snapshot(game.id, env["seq"], text)  # the game's first snapshot row
     appended = Appended(game_id=game.id, seq=env["seq"], seat=env["seat"], env=env, over=over,
-                        handed_to=new.handed_to, writer=writer, revoked_key=new.revoked_key)
+                        handed_to=new.handed_to, writer=writer, revoked_key=new.revoked_key,
+                        table=new.table, result=new.result)
     run_after_append(IN_TRANSACTION, appended)
     duties.after_move(writer, game, seat_owners(game.id, new.table["players"]), before,
                       new.to_act, env["seat"],
                       env["seq"], over=over, reset=new.owed_anew)
+    if new.clocks is not None and not over:
+        duties.hold_clocks(game.id, new.clocks, env["seq"],
+                           renewed=env["seat"] if env["seat"] in before
+                           and env["seat"] in new.to_act and not new.owed_anew else None)
     answer = entry_json(SimpleNamespace(**row), new.game_def, new.viewer)
     try:
         db.session.commit()

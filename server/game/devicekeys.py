@@ -25,7 +25,13 @@ from datetime import timedelta
 from flask import current_app
 from sqlalchemy import update
 
-from shared.delegation import DelegationError, fingerprint, verify_delegation
+from shared.delegation import (
+    MAIL_LABEL,
+    DelegationError,
+    fingerprint,
+    is_mail_key,
+    verify_delegation,
+)
 
 from ..clock import now, now_ts
 from ..db import db
@@ -53,17 +59,21 @@ def live_devices(player):
                               .order_by(DeviceKey.id)).scalars().all()
 
 
-def register(player, delegation):
+def register(player, delegation, mail=False):
     """Record ``delegation`` (signed by ``player``'s main key) in the registry; return the row.
 
     Refused: a delegation that does not verify under the player's key or names another
     player (Malformed ``bad_delegation``), one already past its date, a label another live
-    device of the player has, a device key already registered (Conflict).
+    device of the player has, a device key already registered (Conflict).  The label "mail"
+    is the mail key's (server/game/mailkeys.py, ``mail=True``): no other device takes it.
     """
     try:
         verify_delegation(delegation, player.public_key, player.name)
     except DelegationError as exc:
         raise Malformed("bad_delegation", exc.message) from None
+    if is_mail_key(delegation) != mail:
+        raise Malformed("reserved_label", f"the label {MAIL_LABEL!r} is the mail key's, which "
+                        "the server makes (pbem mail on): choose another label")
     if delegation["not_after"] <= now_ts():
         raise Malformed("delegation_expired", "this delegation has already ended")
     if any(d.label == delegation["label"] for d in live_devices(player)):
@@ -114,8 +124,8 @@ def request_key(player, device_key):
         return None
     row = db.session.execute(db.select(DeviceKey).filter_by(
         player_id=player.id, device_key=device_key, revoked_at=None)).scalar_one_or_none()
-    if row is None or row.not_after < now_ts():
-        return None
+    if row is None or row.not_after < now_ts() or row.label == MAIL_LABEL:
+        return None  # a mail key signs moves made by mail, never a request
     try:  # signed by the player's key as it is now: a key rotation ends older delegations
         verify_delegation(row.delegation(player.name), player.public_key, player.name)
     except DelegationError:
@@ -144,6 +154,9 @@ def check_in_force(env):
 
 def issue_link(player, label):
     """A new link for ``player``'s device ``label``; returns (row, token)."""
+    if label == MAIL_LABEL:
+        raise Malformed("reserved_label", f"the label {MAIL_LABEL!r} is the mail key's, which "
+                        "the server makes (pbem mail on): choose another label")
     if any(d.label == label for d in live_devices(player)):
         raise Conflict("label_taken", f"you already have a device labelled {label!r}: revoke "
                        "it first or choose another label")

@@ -169,3 +169,54 @@ def deadlines(game_id, seats):
     rows = db.session.execute(db.select(Duty).filter(Duty.game_id == game_id,
                                                      Duty.seat.in_(seats))).scalars()
     return {d.seat: d.due_at for d in rows}
+
+
+class TableClocks(NamedTuple):
+    """What the table's decisions (shared/table.py) do to the deadlines after one entry."""
+
+    resigned: tuple = ()  # seats that resigned: their duties fall due at once (the timeout move)
+    shift: int = 0        # seconds every deadline moves by: a pause's days at its start, minus
+    #                       the rest of the pause at a @resume
+    rest: int = 0         # seconds of a pause in force still to run: a deadline written by this
+    #                       entry starts when the pause ends
+
+
+def table_clocks(table, paused_before, seq):
+    """The :class:`TableClocks` of the entry ``seq`` that left the table state ``table``
+    (``paused_before``: the pause in force before it, or None); None when they change no
+    deadline."""
+    from shared.table import DAY
+
+    from ..clock import now_ts
+    t = now_ts()
+    paused = table.get("paused")
+    shift = rest = 0
+    if paused and paused.get("seq") == seq:  # every seat has agreed: the clocks stop now
+        shift = paused["days"] * DAY
+    elif paused_before and not paused and paused_before["until"] > t:  # a @resume
+        shift = -(paused_before["until"] - t)
+    elif paused and paused["from"] <= t < paused["until"]:
+        rest = paused["until"] - t
+    resigned = tuple(table.get("resigned") or ())
+    return TableClocks(resigned, shift, rest) if resigned or shift or rest else None
+
+
+def hold_clocks(game_id, clocks, seq, renewed=None):
+    """Apply ``clocks`` (a :class:`TableClocks`) to ``game_id``'s duties after entry ``seq``,
+    in the append's transaction.  ``renewed``: the seat whose deadline the entry renewed."""
+    rows = db.session.execute(db.select(DUTIES.c.id, DUTIES.c.seat, DUTIES.c.due_at,
+                                        DUTIES.c.since_seq)
+                              .where(DUTIES.c.game_id == game_id)).all()
+    current = now()
+    for row in rows:
+        values = {}
+        if row.seat in clocks.resigned:  # it left the race: no notice, its timeout move now
+            values = {"due_at": current, "notified": True, "reminded": True}
+        elif row.due_at is not None and clocks.shift:
+            values = {"due_at": max(current, row.due_at + timedelta(seconds=clocks.shift)),
+                      "reminded": False}
+        elif row.due_at is not None and clocks.rest and (row.since_seq == seq
+                                                         or row.seat == renewed):
+            values = {"due_at": row.due_at + timedelta(seconds=clocks.rest)}
+        if values:
+            db.session.execute(update(DUTIES).where(DUTIES.c.id == row.id).values(**values))

@@ -46,6 +46,8 @@ class Appended:
     writer: object   # server.db.prepared.Writer of the append's transaction
     notes: dict = field(default_factory=dict)
     revoked_key: str | None = None  # a ``@revoke`` entry: the device key it revokes
+    table: dict | None = None  # the table state after the entry (shared/table.py)
+    result: dict | None = None  # the game's result when the entry ended it
 
 
 def after_append(fn, phase=IN_TRANSACTION):

@@ -12,6 +12,7 @@ from sqlalchemy import update
 from shared import IllegalMove
 from shared.envelope import genesis_hash, seed_commitment
 from shared.games import game_types, get_game
+from shared.tournament import OPTION as TOURNAMENT
 
 from ..clock import now
 from ..db import db
@@ -63,16 +64,13 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rat
     if rated and game_def.cooperative:
         raise Refused("not_rated", f"{type_} is cooperative: it is never rated (a record of "
                       "wins by team size is kept instead)")
-    seed = secrets.token_bytes(32)
+    if TOURNAMENT in options:
+        raise Refused("bad_option", "only a tournament's rounds make games that name a "
+                      "tournament (pbem tournament)")
     with write_lock():  # SQLite: creations queue, so the cap below is counted exactly
         _check_open_games_cap(player)
-        game = Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
-                    options=options, n_seats=n_seats, status="open", seed=seed.hex(),
-                    seed_commitment=seed_commitment(seed), created_by=player.id,
-                    created_at=now(), move_hours=move_hours,
-                    rated=not game_def.cooperative if rated is None else bool(rated),
-                    private=bool(private),
-                    invite_token=secrets.token_urlsafe(24) if private else None)
+        game = _game_row(game_def, type_, options, n_seats, player, move_hours, rated,
+                         private=private)
         db.session.add(game)
         for i, name in enumerate(names):
             db.session.add(Seat(game_id=game.id, index=i, seat=name))
@@ -81,6 +79,40 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rat
             taken = seat or names[0]
             db.session.execute(update(Seat).where(Seat.game_id == game.id, Seat.seat == taken)
                                .values(player_id=player.id, joined_at=now()))
+        db.session.commit()
+    db.session.refresh(game)
+    maybe_start(game)
+    return game
+
+
+def _game_row(game_def, type_, options, n_seats, creator, move_hours, rated, private=False):
+    """A new open Game row (its seed made here); the caller adds it and its seats."""
+    seed = secrets.token_bytes(32)
+    return Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
+                options=options, n_seats=n_seats, status="open", seed=seed.hex(),
+                seed_commitment=seed_commitment(seed), created_by=creator.id,
+                created_at=now(), move_hours=move_hours,
+                rated=not game_def.cooperative if rated is None else bool(rated),
+                private=bool(private),
+                invite_token=secrets.token_urlsafe(24) if private else None)
+
+
+def create_seated_game(creator, type_, options, players, move_hours=None):
+    """A game whose seats are given, in order, to ``players`` (a tournament's table), started
+    at once; ``options`` may name a tournament (shared/tournament.py), which no player's
+    request may.  Rated as any game of its type (competitive: rated)."""
+    game_def = get_game(type_)
+    try:
+        options = game_def.normalize_options(options, len(players))
+        names = game_def.seat_names(len(players), options)
+    except IllegalMove as exc:
+        raise Refused(exc.code, exc.message) from None
+    with write_lock():
+        game = _game_row(game_def, type_, options, len(players), creator, move_hours, None)
+        db.session.add(game)
+        for i, (name, player) in enumerate(zip(names, players)):
+            db.session.add(Seat(game_id=game.id, index=i, seat=name, player_id=player.id,
+                                joined_at=now()))
         db.session.commit()
     db.session.refresh(game)
     maybe_start(game)

@@ -92,10 +92,24 @@ def rate_finished_games(limit=100):
     return counted
 
 
+def places_of(game_def, result, seats):
+    """{seat: place} of a finished game for its ratings: the game's standings, with every
+    seat that resigned (shared/table.py) placed below all the seats that raced on."""
+    places = game_def.standings(result, seats)
+    resigned = set(result.get("resigned") or ())
+    if resigned:
+        last = max((p for seat, p in places.items() if seat not in resigned), default=0) + 1
+        places.update({seat: last for seat in resigned})
+    return places
+
+
 def _count(game):
     game_def = get_game(game.type)
     seats = [s for s in game.seats]
     if has_bot(game.id) or any(s.player_id is None for s in seats):
+        return
+    if (game.result or {}).get("rated") is False:  # aborted (shared/table.py): unrated
+        game.rated = False
         return
     winners = set((game.result or {}).get("winners") or [])
     if game_def.cooperative:
@@ -113,7 +127,7 @@ def _count(game):
         log.info("game %s changes no rating: %d of its players have too little history",
                  game.id, len(newcomers))
         return
-    places = game_def.standings(game.result, [s.seat for s in seats])
+    places = places_of(game_def, game.result, [s.seat for s in seats])
     m = model()
     rows = [_rating(s.player_id, game.type) for s in seats]
     teams = [[m.rating(mu=r.mu, sigma=r.sigma)] for r in rows]

@@ -8,8 +8,9 @@ server/workers/notify.py).  A result says how the game ended in words of its own
 ``reason`` (absent in most results: a game played to its end) and the seats it names.  This
 module reads every form a result has:
 
-- aborted: ``reason`` "aborted" (or beginning so), or a true ``aborted``; an aborted game is
-  counted as an abort for each of its players, never as a finished game;
+- aborted: ``table`` "abort" (the table's decision, shared/table.py), ``reason`` beginning
+  with "abort", or a true ``aborted``; an aborted game is counted as an abort for each of its
+  players, never as a finished game;
 - resigned: ``reason`` "resigned"/"resignation" (or beginning with "resign") with the seats in
   ``resigned`` (a seat or a list; ``seat`` or ``by`` as well), or a ``resigned`` key alone; a
   Title of Liberty concession (its ``reason`` text begins "SEAT conceded") counts for the
@@ -37,7 +38,8 @@ def how_it_ended(result, seat):
     result = result if isinstance(result, dict) else {}
     reason = result.get("reason")
     reason = reason.strip().lower() if isinstance(reason, str) else ""
-    if result.get("aborted") is True or reason.startswith("abort"):
+    if result.get("aborted") is True or result.get("table") == "abort" \
+            or reason.startswith("abort"):
         return "aborted", False, False
     resigned = False
     if reason.startswith("resign") or "resigned" in result:

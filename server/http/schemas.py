@@ -344,6 +344,42 @@ class ArchiveSchema(Strict):
 class InboundResultSchema(Strict):
     results = fields.List(fields.Dict(), dump_only=True)
     undecodable = fields.List(fields.String(), dump_only=True)
+    plain = fields.Dict(dump_only=True, metadata={
+        "description": "a mail without a signed block: what became of it as a move in plain "
+                       "words ({status: accepted, refused or ignored, code, ...})"})
+
+
+class MailKeySchema(Strict):
+    """A player's mail key (server/game/mailkeys.py)."""
+    on = fields.Boolean(dump_only=True, metadata={
+        "description": "moves by mail are on: the key is delegated, in force and held"})
+    device_key = fields.String(dump_only=True, allow_none=True)
+    fingerprint = fields.String(dump_only=True, allow_none=True)
+    not_after = fields.Integer(dump_only=True, allow_none=True)
+    ended = fields.Boolean(dump_only=True, metadata={
+        "description": "a mail key is registered but no longer signs (its date passed, or a "
+                       "key rotation ended its delegation): pbem mail off, then on"})
+
+
+class MailKeyMadeSchema(Strict):
+    """A fresh mail key for the caller's main key to delegate."""
+    player = fields.String(dump_only=True)
+    device_key = fields.String(dump_only=True)
+    fingerprint = fields.String(dump_only=True)
+    label = fields.String(dump_only=True, metadata={"description": 'always "mail"'})
+    max_days = fields.Integer(dump_only=True)
+
+
+class MailDelegationSchema(Strict):
+    delegation = fields.Dict(required=True, metadata={
+        "description": '{player, device_key, label: "mail", not_after, signature}, signed by '
+                       "the caller's main key (shared/delegation.py)"})
+
+
+class MailRevokedSchema(Strict):
+    revoked = fields.List(fields.String(), dump_only=True, metadata={
+        "description": "the mail keys revoked: append @revoke KEY to each running game"})
+    orders_ended = fields.List(fields.Dict(), dump_only=True)
 
 
 class SettingsSchema(Strict):
@@ -384,6 +420,12 @@ class TableSchema(Strict):
     revoked = fields.List(fields.String(), dump_only=True)
     taken_back = fields.List(fields.Integer(), dump_only=True)
     next_seq = fields.Integer(dump_only=True)
+    # the table's decisions pending or in force (shared/table.py LogReplay.decisions): draw,
+    # abort, pause (each with its seat, accepted and owed), paused, pauses, resigned; and
+    # how many rules moves of its own each seat made (one seat aborts alone below two each)
+    decisions = fields.Dict(dump_only=True)
+    own_moves = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True)
+    limits = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True)
 
 
 class BotAccountSchema(Strict):
@@ -400,3 +442,77 @@ class BotListSchema(Strict):
     game = fields.String(dump_only=True, allow_none=True)
     levels = fields.List(fields.String(), dump_only=True)
     bots = fields.List(fields.Nested(BotAccountSchema), dump_only=True)
+
+
+# --- tournaments (server/api/tournaments.py; the document is shared/tournament.py's) ----------
+
+_SIG = validate.Regexp(r"^[0-9a-f]{128}$", error="a signature is 128 lowercase hex digits")
+
+
+class TournamentCreateSchema(Strict):
+    """A tournament document signed by its organiser, and the seed it commits to (kept
+    secret by the server until the tournament is over)."""
+    document = fields.Dict(required=True)
+    signature = fields.String(required=True, validate=_SIG)
+    seed = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="the seed is 64 lowercase hex digits (32 bytes)"))
+
+
+class TournamentJoinSchema(Strict):
+    """An entry: the signature, by ``public_key``, of the entry message."""
+    public_key = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
+    signature = fields.String(required=True, validate=_SIG)
+
+
+class TournamentCloseSchema(Strict):
+    """The organiser's signature of the sorted names of the players who entered."""
+    signature = fields.String(required=True, validate=_SIG)
+
+
+class TournamentLeaveSchema(Strict):
+    from_round = fields.Integer(required=True, strict=True,
+                                validate=validate.Range(min=1, max=31))
+    signature = fields.String(required=True, validate=_SIG)
+
+
+class TournamentQuerySchema(Strict):
+    status = fields.String(load_default="open", validate=validate.OneOf(
+        ["open", "closed", "playing", "over"]))
+
+
+class TournamentSchema(Strict):
+    id = fields.String(dump_only=True)
+    document = fields.Dict(dump_only=True)
+    status = fields.String(dump_only=True)
+    round = fields.Integer(dump_only=True)
+    rounds_total = fields.Integer(dump_only=True)
+    organiser = fields.String(dump_only=True)
+    entries = fields.List(fields.Dict(), dump_only=True)
+    rounds = fields.List(fields.Dict(), dump_only=True)
+    standings = fields.List(fields.Dict(), dump_only=True)
+    you = fields.Dict(dump_only=True, allow_none=True)
+
+
+class TournamentListSchema(Strict):
+    tournaments = fields.List(fields.Dict(), dump_only=True)
+
+
+class StandingsSchema(Strict):
+    tournament = fields.String(dump_only=True)
+    round = fields.Integer(dump_only=True)
+    standings = fields.List(fields.Dict(), dump_only=True)
+
+
+class TournamentExportSchema(Strict):
+    format = fields.String(dump_only=True)
+    tournament = fields.String(dump_only=True)
+    document = fields.Dict(dump_only=True)
+    signature = fields.String(dump_only=True)
+    entries = fields.List(fields.Dict(), dump_only=True)
+    close = fields.Dict(dump_only=True, allow_none=True)
+    withdrawals = fields.List(fields.Dict(), dump_only=True)
+    rounds = fields.List(fields.Dict(), dump_only=True)
+    seed = fields.String(dump_only=True, allow_none=True)
+    archives = fields.Dict(dump_only=True)
+    standings = fields.List(fields.Dict(), dump_only=True)

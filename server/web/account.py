@@ -69,6 +69,11 @@ def new_game():
 
 @bp.get("/settings")
 def settings():
+    from ..game import mailkeys
     player = session_player()
     days = vacation_days_left(player) if player is not None else None
-    return _page("settings.html", days_left=days)
+    mail = mailkeys.status(player) if player is not None else None
+    if mail and mail["on"]:
+        from datetime import datetime, timezone
+        mail["until"] = datetime.fromtimestamp(mail["not_after"], timezone.utc)
+    return _page("settings.html", days_left=days, mail=mail)

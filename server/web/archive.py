@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 
 from shared import archive as archive_lib
-from shared.archive import ArchiveError, replay, verify_archive
+from shared.archive import ArchiveError, replay, replay_log, verify_archive
 
 MAX_ARCHIVE_BYTES = 8 * 1024 * 1024
 log = logging.getLogger("pbem.web")
@@ -127,6 +127,12 @@ def board_at(doc, checked, n):
         raise ValueError("the seed is not revealed: the moves cannot be replayed")
     game = checked["game"]
     header = doc["header"]
-    state = replay(game, header, bytes.fromhex(doc["seed"]), checked["envelopes"], upto=n)
-    events = game.events_for(state.get("events"), None) if n else []
-    return game.view(state, None), events
+    envelopes = checked["envelopes"]
+    if not n:
+        return game.view(replay(game, header, bytes.fromhex(doc["seed"]), envelopes, upto=0),
+                         None), []
+    # the events of move n are those its own step made: a table entry's (a takeback asked)
+    # are not in the rules' state, which still holds the last rules move's
+    log = replay_log(game, header, bytes.fromhex(doc["seed"]), envelopes, upto=n - 1)
+    events = log.step(envelopes[n - 1])
+    return game.view(log.state, None), game.events_for(events, None)

@@ -7,12 +7,13 @@ import logging
 from flask import make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from shared import numbering
 from shared.games import game_types, get_game
 
 from ..db import db
 from ..db.models import Game, Seat
 from ..db.state_cache import load_state
-from ..game import duties
+from ..game import duties, tournaments
 from ..game.archives import archive_for
 from ..game.views import log_entries, seat_of, view_for
 from ..http.errors import fail
@@ -128,7 +129,7 @@ def _game_context(game, player, seat):
             "player": player, "mine": mine, "private": _private_panel(view),
             "result": (view or {}).get("result") or game.result,
             "etag": _etag(game, seat, player), "show_cards": bool(counts),
-            "score_label": game_def.score_label,
+            "score_label": game_def.score_label, "game_cooperative": game_def.cooperative,
             "play": _play_context(game, seat, player, view),
             "join": _join_context(game, player, mine)}
 
@@ -175,8 +176,9 @@ def _play_context(game, seat, player, view):
     if not any(s.seat == seat and s.player_id == player.id for s in game.seats):
         return None
     game_def = get_game(game.type)
-    moves = game_def.legal_moves(load_state(game), seat) if seat in (view.get("to_act") or []) \
-        else []
+    resigned = seat in ((view.get("table") or {}).get("resigned") or ())
+    moves = game_def.legal_moves(load_state(game), seat) \
+        if seat in (view.get("to_act") or []) and not resigned else []
     groups = {}
     for move in moves:
         words = move.split()
@@ -200,6 +202,19 @@ def iso_filter(moment):
     return _iso(moment)
 
 
+@bp.app_template_filter("unix_iso")
+def unix_iso_filter(seconds):
+    """Unix time (a pause's end, shared/table.py) as an ISO timestamp in UTC."""
+    from datetime import datetime, timezone
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat()
+
+
+@bp.app_template_filter("unix_utc")
+def unix_utc_filter(seconds):
+    from datetime import datetime, timezone
+    return utc_filter(datetime.fromtimestamp(seconds, timezone.utc))
+
+
 @bp.app_template_filter("utc")
 def utc_filter(moment):
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else ""
@@ -215,6 +230,18 @@ def reason_filter(result):
         return ""
     reason = reason.strip()
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+
+
+@bp.app_template_filter("shown_text")
+def shown_text_filter(text):
+    """A log entry's text with the pages' numbering (``@takeback 14`` is "@takeback 15")."""
+    return numbering.shown_text(text)
+
+
+@bp.app_template_filter("shown_event")
+def shown_event_filter(text):
+    """A table event or duty text with its seqs as the pages' move numbers."""
+    return numbering.shown_event(text)
 
 
 @bp.app_template_filter("when")
@@ -252,7 +279,8 @@ def lobby():
     resp = make_response(render_template(
         "lobby.html", player=player, mine=mine, open_games=games("open", Game.created_at, 50),
         playing=games("playing", Game.started_at, 50),
-        finished=games("over", Game.finished_at, 20), types=types, title_of=_title))
+        finished=games("over", Game.finished_at, 20), types=types, title_of=_title,
+        open_tournaments=tournaments.listing("open", 20)))
     return _no_store(resp)
 
 
@@ -376,6 +404,26 @@ def game_live(game_id):
     resp.headers["Cache-Control"] = "no-cache, private"
     resp.vary.add("Cookie")
     return resp
+
+
+# --- one tournament ------------------------------------------------------------------------------
+
+@bp.get("/t/<tid>")
+def tournament_page(tid):
+    """A tournament: its standings, its rounds (each game linked) and, for a signed-in player
+    while entry is open, the form that enters them (signed by this browser's key)."""
+    from ..game.domain import NotFound
+    try:
+        t = tournaments.get_or_404(tid)
+    except NotFound as exc:
+        fail(404, exc.code, exc.message)
+    player = session_player()
+    info = tournaments.summary(t)
+    entered = player is not None and any(e["player"] == player.name for e in info["entries"])
+    resp = make_response(render_template(
+        "tournament.html", t=info, player=player, entered=entered, title_of=_title,
+        can_enter=player is not None and t.status == "open" and not entered))
+    return _no_store(resp)
 
 
 # --- signing in with a one-time link -------------------------------------------------------------

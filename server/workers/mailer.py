@@ -41,19 +41,30 @@ def smtp_settings(config):
             "tls": tls}
 
 
-def send_email(config, to, subject, body, reply_to=None):
+#: the headers a notice may set on its mail (server/workers/outbox.py)
+NOTICE_HEADERS = ("Reply-To", "Message-ID", "In-Reply-To", "References")
+
+
+def send_email(config, to, subject, body, reply_to=None, headers=None):
+    """Send one mail; ``headers`` ({name: value}) may set :data:`NOTICE_HEADERS` (a
+    Message-ID of its own replaces the one made here)."""
     sender = config.get("PBEM_MAIL_FROM") or "pbem@localhost"
+    headers = {k: v for k, v in (headers or {}).items() if k in NOTICE_HEADERS and v}
+    if reply_to:
+        headers.setdefault("Reply-To", reply_to)
     settings = smtp_settings(config)
     if settings is None:
-        log.info("notice (no SMTP configured) to %s\nSubject: %s\n\n%s", to, subject, body)
+        log.info("notice (no SMTP configured) to %s\nSubject: %s\n%s\n%s", to, subject,
+                 "".join(f"{k}: {v}\n" for k, v in headers.items()), body)
         return "logged"
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = subject
-    msg["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "localhost")
-    if reply_to:
-        msg["Reply-To"] = reply_to
+    msg["Message-ID"] = headers.pop("Message-ID", None) or make_msgid(
+        domain=sender.rpartition("@")[2].strip(" >") or "localhost")
+    for name, value in headers.items():
+        msg[name] = value
     msg.set_content(body)
     try:
         cls = smtplib.SMTP_SSL if settings["tls"] == "ssl" else smtplib.SMTP

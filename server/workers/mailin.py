@@ -1,5 +1,8 @@
 """Moves by mail: extract every armoured block from a raw RFC 822 message and append it.
 
+A message without any block is a move in plain words, for the players who move by mail
+(server/workers/mailreply.py).
+
 Each block is verified and appended exactly like a POSTed move; a block
 already in the log is a no-op.  The result of each block is mailed to the
 registered address of the player whose key signed it; the From header,
@@ -58,6 +61,12 @@ def process(raw):
             if key not in seen:
                 seen.add(key)
                 blocks.append(block)
+    if not blocks and not errors:  # a move in plain words, by a player who moves by mail
+        from flask import current_app
+
+        from . import mailreply
+        plain = mailreply.process(msg, raw, current_app.config)
+        return {"results": [], "undecodable": [], "plain": plain}
     results, replies = [], {}
     for block in blocks:
         game = db.session.get(Game, block["game"]) \

@@ -56,7 +56,7 @@ def local(dt, player):
 
 # --- composing -------------------------------------------------------------------
 
-def _turn_text(game, seat, player, kind):
+def turn_text(game, seat, player, kind, headers=None):
     game_def = get_game(game.type)
     replayed = load_log(game)
     view = replayed.view(seat)  # a pending takeback: the answer owed, and the request
@@ -72,6 +72,8 @@ def _turn_text(game, seat, player, kind):
     more = f"\n  ... and {len(moves) - len(shown)} more (pbem moves {game.id})" \
         if len(moves) > len(shown) else ""
     head = "Reminder: you still owe" if kind == "reminder" else "You owe"
+    # a player who moves by mail: the reply address of this notice's token
+    mail_to, reply_to = (player.email, headers["Reply-To"]) if headers else (None, None)
     from ..game.talk import notice_lines  # table talk: the last messages this player may read
     talk = notice_lines(game, player)
     talk = ["Table talk (the last messages):", *(f"  {line}" for line in talk), ""] \
@@ -82,6 +84,9 @@ def _turn_text(game, seat, player, kind):
         *talk,
         "Your legal moves:", *(f"  {m}" for m in shown), more.lstrip("\n") if more else "",
         "To answer:",
+        *([f"  reply to this email with your move alone on its first line (from {mail_to},",
+           f"  the address you registered), or write it to {reply_to}"]
+          if mail_to else []),
         f"  pbem play {game.id} '<move>'",
         "  or reply to this email with the block printed by",
         f"  pbem play --armor {game.id} '<move>'", ""])
@@ -126,10 +131,21 @@ def _claim(duty, flag):
 def _announce(game, duty, kind):
     """Queue the duty's turn notice (``kind`` "turn" or "reminder") and commit."""
     player = db.session.get(Player, duty.player_id)
-    subject, body, payload = _turn_text(game, duty.seat, player, kind)
+    headers = mail_headers(player, game, duty.seat)
+    subject, body, payload = turn_text(game, duty.seat, player, kind, headers)
     enqueue(player, game.id, kind, subject, body, payload,
-            notice=channel_outbox.public_notice(game, duty.seat, kind, duty.due_at))
+            notice=channel_outbox.public_notice(game, duty.seat, kind, duty.due_at),
+            headers=headers)
     db.session.commit()
+
+
+def mail_headers(player, game, seat):
+    """The headers carrying a new reply token for the move ``seat`` owes in ``game`` now, for
+    a player who moves by mail (server/game/mailkeys.py); None for any other."""
+    from ..game import mailkeys
+    if not player.email or not mailkeys.opted_in(player):
+        return None
+    return mailkeys.issue_token(player, game.id, seat, game.head_seq + 1)
 
 
 # --- deadlines ---------------------------------------------------------------------
@@ -184,13 +200,15 @@ def _force(game, duty):
     replayed = load_log(game)
     if duty.seat not in replayed.to_act():
         return 0
-    banked = timebank.draw(game, duty)  # the seat spends from its bank first
+    # a seat that resigned (shared/table.py) plays its turns by the timeout move, told nothing
+    resigned = duty.seat in (replayed.table.get("resigned") or ())
+    banked = 0 if resigned else timebank.draw(game, duty)  # the bank is spent first
     if banked:
         _tell_bank(game, game_def, duty, banked)
         db.session.commit()
         return 0
-    handover = None if replayed.pending() else _timeout_handover(game, game_def, replayed,
-                                                                 duty.seat)
+    handover = None if replayed.pending() or resigned else _timeout_handover(
+        game, game_def, replayed, duty.seat)
     # a late answer to a takeback request is a refusal (the server signs it)
     move = "@refuse takeback" if replayed.pending() else \
         handover or game_def.timeout_move(replayed.state, duty.seat)
@@ -198,6 +216,9 @@ def _force(game, duty):
         return 0
     if not append_forced(game, duty.seat, move):
         return 0
+    if resigned:
+        db.session.commit()
+        return 1
     player = db.session.get(Player, duty.player_id)
     # the player's record counts it (server/game/records.py)
     db.session.execute(update(Player).where(Player.id == duty.player_id)
@@ -377,7 +398,8 @@ def send_due(limit=50):
                 post_webhook(player.webhook_url, notice.payload or {},
                              current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE", False))
             else:
-                send_email(current_app.config, notice.to_address, notice.subject, notice.body)
+                send_email(current_app.config, notice.to_address, notice.subject, notice.body,
+                           headers=notice.headers)
         except (SendError, ChannelError) as exc:
             notice.attempts += 1
             notice.last_error = str(exc)[:500]
@@ -465,9 +487,11 @@ def tick():
     digests = build_digests()
     sent = send_due()
     rated = ratings.rate_finished_games()
+    from ..game.tournaments import sweep as sweep_tournaments  # a round the hook missed
+    rounds = sweep_tournaments()
     return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed,
             "digests": digests, "sent": sent, "rated": rated, "orders": ordered,
-            "game_channels": channels}
+            "game_channels": channels, "tournament_rounds": rounds}
 
 
 def _passes():

@@ -13,10 +13,12 @@ from . import channel_outbox
 log = logging.getLogger("pbem.notices")
 
 
-def enqueue(player, game_id, kind, subject, body, payload=None, to=None, notice=None):
-    """Outbox rows for one message to ``player`` (or a bare address ``to``): mail, and, with
-    ``notice`` (its public form, server/workers/channel_outbox.py), each of the player's chat
-    channels and Web Push subscriptions."""
+def enqueue(player, game_id, kind, subject, body, payload=None, to=None, notice=None,
+            headers=None):
+    """Outbox rows for one message to ``player`` (or a bare address ``to``): mail (with the
+    mail ``headers`` given: Reply-To, Message-ID, In-Reply-To), and, with ``notice`` (its
+    public form, server/workers/channel_outbox.py), each of the player's chat channels and
+    Web Push subscriptions."""
     current = now()
     if player is None:
         db.session.add(Notice(to_address=to, game_id=game_id, kind=kind, channel="email",
@@ -29,7 +31,7 @@ def enqueue(player, game_id, kind, subject, body, payload=None, to=None, notice=
         db.session.add(Notice(player_id=player.id, to_address=player.email, game_id=game_id,
                               kind=kind, channel="email", subject=subject, body=body,
                               payload=payload, next_attempt_at=current, created_at=current,
-                              status=status))
+                              status=status, headers=headers))
     if player.notify == "none":
         return
     rows = channel_outbox.enqueue_channels(

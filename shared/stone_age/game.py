@@ -5,7 +5,6 @@ from ..rng import Rng
 from . import legal
 from .notation import HELP, SEAT_ORDER, format_move, parse_move
 from .state import costs_lines, is_v1
-from .view import make_view
 
 
 class StoneAgeGame(Game):
@@ -43,12 +42,11 @@ class StoneAgeGame(Game):
     #: the notation, then what everything costs (the book's overview tile)
     help_text = HELP + "\n" + "\n".join(costs_lines())
     #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
-    #: format_move, HELP), render, svg and state.new_state: see ``Game.package``
+    #: format_move, HELP), legal (legal_texts), view (make_view), render, svg and
+    #: state.new_state: see ``Game.package``
     package = __package__
 
     # --- play --------------------------------------------------------------------
-
-    legal_moves = staticmethod(legal.legal_texts)
 
     def timeout_choice(self, state, seat):
         """The move played for ``seat`` at its deadline (policy in RULES.md)."""
@@ -71,6 +69,3 @@ class StoneAgeGame(Game):
     def hidden_fields(self, state):
         """A player's resource cards: the others see only how many."""
         return [(seat, ("hands", seat, i)) for seat in state["seats"] for i in range(4)]
-
-    def view(self, state, seat):
-        return make_view(state, seat, self.to_act(state))

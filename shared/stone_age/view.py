@@ -25,8 +25,10 @@ def _duty(p):
     return out
 
 
-def make_view(state, seat, to_act):
+def make_view(game, state, seat):
+    """The view of ``state`` for ``seat`` (None: a spectator; ``Game.view``)."""
     seats = state["seats"]
+    to_act = game.to_act(state)
     over = state["phase"] == "over"
     offer = open_offer(state)
     paid = state["turn"].get("paid")

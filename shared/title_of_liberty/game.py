@@ -2,11 +2,9 @@
 
 from .. import IllegalMove
 from ..base import FIRST_RULES_VERSION, Game
-from . import legal, rules
+from . import rules
 from .board import SEATS
-from .notation import format_move
 from .state import DIFFICULTY, lost_code, over_code
-from .view import view as _view
 
 HELP = """Title of Liberty: 1-5 Nephite armies retake the cities and kill Amalickiah.
 
@@ -105,7 +103,8 @@ class TitleOfLiberty(Game):
     score_label = "flags"
     seat_words = ("army", "armies")
     #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
-    #: format_move), render, svg and state.new_state: see ``Game.package``
+    #: format_move), legal (legal_texts), view (make_view), render, svg and state.new_state:
+    #: see ``Game.package``
     package = __package__
     help_text = HELP
 
@@ -143,9 +142,6 @@ class TitleOfLiberty(Game):
     # --- play -------------------------------------------------------------
 
 
-    def legal_moves(self, state, seat):
-        return [format_move(m) for m in legal.legal_moves(state, seat)]
-
     def timeout_choice(self, state, seat):
         """Givers pass; a battle stops; an idle army rests (or renews a free attack,
         or starves when it has neither food nor a city to attack, once no captain may still
@@ -173,9 +169,6 @@ class TitleOfLiberty(Game):
         return "concede"
 
     # --- what people see --------------------------------------------------
-
-    def view(self, state, seat):
-        return _view(state, seat)
 
     def facts_for(self, events, seat):
         """The shared facts, with the codes an ending's text carries: ``lost`` on

@@ -9,7 +9,7 @@ from collections import deque
 
 from .board import ROAD_NEXT, SEA_NEXT
 from .combat import lamanite_groups
-from .notation import BUYABLE, ITEMS, LEAD_TYPES, SECTORS, Move
+from .notation import BUYABLE, ITEMS, LEAD_TYPES, SECTORS, Move, format_move
 from .rules import (
     MAX_LEADS,
     MAX_LED,
@@ -147,3 +147,8 @@ def legal_moves(state, seat):
         else:
             out.extend(_battle_moves(state, seat))
     return out
+
+
+def legal_texts(state, seat):
+    """:func:`legal_moves` in the notation (``Game.legal_moves``)."""
+    return [format_move(m) for m in legal_moves(state, seat)]

@@ -87,7 +87,7 @@ def _battle_view(state):
     return out
 
 
-def view(state, seat):
+def make_view(game, state, seat):
     """The public view, plus ``you`` for the viewer (every board is public)."""
     on_board = {}
     for name in CITIES:

@@ -146,7 +146,11 @@ def apply_card(st, seat, mv):
             h[r] = 0
     res = RESOURCES[r]
     data = {"seat": seat, "card": card_name, "resource": res, "took": taken, "total": total}
+    # the book's "give you all of their Resource Cards of that type" is done in the open: how
+    # many of that type each other hand held is shown to the table (and is 0 in it now)
+    shown = [(s, ("players", s, "hand", r)) for s in st["order"] if s != seat]
     if total:
         return [ev(st, f"{name} played Prosperity on {res} and took {total} {res} "
-                   f"({', '.join(took)}).", "play_card", data)]
-    return [ev(st, f"{name} played Prosperity on {res}, but no one had any.", "play_card", data)]
+                   f"({', '.join(took)}).", "play_card", data, reveals=shown)]
+    return [ev(st, f"{name} played Prosperity on {res}, but no one had any.", "play_card", data,
+               reveals=shown)]

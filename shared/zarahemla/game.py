@@ -2,10 +2,9 @@
 
 from ..base import Game
 from .cards import CARD_INDEX
-from .legal import legal_moves, timeout_move
+from .legal import timeout_move
 from .notation import EXAMPLE_PATH, EXAMPLES
 from .state import SEATS
-from .view import make_view
 
 #: notes printed under a group of examples in the help
 _HELP_NOTES = {
@@ -80,13 +79,12 @@ class Zarahemla(Game):
     #: versions 1 and 2 read a seed given as hex digits as hex (``shared.seats.seed_bytes``)
     seed_hex_text = True
     #: rules (the tables, check_duty, after_move, to_act, owes), notation (parse_move,
-    #: format_move), render, svg and state.new_state: see ``Game.package``
+    #: format_move), legal (legal_texts), view (make_view), render, svg and state.new_state:
+    #: see ``Game.package``
     package = __package__
     help_text = HELP
 
     # --- play -----------------------------------------------------------------
-
-    legal_moves = staticmethod(legal_moves)
 
     def timeout_choice(self, state, seat):
         return timeout_move(state, seat)
@@ -102,9 +100,6 @@ class Zarahemla(Game):
         """A player's resource cards and development cards (RULES.md, "Hidden information")."""
         return [(seat, ("players", seat, part, i)) for seat in state["order"]
                 for part, n in (("hand", 5), ("dev", 7)) for i in range(n)]
-
-    def view(self, state, seat):
-        return make_view(self, state, seat)
 
 
 GAME = Zarahemla()

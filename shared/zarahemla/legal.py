@@ -1,6 +1,6 @@
 """Legal-move generation and the timeout policy.
 
-``legal_moves`` lists every move a seat may play now, as canonical text.
+``legal_texts`` lists every move a seat may play now, as canonical text.
 Open-ended moves are listed by a finite representative subset (RULES.md,
 "Listed moves"): 1-for-1 offers to everyone and 1-for-1 counters, bank
 trades for one card, a few discards; any other well-formed trade or discard
@@ -161,7 +161,7 @@ def _card_moves(st, seat, p, out):
         out.extend(PROSPERITY_TEXT)
 
 
-def legal_moves(st, seat):
+def legal_texts(st, seat):
     """Every move ``seat`` may play now (see the module docstring for trades)."""
     phase = st["phase"]
     if phase == "play":
@@ -265,7 +265,7 @@ def timeout_move(st, seat):
     """The move played for a seat that missed its deadline (RULES.md, "Timeouts").
 
     Only asked for a seat that has a legal move (``shared.base.Game.timeout_move``)."""
-    moves = legal_moves(st, seat)
+    moves = legal_texts(st, seat)
     rng = Rng(st["seed"], b"timeout|%d" % st["ply"])
     phase = st["phase"]
     if phase == "setup":
@@ -289,4 +289,4 @@ def timeout_move(st, seat):
     return "end"
 
 
-__all__ = ["legal_moves", "timeout_move"]
+__all__ = ["legal_texts", "timeout_move"]

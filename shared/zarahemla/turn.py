@@ -32,9 +32,10 @@ EVENT_KINDS = frozenset((
 ))
 
 
-def ev(st, public, kind, data=None, private=None, private_data=None):
-    """An event of ``st`` (see ``shared.events``): its text, and from version 2 its facts."""
-    return make_event(st, public, private, kind, data, private_data)
+def ev(st, public, kind, data=None, private=None, private_data=None, reveals=None):
+    """An event of ``st`` (see ``shared.events``): its text, and from version 2 its facts;
+    ``reveals`` names the hidden fields it shows every seat on purpose."""
+    return make_event(st, public, private, kind, data, private_data, reveals)
 
 
 def before_version(st, version):

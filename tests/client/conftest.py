@@ -95,10 +95,11 @@ class Player:
     def env(self):
         return {"PBEM_SERVER": self.server, "PBEM_HOME": str(self.home), "NO_COLOR": "1"}
 
-    def run(self, *args, ok=True, obj=None):
-        """Run ``pbem ARGS`` in-process (click's runner); ``ok``: assert exit code 0."""
+    def run(self, *args, ok=True, obj=None, input=None):
+        """Run ``pbem ARGS`` in-process (click's runner); ``ok``: assert exit code 0;
+        ``input``: what the player types (a confirmation)."""
         result = CliRunner().invoke(cli, [str(a) for a in args], env=self.env(), obj=obj,
-                                    catch_exceptions=False)
+                                    catch_exceptions=False, input=input)
         if ok is True:
             assert result.exit_code == 0, (args, result.stdout, result.stderr)
         elif ok is not None and ok is not False:

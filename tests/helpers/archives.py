@@ -71,10 +71,14 @@ class ArchiveBuilder:
             self.running_heads[len(self.entries)] = self.head_signature(len(self.entries),
                                                                         digest)
 
+    def result(self):
+        """The game's result now (None while it goes on)."""
+        return self.game.result(self.state)
+
     def archive(self):
         """The archive now: running, or final once the game is over."""
         gid, n = self.header["game"], len(self.entries)
-        result = self.game.result(self.state)
+        result = self.result()
         over = result is not None
         result = json.loads(json.dumps(result)) if over else None
         message = (final_head_message(gid, n, self.prev, result, self.seed.hex()) if over

@@ -16,10 +16,12 @@ from tests.liveserver import free_port
 class Inbox:
     def __init__(self):
         self.messages = []
+        self.raw = []  # each message's bytes as received (a reply is posted on as it came)
 
     async def handle_DATA(self, server, session, envelope):
         msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
         self.messages.append(msg)
+        self.raw.append(envelope.content)
         return "250 OK"
 
     def bodies(self):

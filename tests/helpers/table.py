@@ -23,10 +23,10 @@ class TableBuilder(ArchiveBuilder):
                          players={s: f"p{i}" for i, s in enumerate(seats)})
         self.log = LogReplay(self.game, self.header, seed)
 
-    def move(self, seat, text, forced=False, signer=None):
+    def move(self, seat, text, forced=False, signer=None, ts=None):
         seq = len(self.entries)
         env = make_envelope(self.header["game"], seq, self.prev, seat, text, f"t-{seq}",
-                            1_800_000_000 + seq, forced=forced)
+                            1_800_000_000 + seq if ts is None else ts, forced=forced)
         raw, sig = sign_envelope(signer or (SERVER if forced else self.keys[seat]), env)
         verify_logged(self.log.table, raw, sig, server_key=public_key_hex(SERVER),
                       game_id=self.header["game"], seq=seq, prev=self.prev)
@@ -36,6 +36,10 @@ class TableBuilder(ArchiveBuilder):
         self.entries.append({"seq": seq, "envelope": raw, "signature": sig, "hash": digest})
         self.prev = digest
         return env
+
+    def result(self):
+        """The result the replay gives (a table decision's, or the rules')."""
+        return self.log.result()
 
     def force_entry(self, seat, text, signer):
         """Append an entry without the replay's consent (a forger's), signed by ``signer``."""

@@ -20,16 +20,20 @@ def _names(phase):
 
 def test_create_app_registers_the_hooks_once_in_the_order_of_the_old_append_path(app):
     """The @handover rows first (the orders' SELECT must see the seat's orders ended), with
-    the seat offers a hand-over uses up, then the standing orders, then push; a second app
-    registers nothing twice."""
+    the seat offers a hand-over uses up, then the standing orders, then the notices of the
+    table's decisions, then push; after the commit, the standing orders carried out, then a
+    tournament's next round when the entry ended its game; a second app registers nothing
+    twice."""
     from server import create_app
     create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     assert _names(hooks.IN_TRANSACTION) == [
         "server.game.bots._hand_over",
         "server.game.substitutes._handed",
         "server.game.orders._ended_by_handover_and_in_force",
+        "server.game.decisions._tell_the_table",
         "server.workers.push._announce_appended"]
-    assert _names(hooks.COMMITTED) == ["server.game.orders._carry_out_after_append"]
+    assert _names(hooks.COMMITTED) == ["server.game.orders._carry_out_after_append",
+                                       "server.game.tournaments._after_game_over"]
 
 
 def test_an_unknown_phase_is_refused():

@@ -97,6 +97,15 @@ def test_every_form_of_result_is_read():
                         "north")[2] is True
     assert how_it_ended({"winners": [], "reason": "aborted"}, "north")[0] == "aborted"
     assert how_it_ended({"winners": [], "aborted": True}, "east")[0] == "aborted"
+    # the table's decisions (shared/table.py) as they end a game
+    assert how_it_ended({"winners": ["east"], "reason": "north resigned: east wins",
+                         "table": "resign", "resigned": ["north"]}, "north") == (
+        "finished", False, True)
+    assert how_it_ended({"winners": ["east"], "reason": "7 points; north resigned",
+                         "resigned": ["north"]}, "east") == ("finished", True, False)
+    assert how_it_ended({"winners": [], "reason": "aborted by north before every seat had "
+                         "made 2 moves: unrated", "table": "abort", "rated": False,
+                         "by": "north"}, "east")[0] == "aborted"
     assert how_it_ended({"winners": [], "reason": "drawn by agreement"}, "east") == (
         "finished", False, False)
     # Title of Liberty's concession names the seat in its text

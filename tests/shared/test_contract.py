@@ -37,13 +37,9 @@ def test_the_contract_over_short_random_games(game):
 
 
 @pytest.mark.slow
-def test_the_contract_over_long_random_games(game, request):
-    if game.name == "zarahemla":
-        # Prosperity ("All other players must give you all of their Resource Cards of that
-        # type.") tells everyone how many each seat gave, as the rules intend, but its
-        # event does not yet declare that reveal, so the sentinel check reports it
-        request.applymarker(pytest.mark.xfail(reason="Prosperity's intended reveal is not "
-                                              "declared yet", strict=False))
+def test_the_contract_over_long_random_games(game):
+    # Zarahemla's Prosperity ("All other players must give you all of their Resource Cards of
+    # that type.") shows how many each seat gave, and its event declares that reveal
     counts = check_game(game, games=2, plies=700)  # raises ContractFailure at the first fault
     assert counts["replay"] and counts["views"] and counts["check_play"]
 

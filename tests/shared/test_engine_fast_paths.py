@@ -118,14 +118,14 @@ def test_zarahemla_fast_paths_match_the_plain_code():
             seen["roads"] += bool(st["players"][s]["roads"])
         offer = open_offer(st)
         if offer and seat in owed(offer) and not st["discard"]:
-            assert legal.legal_moves(st, seat) == _old_answer_moves(st, seat)
+            assert legal.legal_texts(st, seat) == _old_answer_moves(st, seat)
             seen["answers"] += 1
         if offer is None and seat == st["turn"] and st["rolled"] and not st["discard"] \
                 and not st["robber_due"] and not st["free_roads"]:
             hand = st["players"][seat]["hand"]
             offers = [legal.OFFER_TEXT[(x, y)] for x in range(5) if hand[x]
                       for y in range(5) if y != x]
-            listed = legal.legal_moves(st, seat)
+            listed = legal.legal_texts(st, seat)
             assert [m for m in listed if m.startswith("offer ")] == offers
     assert all(n > 50 for n in seen.values()), seen
 

@@ -351,3 +351,31 @@ def test_bot_alone_is_the_strongest_level_up_to_greedy_and_is_accepted_again():
     stored = LEAKY.normalize_options({"on_timeout": "bot"}, 2)   # random bots only
     assert stored["on_timeout"] == "bot:random"
     assert LEAKY.normalize_options(stored, 2) == stored       # a replay reads it again
+
+
+def test_the_three_built_in_games_are_wired_one_way_by_the_template():
+    """Each built-in game takes its legal list and its view from its package's ``legal`` and
+    ``view`` modules (``legal_texts(state, seat)``, ``make_view(game, state, seat)``) and
+    writes neither method itself; the rules' tables come from ``rules``."""
+    import inspect
+
+    from shared.games import get_game
+    for name in ("zarahemla", "stone_age", "title_of_liberty"):
+        game = get_game(name)
+        cls = type(game)
+        source = inspect.getsource(cls)
+        assert "def legal_moves" not in source and "def view" not in source, name
+        assert "view" not in cls.__dict__, name
+        assert cls.__dict__["legal_moves"].__func__ is game.legal_module.legal_texts
+        assert game.legal_module.__name__ == f"shared.{name}.legal"
+        assert game.view_module.__name__ == f"shared.{name}.view"
+        assert list(inspect.signature(game.view_module.make_view).parameters)[0::2] == \
+            ["game", "seat"]  # (game, state, seat); Zarahemla names its state st throughout
+        assert len(inspect.signature(game.legal_module.legal_texts).parameters) == 2
+        assert game.checks is game.rules_module.CHECKS
+        state = game.new_game(game.seat_names(game.min_seats if game.min_seats > 1 else 2), {},
+                              b"wired")
+        seat = game.to_act(state)[0]
+        moves = game.legal_moves(state, seat)
+        assert moves and all(isinstance(m, str) for m in moves)
+        assert game.view(state, seat)["you"] == seat

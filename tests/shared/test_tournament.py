@@ -258,6 +258,9 @@ def test_pairings_depend_on_the_seed_and_nothing_else():
     ("format", "knockout", "format is one of"), ("rounds", 0, "1 to 30 rounds"),
     ("table_size", 5, "seats 3-4"), ("tiebreaks", ["coin"], "tiebreaks are some of"),
     ("options", {"tournament": 1}, "the game's"), ("max_players", 1, "max_players"),
+    ("type", ["zarahemla"], "type is a text"), ("title", "x" * 81, "at most 80"),
+    ("organiser", None, "organiser is a text"), ("move_hours", "3", "move_hours"),
+    ("tiebreaks", ["wins", "wins"], "each once"), ("format", ["swiss"], "format is one of"),
 ])
 def test_a_malformed_document_is_refused_with_a_sentence(field, value, words):
     doc = _document("tables" if field == "table_size" else "swiss",

@@ -241,6 +241,29 @@ def test_a_game_is_started_on_new_and_joined_on_its_page(profiles, live, shots):
     assert not csp_violations(a) and not csp_violations(b)
 
 
+def test_a_signed_in_player_enters_a_tournament_from_its_page(profiles, live, cli_player,
+                                                              shots):
+    org = cli_player("org")
+    tid = org.run("tournament", "new", "pig", "--rounds", "1", "--option", "target=6",
+                  "--title", "Page cup").stdout.strip()
+    b = profiles(2)
+    b.get(live.url + "/")
+    b.find_element(_by("CSS_SELECTOR"), f'#open-tournaments a[href="/t/{tid}"]').click()
+    wait(b, 10, lambda d: d.find_element(_by("ID"), "enter-form"), "no entry form")
+    shots(b, "tournament-enter")
+    submit(b, "enter-form")
+    wait(b, 20, lambda d: api(live, f"/api/tournaments/{tid}")["entries"], "not entered")
+    assert [e["player"] for e in api(live, f"/api/tournaments/{tid}")["entries"]] == [BOB]
+    # the entry is signed by the key this browser holds: bob's main key
+    entry = api(live, f"/api/tournaments/{tid}/export")["entries"][0]
+    assert entry["public_key"] == api(live, f"/api/players/{BOB}")["public_key"]
+    wait(b, 20, lambda d: d.find_elements(_by("ID"), "entered"), "the page does not say so")
+    shots(b, "tournament-entered")
+    # (not started here: a game in progress would change what the later tests count of
+    # bob's games; the page of a running tournament is tests/web/test_tournament_pages.py's)
+    assert not csp_violations(b)
+
+
 def test_a_private_game_is_joined_only_through_its_invite_link(profiles, live):
     from selenium.webdriver.support.ui import Select
     a, b = profiles(1), profiles(2)
@@ -415,6 +438,35 @@ def test_the_time_zone_is_changed_on_settings_and_read_back(profiles, live, shot
         == "22"
     assert api(live, f"/api/players/{ANN}")["tz"] == "Asia/Tokyo"
     shots(a, "settings")
+
+
+def _mail_switch(driver, live, want):
+    driver.get(live.url + "/settings")
+    box = by_id(driver, "set-mail-moves")
+    assert box.is_enabled() and box.is_selected() is not want
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", box)
+    box.click()
+    return status_text(driver, "mail-status")
+
+
+def test_moves_by_mail_are_switched_on_and_off_on_settings(profiles, live, shots):
+    """The switch delegates a mail key with the browser's main key; off, it wipes it and
+    the running game's log records its revocation, signed by that main key."""
+    a = profiles(1)
+    kind, text = _mail_switch(a, live, True)
+    assert "ok" in kind and "Moves by mail are on until" in text, text
+    a.get(live.url + "/settings")
+    assert by_id(a, "set-mail-moves").is_selected()
+    assert by_id(a, "mail-until").text
+    shots(a, "settings-mail-on")
+    kind, text = _mail_switch(a, live, False)
+    assert "ok" in kind and "Moves by mail are off" in text and "Not recorded" not in text, text
+    a.get(live.url + "/settings")
+    assert not by_id(a, "set-mail-moves").is_selected()
+    entries = api(live, f"/api/games/{state['game']}/log")["entries"]
+    revokes = [e for e in entries if e["move"].startswith("@revoke ")]
+    assert len(revokes) == 1 and revokes[0]["seat"] == state["seats"][ANN]
+    assert csp_violations(a) == []
 
 
 # --- restoring a player from the recovery kit -----------------------------------------------------

@@ -126,8 +126,16 @@ def test_settings_read_back_what_was_saved(app, make_player):
     assert 'name="vacation_days"' in html and 'name="webhook_url"' in html
     # the later notice channels have their place, switched off and saying so
     assert re.search(r'id="set-push"[^>]*disabled', html)
-    assert re.search(r'id="set-mail-moves"[^>]*disabled', html)
-    assert text_of(html).count("not available yet on this server") == 2
+    assert text_of(html).count("not available yet on this server") == 1
+    # moves by mail: a working switch, off until the player's main key delegates a mail key
+    mail_box = re.search(r'<input id="set-mail-moves"[^>]*>', html).group(0)
+    assert "disabled" not in mail_box and "checked" not in mail_box
+    from shared.delegation import make_delegation
+    made = ann.post("/api/mail/key").get_json()
+    assert ann.post("/api/mail/key/delegation", {"delegation": make_delegation(
+        ann.key, ann.name, made["device_key"], "mail", ann.clock() + 86400)}).status_code == 200
+    html = sign_in(app, ann, game_id).get("/settings").get_data(as_text=True)
+    assert " checked" in re.search(r'<input id="set-mail-moves"[^>]*>', html).group(0)
     # nobody signed in: no form, a way to sign in
     anon = app.test_client().get("/settings").get_data(as_text=True)
     assert 'id="settings-form"' not in anon and 'href="/signin"' in anon

@@ -1,7 +1,7 @@
 """seat offers to substitutes, missed deadlines in players' records, seats' time banks
 
 Revision ID: b8d4f0a2c6e1
-Revises: a7c3e9f1b2d4
+Revises: c4d5e6f7a8b9
 Create Date: 2026-12-02 02:45:00.000000
 
 """
@@ -10,7 +10,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'b8d4f0a2c6e1'
-down_revision = 'a7c3e9f1b2d4'
+down_revision = 'c4d5e6f7a8b9'
 branch_labels = None
 depends_on = None
 

@@ -330,6 +330,31 @@
     });
   }
 
+  // --- entering a tournament (shared/tournament.py: the entry signs the tournament's id) ---
+
+  function enter(form) {
+    var button = $("enter-submit"), player = form.getAttribute("data-player");
+    var tid = form.getAttribute("data-tournament");
+    busy(button, true);
+    say("enter-status", "Entering…");
+    Promise.resolve().then(function () {
+      return keys().signAs(player, "pbem-tournament-entry-v1\n", function (publicKey) {
+        return {tournament: tid, player: player, public_key: publicKey};
+      });
+    }).then(function (signed) {
+      return keys().signedFetch(player, "POST", form.getAttribute("data-join"), signed);
+    }).then(function (a) {
+      if (!a.ok) { throw refused(a, "Not entered"); }
+      say("enter-status", "You have entered (" + a.data.entries.length + " players so far).",
+          "ok");
+      location.assign("/t/" + encodeURIComponent(tid));
+    }).catch(function (err) {
+      say("enter-status", err.message.indexOf("Not entered") === 0 ? err.message :
+          "Not entered: " + err.message, "bad");
+      busy(button, false);
+    });
+  }
+
   // --- settings ------------------------------------------------------------------------------
 
   function hour(select) { return select.value === "" ? null : parseInt(select.value, 10); }
@@ -441,6 +466,31 @@
     });
   }
 
+  // --- moves by mail: a key the server holds, delegated by this browser's main key ----------
+
+  var MAIL_DAYS = 90;
+
+  function mailSwitch(box) {
+    var player = box.getAttribute("data-player"), on = box.checked;
+    box.disabled = true;
+    say("mail-status", on ? "Turning moves by mail on…" : "Turning moves by mail off…");
+    Promise.resolve().then(function () {
+      return on ? keys().mailOn(player, MAIL_DAYS) : keys().mailOff(player);
+    }).then(function (r) {
+      if (on) {
+        say("mail-status", "Moves by mail are on until " +
+            new Date(r.not_after * 1000).toLocaleString() + ": answer a turn notice with " +
+            "your move on the first line.", "ok");
+      } else {
+        say("mail-status", "Moves by mail are off: the server wiped its key." +
+            (r.length ? " Not recorded in game " + r.join(", ") + "." : ""), "ok");
+      }
+    }).catch(function (err) {
+      box.checked = !on;
+      say("mail-status", "Not changed: " + err.message, "bad");
+    }).then(function () { box.disabled = false; });
+  }
+
   // --- wiring --------------------------------------------------------------------------------
 
   function on(id, fn) {
@@ -470,8 +520,11 @@
     on("new-game-form", newGame);
     on("join-form", join);
     on("claim-form", claim);
+    on("enter-form", enter);
     on("settings-form", settings);
     on("device-form", deviceLink);
+    var mailBox = $("set-mail-moves");
+    if (mailBox) { mailBox.addEventListener("change", function () { mailSwitch(mailBox); }); }
     var printButton = $("recovery-print");
     if (printButton) { printButton.addEventListener("click", function () { window.print(); }); }
     var type = $("new-type");

@@ -32,6 +32,8 @@
  *   signedFetch(player, method, path, body) -> Promise<{ok, status, data}>: a signed API
  *       request (server/auth.py: X-Pbem-* headers over shared.envelope.request_message) by
  *       the key this browser holds for `player` (main, or delegated device key).
+ *   signAs(player, domain, bodyOf) -> Promise<{public_key, signature}>: domain + the
+ *       canonical JSON of bodyOf(public key) signed by that key (a tournament entry).
  *   session(player) -> Promise: the pages' session cookie from that key (POST /api/session).
  *   homes() -> Promise<[name]>: the players whose main key this browser holds.
  *   readRecoveryCode(text) -> Promise<Uint8Array>: the recovery key's 32 bytes (a mistyped
@@ -238,6 +240,21 @@
       var text = canonicalJson(body);
       return signBytes(rec.privateKey, concat(enc.encode(domain), enc.encode(text)))
         .then(function (signature) { return {body: body, signature: signature}; });
+    });
+  }
+
+  /* A document signed by the key this browser holds for `player` (main, or its device key):
+     "domain" + the body's canonical JSON, as shared/tournament.py's entries are signed.
+     Resolves {public_key, signature}: the key that signed and its signature. */
+  function signAs(player, domain, bodyOf) {
+    return getRecord("player:" + player).then(function (rec) {
+      if (!rec || !(isMain(rec) || rec.delegation)) {
+        throw new Error("this browser holds no key for " + player + ": " + NO_KEY);
+      }
+      var publicKey = isMain(rec) ? rec.public_key : rec.device_key;
+      var text = canonicalJson(bodyOf(publicKey));
+      return signBytes(rec.privateKey, concat(enc.encode(domain), enc.encode(text)))
+        .then(function (signature) { return {public_key: publicKey, signature: signature}; });
     });
   }
 
@@ -545,11 +562,11 @@
          label, not_after) signed by the main key, posted for the other browser to fetch. */
   var DELEGATION_DOMAIN = "pbem-delegation-v1\n";
 
-  function mainFor(player) {
+  function mainFor(player, what) {
     return getRecord("player:" + player).then(function (rec) {
       if (!isMain(rec)) {
         throw new Error("only a browser holding " + player + "'s main key (the one signed " +
-                        "up or restored here) can let another device play");
+                        "up or restored here) can " + (what || "let another device play"));
       }
       return rec;
     });
@@ -575,6 +592,70 @@
       return signedFetch(player, "POST", "/api/devices/links/" + Number(id) + "/delegation",
                          {delegation: delegation});
     }).then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
+  }
+
+  /* moves by mail (server/game/mailkeys.py): mailOn(player, days) signs, with this
+     browser's main key, the delegation of the key the server makes (label "mail");
+     mailOff(player) has the server wipe it, then appends "@revoke KEY" signed by the main key
+     to each running game of the player (as pbem mail off does); resolves to the games it
+     could not record it in. */
+  function mailOn(player, days) {
+    var made;
+    return mainFor(player, "turn moves by mail on").then(function () {
+      return signedFetch(player, "POST", "/api/mail/key", {});
+    }).then(function (a) {
+      if (!a.ok) { throw failure(a); }
+      made = a.data;
+      if (made.label !== "mail" || made.player !== player) {
+        throw new Error("the server's answer is not a mail key of yours: nothing delegated");
+      }
+      var body = {player: player, device_key: made.device_key, label: "mail",
+                  not_after: nowSeconds() + days * 86400};
+      return getRecord("player:" + player).then(function (rec) {
+        return signBytes(rec.privateKey, enc.encode(DELEGATION_DOMAIN + canonicalJson(body)));
+      }).then(function (signature) {
+        return signedFetch(player, "POST", "/api/mail/key/delegation",
+                           {delegation: Object.assign({}, body, {signature: signature})});
+      });
+    }).then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
+  }
+
+  function mailOff(player) {
+    var keys, missed = [];
+    return mainFor(player, "turn moves by mail off").then(function () {
+      return signedFetch(player, "POST", "/api/mail/key/revoke", {});
+    }).then(function (a) {
+      if (!a.ok) { throw failure(a); }
+      keys = a.data.revoked || [];
+      return signedFetch(player, "GET", "/api/games?status=playing", null);
+    }).then(function (a) {
+      if (!a.ok) { throw failure(a); }
+      var chain = Promise.resolve();
+      (a.data.games || []).forEach(function (g) {
+        (g.you || []).forEach(function (seat) {
+          keys.forEach(function (key) {
+            chain = chain.then(function () { return revokeIn(g.id, seat, key); })
+              .catch(function () { missed.push(g.id); });
+          });
+        });
+      });
+      return chain.then(function () { return missed; });
+    });
+  }
+
+  function revokeIn(gameId, seat, key) {
+    var path = "/api/games/" + encodeURIComponent(gameId);
+    return fetch(path + "/view", {headers: {Accept: "application/json"}}).then(jsonAnswer)
+      .then(function (a) {
+        if (!a.ok) { throw failure(a); }
+        return signEnvelope({game: gameId, seq: a.data.next_seq, prev: a.data.prev,
+                             seat: seat, move: "@revoke " + key});
+      }).then(function (signed) {
+        return fetch(path + "/moves", {
+          method: "POST", headers: {"Content-Type": "application/json",
+                                    Accept: "application/json"},
+          body: JSON.stringify(signed)});
+      }).then(jsonAnswer).then(function (a) { if (!a.ok) { throw failure(a); } });
   }
 
   /* the players this browser can sign for now: its main keys and its delegations in force */
@@ -705,9 +786,12 @@
     linkStart: linkStart,
     linkState: linkState,
     linkDeliver: linkDeliver,
+    mailOn: mailOn,
+    mailOff: mailOff,
     register: register,
     restore: restore,
     signedFetch: signedFetch,
+    signAs: signAs,
     session: session,
     readRecoveryCode: readRecoveryCode,
     formatRecoveryCode: formatRecoveryCode

@@ -218,8 +218,37 @@
     }, function () { return {status: r.status, code: "error", message: "HTTP " + r.status}; });
   }
 
+  /* the pages number moves from 1; the log's entries count from 0 (seq): "@takeback 15" typed
+     here takes back from move 15, the entry @takeback 14 (as the CLI does, client/numbers.py) */
+  var TAKEBACK = /^@takeback[ \t]+(\d+)$/;
+  function wireText(move) {
+    var m = TAKEBACK.exec(move);
+    return m ? "@takeback " + (parseInt(m[1], 10) - 1) : move;
+  }
+  function shownText(move) {
+    var m = TAKEBACK.exec(move || "");
+    return m ? "@takeback " + (parseInt(m[1], 10) + 1) : move;
+  }
+
+  /* a table entry's event and duty texts name seqs: "takes back 2 moves (moves 14-15)" */
+  var TABLE_MOVES = /(\d+ moves? \()(moves?) (\d+)(?:-(\d+))?\)/g;
+  function shownEvent(text) {
+    return String(text).replace(TABLE_MOVES, function (all, head, word, first, last) {
+      return head + word + " " + (parseInt(first, 10) + 1) +
+             (last ? "-" + (parseInt(last, 10) + 1) : "") + ")";
+    });
+  }
+
   function check(move) {
     var at = info();
+    var m = TAKEBACK.exec(move || "");
+    if (m && parseInt(m[1], 10) < 1) {
+      mem.checked = null;
+      updateSend();
+      renderPreview({failed: {message: "Moves are numbered from 1: @takeback N takes back " +
+                                       "your moves from move N on (the log shows the numbers)."}});
+      return Promise.resolve(null);
+    }
     mem.checked = null;
     updateSend();
     if (!move) { renderPreview(null); return Promise.resolve(null); }
@@ -227,7 +256,7 @@
     return fetch(at.check, {
       method: "POST", credentials: "same-origin", cache: "no-store",
       headers: {"Content-Type": "application/json", "Accept": "application/json"},
-      body: JSON.stringify({move: move, seat: at.seat})
+      body: JSON.stringify({move: wireText(move), seat: at.seat})
     }).then(function (r) {
       if (!r.ok) { return apiError(r).then(function (e) { return {failed: e}; }); }
       return r.json();
@@ -272,13 +301,16 @@
       return;
     }
     p = el("div", {"class": "verdict outcome-complete", id: "move-result"});
-    p.appendChild(el("p", {"class": "what"}, "Legal: " + a.move + ". What it will do:"));
+    p.appendChild(el("p", {"class": "what"}, "Legal: " + shownText(a.move) + ". What it will do:"));
     var ul = el("ul");
     if (a.outcome === "certain") {
-      (a.events || []).forEach(function (t) { ul.appendChild(el("li", {}, t)); });
+      var table = String(a.move || "").charAt(0) === "@";
+      (a.events || []).forEach(function (t) {
+        ul.appendChild(el("li", {}, table ? shownEvent(t) : t));
+      });
       (a.changes || []).forEach(function (t) { ul.appendChild(el("li", {"class": "change"}, t)); });
       var next = Object.keys(a.next || {}).map(function (s) {
-        return (s === info().seat ? "you" : s) + ": " + a.next[s];
+        return (s === info().seat ? "you" : s) + ": " + shownEvent(a.next[s]);
       });
       if (next.length) { ul.appendChild(el("li", {"class": "next"}, "then " + next.join("; "))); }
       if (!ul.children.length) { ul.appendChild(el("li", {}, a.summary)); }
@@ -364,7 +396,7 @@
         return r.json().then(function (entry) {
           mem.text = ""; mem.checked = null;
           if ($("move-text")) { $("move-text").value = ""; }
-          mem.note = {sent: c.move, seq: entry.seq};
+          mem.note = {sent: shownText(c.move), seq: entry.seq + 1};
           renderPreview(mem.note);
         });
       }
@@ -379,6 +411,49 @@
       renderPreview({failed: {message: "Not sent: " + (err && err.message ? err.message :
                                                         "signing or sending failed")}});
     }).then(function () { mem.sending = false; updateSend(); });
+  }
+
+  /* --- the table's decisions (_decide.html): confirm, sign with this browser's key, send --- */
+
+  function decide(button) {
+    var move = button.getAttribute("data-entry"), days = button.getAttribute("data-days");
+    var status = $("decide-status"), at = info();
+    if (days) {
+      var n = parseInt(($(days) || {}).value, 10);
+      if (!(n >= 1 && n <= 14)) {
+        if (status) { status.textContent = "A pause is of 1 to 14 days."; }
+        return;
+      }
+      move = move + " " + n;
+    }
+    if (!window.confirm(button.getAttribute("data-confirm") || move)) { return; }
+    if (!window.pbemKeys || !keyState.ok) {
+      if (status) { status.textContent = "This browser holds no key for your seat: link it " +
+                                         "first (pbem device add --browser)."; }
+      return;
+    }
+    var env = {game: at.game, seq: at.seq, prev: at.prev, seat: at.seat, move: move,
+               nonce: nonce(), ts: Math.floor(Date.now() / 1000)};
+    if (status) { status.textContent = "Signing and sending " + move + " ..."; }
+    Promise.resolve(window.pbemKeys.signEnvelope(env)).then(function (signed) {
+      return fetch(at.send, {
+        method: "POST", credentials: "same-origin", cache: "no-store",
+        headers: {"Content-Type": "application/json", "Accept": "application/json"},
+        body: JSON.stringify({envelope: signed.envelope, signature: signed.signature})
+      });
+    }).then(function (r) {
+      if (r.ok) {
+        return r.json().then(function (entry) {
+          if (status) { status.textContent = "Sent: " + move + " (move " + (entry.seq + 1) + ")."; }
+        });
+      }
+      return apiError(r).then(function (e) {
+        if (status) { status.textContent = "Refused: " + e.message; }
+      });
+    }).catch(function (err) {
+      if (status) { status.textContent = "Not sent: " + (err && err.message ? err.message :
+                                                         "signing or sending failed"); }
+    });
   }
 
   /* --- the trade form: a bundle of cards into the move box ------------------------------- */
@@ -412,6 +487,8 @@
     var b = e.target.closest && e.target.closest("button.move-choice, button.move-choice-pick");
     if (b && inPanel(e)) { choose(b.getAttribute("data-move")); return; }
     if (e.target.closest && e.target.closest("#send-move") && inPanel(e)) { send(); return; }
+    var d = e.target.closest && e.target.closest("button.table-decision");
+    if (d && inPanel(e)) { decide(d); return; }
     var s = svg();
     if (panel() && s && s.contains(e.target)) {
       var place = placeAt(e);
