@@ -1,8 +1,9 @@
 """Substitutes, time banks and records against a real ``pbem-server run`` (the run's shared
 server): ``pbem offer-seat`` and ``pbem claim`` for a seat left to a bot and for one a bot
 took at a missed deadline, a time bank spent and then the timeout move, and the records
-after finished and conceded games.  A deadline is made to pass by moving the game's rows
-back in time in the server's database (the server runs on the real clock)."""
+after finished, resigned, aborted and conceded games.  A deadline is made to pass by moving
+the game's rows back in time in the server's database (the server runs on the real
+clock)."""
 
 import time
 from datetime import timedelta
@@ -142,7 +143,7 @@ def test_the_time_bank_is_spent_then_the_timeout_move_comes(make_player, databas
     assert record["missed_deadlines"] == 1
 
 
-def test_records_after_finished_and_conceded_games(make_player):
+def test_records_after_finished_resigned_and_conceded_games(make_player):
     ann, bob = make_player("ann"), make_player("bob")
     game = ann.run("new", "pig", "--seats", 2, "--option", "target=1").stdout.strip()
     bob.run("join", game)
@@ -155,6 +156,14 @@ def test_records_after_finished_and_conceded_games(make_player):
             else "roll"
         mover.run("play", game, move)
     winner = by_seat[game_json(ann, game)["result"]["winners"][0]]
+    resigned = ann.run("new", "pig", "--seats", 2, "--option", "target=100").stdout.strip()
+    bob.run("join", resigned)
+    ann.run("resign", resigned, "--yes")  # a resigned game: bob wins it
+    assert game_json(ann, resigned)["result"]["winners"] == ["east"]
+    aborted = ann.run("new", "pig", "--seats", 2, "--option", "target=100").stdout.strip()
+    bob.run("join", aborted)
+    bob.run("abort", aborted, "--yes")  # before two moves each: one seat aborts alone
+    assert game_json(ann, aborted)["status"] == "over"
     conceder = None
     if "title_of_liberty" in game_types():
         tol = ann.run("new", "title_of_liberty", "--seats", 2).stdout.strip()
@@ -165,8 +174,9 @@ def test_records_after_finished_and_conceded_games(make_player):
     for who in (ann, bob):
         record = requests.get(f"{who.server}/api/players/{who.name}", timeout=10) \
             .json()["record"]
-        assert record == {"finished": 1 + (conceder is not None), "wins": int(who is winner),
-                          "resignations": int(who is conceder), "aborts": 0,
+        assert record == {"finished": 2 + (conceder is not None),
+                          "wins": int(who is winner) + (who is bob),
+                          "resignations": int(who is conceder) + (who is ann), "aborts": 1,
                           "missed_deadlines": 0}, (who.name, record)
         page = requests.get(f"{who.server}/p/{who.name}", timeout=10)
         assert page.status_code == 200 and "resignations" in page.text
