@@ -13,8 +13,9 @@ the worker's next pass is already the one :func:`settle` will write.
 
 A spell runs while the seat's duty still has the deadline the bank gave it (``bank_since``
 plus what the bank held).  Whatever moves the deadline of a seat that spends (an outage's
-grace, server/workers/notify.py; a vacation, server/api/players.py) moves ``bank_since`` by
-as much (:func:`shift`), so that the time given back is not charged to the bank.
+grace, server/workers/notify.py; a vacation, server/api/players.py; the table's pause,
+server/game/duties.py) moves ``bank_since`` by as much (:func:`shift`), so that the time given
+back is not charged to the bank.
 """
 
 from datetime import timedelta
