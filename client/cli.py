@@ -35,6 +35,10 @@ COMMANDS = {
     "bot": ("commands.bots", "Let a local bot play your seat in GAME, signed with your key."),
     "leave": ("commands.bots", "Hand your seat in GAME to one of the server's bots, which "
               "plays it from then on."),
+    "offer-seat": ("commands.substitutes", "Offer SEAT of GAME to a substitute: print a "
+                   "one-time link, or hand the seat over."),
+    "claim": ("commands.substitutes", "Take the seat a one-time link (from pbem offer-seat) "
+              "offers you."),
     "watch": ("commands.bots", "Follow GAME to its end, printing each move (a game of bots "
               "only, or any game)."),
     "sync": ("commands.play", "Submit the moves queued with play --offline and report what "

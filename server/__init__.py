@@ -115,16 +115,18 @@ def create_app(config=None):
     api.register_blueprint(channels.blp)
     from .api import calendar  # the private calendar feed of a player's deadlines
     api.register_blueprint(calendar.blp)
+    from .api import offers  # seats offered to substitutes
+    api.register_blueprint(offers.blp)
     from .api import tournaments  # tournaments (server/game/tournaments.py)
     api.register_blueprint(tournaments.blp)
     # the after-append hooks (server/game/hooks.py), in the order they run in the append's
-    # transaction: a @handover's seat rows, then the standing orders, then the notices of
-    # the table's decisions, then push
+    # transaction: a @handover's seat rows and seat offers, then the standing orders, then
+    # the notices of the table's decisions, then push
     from .game import bots as game_bots
-    from .game import decisions, orders
+    from .game import decisions, orders, substitutes
     from .game import tournaments as tournament_rounds  # the next round when one ends
     from .workers import push as push_waiters
-    for hooked in (game_bots, orders, decisions, push_waiters, tournament_rounds):
+    for hooked in (game_bots, substitutes, orders, decisions, push_waiters, tournament_rounds):
         hooked.init_app(app)
     from .web import init_app as init_pages
     init_pages(app)  # the HTML pages (after the API: it keeps the API's errors JSON)

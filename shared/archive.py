@@ -653,8 +653,9 @@ def verify_archive(archive, server_key=None):
     hash}), ``server_key``, ``replayed`` (bool), ``game`` (the Game object or None),
     ``state`` and ``view`` (after the replay, or None), ``table`` (the table state after the
     replay: keys, takebacks; ``shared.table``), ``result``, ``note`` (why a prefix is not
-    complete), ``handovers`` (each ``@handover``: seq, seat, the bot's name, forced) and
-    ``mail_moves`` (each move a mail key signed: see :func:`mail_moves`).
+    complete), ``handovers`` (each ``@handover``: seq, seat, the new holder's name: a bot's
+    or a substitute's, forced) and ``mail_moves`` (each move a mail key signed: see
+    :func:`mail_moves`).
     Raises ArchiveError with the first fault found.
 
     >>> verify_archive({"format": "pbem-archive-v2", "header": {}, "genesis": ""})

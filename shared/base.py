@@ -254,6 +254,14 @@ class Game:
                                   f"{', '.join(self.bot_levels())}", code="bad_option")
             if policy != "move":
                 out[ON_TIMEOUT] = policy
+        from .table import TIME_BANK, normalize_time_bank  # a seat's extra hours, likewise
+        if TIME_BANK in options and TIME_BANK not in self.options_schema:
+            try:
+                bank = normalize_time_bank(options.pop(TIME_BANK))
+            except TableError as exc:
+                raise IllegalMove(exc.message, code="bad_option") from None
+            if bank:
+                out[TIME_BANK] = bank
         # a tournament's game names its tournament, round and table (shared/tournament.py):
         # kept beside the game's options like on_timeout, and read by no rule
         from .tournament import OPTION as TOURNAMENT
@@ -298,6 +306,7 @@ class Game:
         version = self.resolve_rules_version(rules_version)
         options = self.normalize_options(options, len(seats), version)
         options.pop("on_timeout", None)  # the table's option (shared/table.py), not the rules'
+        options.pop("time_bank", None)
         options.pop("tournament", None)  # the tournament's (shared/tournament.py), not the rules'
         seed = seed_bytes(seed, self.seed_hex_text)
         if self._new_state_takes_rng():

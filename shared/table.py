@@ -36,7 +36,9 @@ owns their text grammar; one space between words, lowercase hex)::
                              ``bot:LEVEL`` (NAME's level at most LEVEL): a missed deadline
                              hands the seat to a bot instead of the timeout move.  Every later
                              entry of the seat is checked under KEY; a bot account has one key,
-                             so a NAME already seated in the game must come with its key
+                             so a NAME already seated in the game must come with its key.
+                             NAME may also be a human player's (a *substitute*, who claimed
+                             the seat; see "Substitutes" below)
     @resign                  the seat gives up (see the decisions below)
     @draw offer              offer a draw; @draw accept consents, @draw refuse refuses (or, by
                              the offerer, withdraws)
@@ -56,14 +58,34 @@ the pending takeback request and its answers, the seqs taken back.  The server's
 and state loading, the archive verifier and the client all use it; :func:`verify_logged` checks
 an entry's signature against the keys the table state holds *at that point of the log*.
 
-Handovers (the policy, checked from the log alone): a seat is handed over only to a bot account
-(its name says so: ``bot-LEVEL``), never while the game is over, never to the player who
-holds it, and never from a bot's seat (a bot does not leave).  The table state's ``players``
-and ``keys`` then name the bot, ``handovers`` (absent before the first) counts them, and
-``handed`` ({seat: seq}) says where each seat changed hands: a standing order written before
-that point is its old player's and may make no entry after it.  That NAME's key really is
+Handovers (the policy, checked from the log alone): a seat is handed over to a bot account
+(its name says so: ``bot-LEVEL``) or to a substitute (below), never while the game is over,
+never to the player who holds it, and never from a bot's seat to a bot (a bot does not
+leave).  The table state's ``players`` and ``keys`` then name the new holder,
+``handovers`` (absent before the first) counts them, and ``handed`` ({seat: seq}) says
+where each seat changed hands: a standing order written before that point is its old
+player's and may make no entry after it.  That NAME's key really is
 the bot account's is the server's check (it holds the bot keys); the verifier checks that
 one game never gives one bot account two keys.
+
+Substitutes (a ``@handover`` to a human player, NAME not a bot account's; the policy, checked
+from the log alone):
+
+- never to a player who holds a seat of the game already, nor to a key that is a seat's, nor
+  while the game is over, nor to a name kept for bots (``bot``, ``bot-...``);
+- a human's seat is handed over by its player: signed by the seat's current main key, never
+  forced (the server hands a human's seat only to a bot);
+- a seat its player handed to a bot (a handover signed by the player's key: ``pbem leave``)
+  is handed on only by that player: the entry is signed by the main key that made the
+  handover to the bot (the table state's ``left``, {seat: key}), never by the bot's key
+  (a bot does not leave of itself);
+- a seat a bot took at a missed deadline (a forced handover: the table state's
+  ``forced_bot``, the list of such seats) is handed on by the server (a forced entry), and
+  only in a game whose signed header option ``on_timeout`` names a bot, as the forced
+  handover to the bot was.
+
+That the substitute opened the one-time link the seat was offered with (and that NAME's key
+really is theirs) is the server's check: the log cannot hold the link's secret.
 
 Takebacks (the policy; the verifier enforces all of it from the log alone):
 
@@ -158,6 +180,8 @@ BOT_PREFIX = "bot-"
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _HEX128 = re.compile(r"[0-9a-f]{128}\Z")
 _SEQ = re.compile(r"(0|[1-9][0-9]{0,8})\Z")
+# a player's name, as the server registers them
+_PLAYER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}\Z")
 # verify_entry takes ``revoked`` once device keys exist (shared/delegation.py); until then no
 # envelope can be signed by a device key, so there is nothing to pass
 _TAKES_REVOKED = "revoked" in inspect.signature(verify_entry).parameters
@@ -232,10 +256,11 @@ def parse_table_move(text):
         if len(args) != 2:
             _bad("write @handover and the bot account's name and public key, like: "
                  "@handover bot-greedy KEY")
-        if bot_level(args[0]) is None:
-            _bad(f"a seat is handed over only to a bot account ({_bot_names()}), not to "
-                 f"{args[0][:40]!r}", "not_a_bot")
-        return TableMove("handover", player=args[0], key=_key(args[1], "the bot's key"))
+        if bot_level(args[0]) is None and (reserved_for_bots(args[0])
+                                           or not _PLAYER.match(args[0])):
+            _bad(f"a seat is handed over only to a bot account ({_bot_names()}) or to a "
+                 f"player, not to {args[0][:40]!r}", "not_a_bot")
+        return TableMove("handover", player=args[0], key=_key(args[1], "the new key"))
     if verb in DECISIONS:
         return _parse_decision(verb, args)
     _bad(f"{verb[:30]!r} is not a table entry: @takeback SEQ, @accept takeback, "
@@ -306,6 +331,13 @@ def bot_level(name):
     return None
 
 
+def reserved_for_bots(name):
+    """Whether a player name is kept for bots: ``bot``, and ``bot-...`` in any case, with
+    ``_`` or ``.`` for the dash (``Bot_Greedy`` would pass for ``bot-greedy`` on a page)."""
+    folded = str(name).lower().replace("_", "-").replace(".", "-")
+    return folded == "bot" or folded.startswith(BOT_PREFIX)
+
+
 def normalize_on_timeout(value):
     """The canonical value of the ``on_timeout`` option (``move``, or ``bot:LEVEL``; ``bot``
     alone is ``bot:greedy``); raises TableError (code bad_option)."""
@@ -318,6 +350,39 @@ def normalize_on_timeout(value):
     raise TableError(f"option {ON_TIMEOUT} takes move (the timeout move, the default), bot or "
                      f"bot:LEVEL with LEVEL one of {', '.join(_levels())}; not {value!r}",
                      code="bad_option")
+
+
+#: the header option (in ``options``) that gives every seat a time bank: extra hours it may
+#: spend in the whole game once a deadline has passed, before the timeout rule acts (never
+#: written when 0, the default)
+TIME_BANK = "time_bank"
+#: the largest time bank, in hours (30 days)
+MAX_TIME_BANK = 720
+
+
+def normalize_time_bank(value):
+    """The ``time_bank`` option as whole hours (0: none); raises TableError (code bad_option).
+
+    >>> normalize_time_bank("12"), normalize_time_bank(None)
+    (12, 0)
+    """
+    if value is None:
+        return 0
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,4}", value.strip()):
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TIME_BANK:
+        raise TableError(f"option {TIME_BANK} takes whole hours from 0 to {MAX_TIME_BANK} (the "
+                         f"extra time each seat may spend in the whole game); not {value!r}",
+                         code="bad_option")
+    return value
+
+
+def time_bank_hours(options):
+    """The hours of time bank each seat has under ``options`` (a game's header options)."""
+    try:
+        return normalize_time_bank((options or {}).get(TIME_BANK))
+    except TableError:
+        return 0
 
 
 def timeout_bot(options):
@@ -408,6 +473,9 @@ def verify_logged(table, envelope_text, signature, *, server_key=None, subject="
             raise EntryError(f"{subject}'s recovery certificate is not signed by seat "
                              f"{env['seat']}'s key", "bad_signature")
         seat_keys = dict(seat_keys, **{env["seat"]: tm.recovery_key})
+    left = table.get("left") or {}
+    if left and isinstance(envelope_text, str) and '"move":"@handover ' in envelope_text:
+        seat_keys = _leaving_keys(table, envelope_text, seat_keys)
     extra = {}
     if _TAKES_REVOKED and table["revoked"]:
         # the revocations that bind an entry are its seat's player's: read the seat (only
@@ -420,6 +488,19 @@ def verify_logged(table, envelope_text, signature, *, server_key=None, subject="
                  else frozenset(table["revoked"])}
     return verify_entry(envelope_text, signature, seat_keys=seat_keys, server_key=server_key,
                         subject=subject, **checks, **extra)
+
+
+def _leaving_keys(table, envelope_text, seat_keys):
+    """The keys a ``@handover`` to a human is checked under: for a seat its player handed to
+    a bot, the main key that made that handover (the bot's key never hands a seat on)."""
+    env = read_envelope(envelope_text)
+    seat, words = env["seat"], env["move"].split(" ")
+    leaving = (table.get("left") or {}).get(seat)
+    if env.get("forced") or leaving is None or len(words) != 3 \
+            or bot_level(words[1]) is not None \
+            or bot_level(table["players"].get(seat)) is None:
+        return seat_keys
+    return dict(seat_keys, **{seat: leaving})
 
 
 _DECISION_KINDS = ("resign", "draw", "abort", "pause", "resume")
@@ -643,6 +724,8 @@ class LogReplay:
         table = self.table
         if self.state is not None and self.game.result(self.state) is not None:
             _bad("the game is over", "game_over")
+        if bot_level(tm.player) is None:
+            return self._substitute(seat, tm, forced, seq)
         holder = table["players"][seat]
         if bot_level(holder) is not None:
             _bad(f"{seat} is played by the bot {holder} already: a bot does not leave",
@@ -666,15 +749,53 @@ class LogReplay:
             if to_act is not None and seat not in to_act:
                 _bad(f"the server hands {seat} to a bot only when its deadline passed, and "
                      f"{seat} owes nothing now", "forced_reserved")
+        if forced:  # the server hands it on to a substitute, under the same option
+            if seat not in table.setdefault("forced_bot", []):
+                table["forced_bot"].append(seat)
+        else:  # its player hands it on to a substitute, with this key
+            table.setdefault("left", {})[seat] = table["keys"][seat]
+        self._seat_to(seat, tm, seq)
+        how = " (its deadline passed)" if forced else ""
+        return [_event(f"{seat} is handed over to the bot {tm.player}{how}: from now on "
+                       f"{tm.player} plays it")]
+
+    def _seat_to(self, seat, tm, seq):
+        table = self.table
         table["players"][seat] = tm.player
         table["keys"][seat] = tm.key
         table["handovers"] = table.get("handovers", 0) + 1
         # the seat's standing orders (shared/orders.py) end here: they were its player's
         table.setdefault("handed", {})[seat] = seq
-        if table["window"]["seat"] == seat:  # a bot takes back nothing its player played
+        if table["window"]["seat"] == seat:  # nobody takes back what another player played
             table["window"] = {"seat": None, "seqs": []}
-        how = " (its deadline passed)" if forced else ""
-        return [_event(f"{seat} is handed over to the bot {tm.player}{how}: from now on "
+
+    def _substitute(self, seat, tm, forced, seq):
+        """A ``@handover`` to a human player (see "Substitutes" in the module's docstring)."""
+        table = self.table
+        holder = table["players"][seat]
+        if tm.player in table["players"].values():
+            _bad(f"{tm.player} holds a seat of this game already", "seated_already")
+        if tm.key in table["keys"].values():
+            _bad("that key is a seat's key already", "same_key")
+        if tm.key in revoked_for(table, seat):
+            _bad("the new key is a revoked device key", "device_revoked")
+        by_bot = bot_level(holder) is not None
+        if forced:
+            if not by_bot or seat not in (table.get("forced_bot") or []):
+                _bad("the server hands a seat to a player only when a bot took it at a missed "
+                     "deadline", "forced_reserved")
+            if timeout_bot(self.header.get("options")) is None:
+                _bad("the server may hand a seat on only in a game whose option "
+                     f"{ON_TIMEOUT} says so", "forced_reserved")
+        elif by_bot and seat not in (table.get("left") or {}):
+            _bad(f"{seat} is played by the bot {holder}, which took it at a missed deadline: "
+                 "only the server hands it on", "forced_reserved")
+        self._seat_to(seat, tm, seq)
+        (table.get("left") or {}).pop(seat, None)
+        if seat in (table.get("forced_bot") or []):
+            table["forced_bot"].remove(seat)
+        how = " (by the server: a bot had taken it at a missed deadline)" if forced else ""
+        return [_event(f"{seat} is handed over to {tm.player}{how}: from now on "
                        f"{tm.player} plays it")]
 
     # --- the table's decisions: resign, draw, abort, pause -----------------------------------

@@ -253,8 +253,7 @@ def verify(c, file, server_key, no_color):
     data["handovers"] = report.get("handovers") or []
     if data["handovers"]:  # seats handed to a bot during the game (@handover entries)
         seats_line += _printable(" Handed over: " + ", ".join(
-            f"{h['seat']} to {h['player']} at move {h['seq'] + 1}"
-            + (" (its deadline passed)" if h["forced"] else " (by its player)")
+            f"{h['seat']} to {h['player']} at move {h['seq'] + 1}" + _handover_how(h)
             for h in data["handovers"]) + ".")
     data["mail_moves"] = report.get("mail_moves") or []
     seats_line += _mail_summary(data["mail_moves"])
@@ -380,6 +379,15 @@ def _talk_summary(report):
     return [f"Table talk: {messages} signed message(s) verified; standing orders: {orders} "
             f"signed order(s), and every one of the {report.get('order_entries', 0)} move(s) "
             f"played for them follows from its order.{chosen}"]
+
+
+def _handover_how(h):
+    """How a seat changed hands, in words: to a bot or to a substitute, by whom."""
+    if not _is_bot_name(h["player"]):  # a substitute (shared/table.py)
+        return (" (a substitute, handed over by the server: a bot had taken the seat at a "
+                "missed deadline)" if h["forced"] else " (a substitute, signed by the seat's "
+                "leaving player)")
+    return " (its deadline passed)" if h["forced"] else " (by its player)"
 
 
 def _mail_summary(mail_moves):

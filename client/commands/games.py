@@ -248,6 +248,7 @@ def _panel(resp, seat):
     else:
         waiting = ", ".join(f"{s} ({owes[s]})" if owes.get(s) else s for s in to_act) or "nobody"
         lines.append(f"{you} Waiting for {waiting}.")
+    lines += _bank_lines(game)
     return lines + _decisions_lines(view.get("table") or {}, seat, game["id"])
 
 
@@ -277,6 +278,18 @@ def _decisions_lines(table, seat, game_id):
     return lines
 
 
+def _bank_lines(game):
+    """The time bank each seat has left (a game with the option time_bank)."""
+    bank = game.get("time_bank") or {}
+    left = bank.get("left") or {}
+    if not left:
+        return []
+    shown = ", ".join(f"{seat} {int(s) // 3600}h {int(s) % 3600 // 60:02d}m"
+                      for seat, s in left.items())
+    return [f"Time bank left ({bank.get('hours')}h per seat for the whole game, spent once a "
+            f"deadline passes): {shown}."]
+
+
 @click.command()
 @click.argument("game_id", metavar="GAME", type=GAME_ID, shell_complete=complete_game)
 @click.option("--seat", metavar="S", help="Which of your seats to look from.")
@@ -303,7 +316,8 @@ def show(c, game_id, seat, no_color):
                       f"Others join with: pbem join {game['id']}"])
         return
     if c.json:
-        c.emit(dict(view, seq=resp["next_seq"] - 1, id=game["id"], type=game["type"]))
+        extra = {"time_bank": game["time_bank"]} if game.get("time_bank") else {}
+        c.emit(dict(view, seq=resp["next_seq"] - 1, id=game["id"], type=game["type"], **extra))
         return
     color = color_wanted(no_color)
     me = resp.get("seat")

@@ -66,9 +66,19 @@ def game_json(game, player=None):
             # seats kept for an invited player (a rematch) who has not taken them yet
             "invited": [s.seat for s in game.seats
                         if s.player_id is None and s.invited_id is not None],
-            "private": bool(game.private),
+            "private": bool(game.private), "time_bank": _time_bank(game),
             "invite": game.invite_token if game.private and player is not None and (
                 mine or game.created_by == player.id) else None}
+
+
+def _time_bank(game):
+    """A game's time banks (server/game/timebank.py), or None for a game without them."""
+    from ..game import timebank
+    hours = timebank.total_seconds(game) // 3600
+    if not hours:
+        return None
+    left = timebank.bank_left(game) if game.status != "open" else None
+    return {"hours": hours, "left": left or {s.seat: hours * 3600 for s in game.seats}}
 
 
 def _cursor(game):

@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from ..clock import now
 from ..db import db
 from ..db.models import Duty, Player, RequestNonce
+from ..game import timebank
 from ..game.ratings import player_ratings
 from ..http.auth import check_self_signed, current_player
 from ..http.errors import Blueprint, fail
@@ -194,6 +195,7 @@ class Vacation(MethodView):
         for duty in db.session.execute(db.select(Duty).filter_by(player_id=player.id)
                                        .filter(Duty.due_at.is_not(None))).scalars():
             duty.due_at = duty.due_at + extra
+            timebank.shift(duty.game_id, duty.seat, extra)  # a time bank's spell, too
             duty.reminded = False
         db.session.commit()
         return _me(player)
@@ -209,7 +211,8 @@ class OnePlayer(MethodView):
         player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
         if player is None:
             fail(404, "unknown_player", f"no player is registered as {name!r}")
-        return {**_public(player), **player_ratings(player)}
+        from ..game.records import player_record
+        return {**_public(player), "record": player_record(player), **player_ratings(player)}
 
 
 # --- key rotation (shared/table.py: @rotate entries) -----------------------------------------

@@ -77,6 +77,9 @@ class Player(db.Model):
     # deadlines count no hour of Saturday or Sunday in the player's own time zone
     weekends_off: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
                                                server_default=sa_false())
+    # deadlines this player missed (a forced timeout move, refusal or handover): their record
+    missed_deadlines: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
+                                                  server_default="0")
 
 
 class Game(db.Model):
@@ -130,6 +133,11 @@ class Seat(db.Model):
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # a seat kept for one player (a rematch's invitation): only they may take it
     invited_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    # the game's time bank (header option ``time_bank``, server/game/timebank.py): seconds
+    # of it the seat has spent, and since when it spends (its deadline passed), or None
+    bank_used: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
+                                           server_default="0")
+    bank_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     game = relationship("Game", back_populates="seats")
     player = relationship("Player", lazy="joined", foreign_keys=[player_id])
@@ -442,6 +450,27 @@ class WorkerHeartbeat(db.Model):
     __tablename__ = "worker_heartbeats"
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+
+
+class SeatOffer(db.Model):
+    """A seat offered to a substitute (server/game/substitutes.py): a one-time link whose
+    token is kept hashed (``token_hash``, SHA-256).  ``status``: "open" (nobody claimed it),
+    "claimed" (``claimed_by`` waits for the leaving player to sign the hand-over), "done" (the
+    ``@handover`` is in the log) or "void" (the seat changed hands otherwise, or the game
+    ended)."""
+
+    __tablename__ = "seat_offers"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), nullable=False, index=True)
+    seat: Mapped[str] = mapped_column(String(32), nullable=False)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    offered_by: Mapped[int] = mapped_column(ForeignKey("players.id"), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    status: Mapped[str] = mapped_column(String(10), nullable=False, default="open")
+    claimed_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    claimed_key: Mapped[str | None] = mapped_column(String(64))
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 # --- moves by mail: the mail key the server holds for a player, and reply tokens ---------------

@@ -10,6 +10,8 @@ conditional head update, the entry, the snapshot and the duties in one transacti
 the SQLite write lock, ``server/db/writelock.py``).
 """
 
+import logging
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
@@ -19,14 +21,21 @@ from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 
 from shared import IllegalMove
-from shared.envelope import EntryError, EnvelopeError, entry_hash, read_envelope
+from shared.envelope import (
+    EntryError,
+    EnvelopeError,
+    entry_hash,
+    make_envelope,
+    read_envelope,
+    sign_envelope,
+)
 from shared.games import get_game
 from shared.table import TableError, is_table_move, verify_logged
 
-from ..clock import now
+from ..clock import now, now_ts
 from ..db import db
 from ..db.keys import server_key
-from ..db.models import Game, Move, Player, Seat, Snapshot
+from ..db.models import Game, Move, Player, Seat, SeatOffer, Snapshot
 from ..db.prepared import Prepared, Writer
 from ..db.state_cache import load_log, remember, state_text, store_snapshot
 from ..db.writelock import write_lock
@@ -393,10 +402,29 @@ def _write_move(new, before, optimistic=False):
     return answer, True, appended
 
 
+def append_forced(game, seat, move):
+    """Append ``move`` for ``seat`` at ``game``'s head as a server-signed forced entry (a
+    timeout move, a late refusal, a hand-over); False, rolled back, when another entry got
+    there first or the entry was refused."""
+    env = make_envelope(game.id, game.head_seq + 1, game.head_hash, seat, move,
+                        secrets.token_hex(12), now_ts(), forced=True)
+    text, sig = sign_envelope(server_key()[0], env)
+    try:
+        append_move(game.id, text, sig, forced=True)
+    except DomainError as exc:  # another worker or a player got there first
+        db.session.rollback()
+        logging.getLogger("pbem.notices").info("forced entry for %s in %s not appended: %s",
+                                               seat, game.id, exc.message)
+        return False
+    return True
+
+
 def _handover_bot(game, env):
     """The player id of the bot account a ``@handover NAME KEY`` entry names, once the server
     has checked NAME is a bot account of a level the game has bots for and KEY its key (the
-    offline verifier cannot know the bot's key; the server holds it).  Raises Refused."""
+    offline verifier cannot know the bot's key; the server holds it); for a substitute (NAME
+    not a bot's), the id of the player who claimed the seat with that key
+    (server/game/substitutes.py).  Raises Refused."""
     from shared.bots import levels
     from shared.table import TableError, parse_table_move
 
@@ -405,6 +433,8 @@ def _handover_bot(game, env):
         tm = parse_table_move(env["move"])
     except TableError as exc:
         raise Refused(exc.code, exc.message) from None
+    if not tm.player.startswith("bot-"):  # a substitute (parse_table_move read the name)
+        return _claimant(game, env["seat"], tm.player, tm.key)
     level = tm.player[len("bot-"):]
     have = levels(get_game(game.type))
     if level not in have:
@@ -415,3 +445,21 @@ def _handover_bot(game, env):
         raise Refused("not_the_bot_key", f"{tm.key[:16]}... is not the key of {tm.player}: "
                       "ask GET /api/bots for the bot accounts' keys")
     return bot.id
+
+
+def _claimant(game, seat, name, key):
+    """The player id of ``name``, who claimed ``seat`` of ``game`` with ``key`` (the append
+    path's check of a ``@handover`` to a human, server/game/substitutes.py); raises Refused
+    otherwise."""
+    player = db.session.execute(db.select(Player).filter_by(name=name)).scalar_one_or_none()
+    if player is not None and db.session.execute(db.select(Seat.id).filter_by(
+            game_id=game.id, player_id=player.id).limit(1)).first() is not None:
+        raise Refused("seated_already", f"{name} holds a seat of game {game.id} already")
+    found = player is not None and db.session.execute(db.select(SeatOffer.id).filter_by(
+        game_id=game.id, seat=seat, status="claimed", claimed_by=player.id,
+        claimed_key=key).limit(1)).first() is not None
+    if not found:
+        raise Refused("no_claim", f"{name} has not claimed {seat} of game {game.id} with that "
+                      "key: a seat goes to a player who opened the link it was offered with "
+                      "(pbem offer-seat, then pbem claim)")
+    return player.id

@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from shared.bots import LEVELS, levels
 from shared.envelope import public_key_hex
 from shared.games import get_game
+from shared.table import reserved_for_bots
 
 from ..db import db
 from ..db.models import BotAccount, Duty, Game, Player, Seat
@@ -51,10 +52,8 @@ def account_name(level):
 
 
 def is_reserved_name(name):
-    """Whether a player name is kept for bots: ``bot``, and ``bot-...`` in any case, with
-    ``_`` or ``.`` for the dash (``Bot_Greedy`` would pass for ``bot-greedy`` on a page)."""
-    folded = str(name).lower().replace("_", "-").replace(".", "-")
-    return folded == "bot" or folded.startswith(PREFIX)
+    """Whether a player name is kept for bots (shared.table.reserved_for_bots)."""
+    return reserved_for_bots(name)
 
 
 def level_for(game_def, wanted):

@@ -215,6 +215,8 @@ def hold_clocks(game_id, clocks, seq, renewed=None):
         elif row.due_at is not None and clocks.shift:
             values = {"due_at": max(current, row.due_at + timedelta(seconds=clocks.shift)),
                       "reminded": False}
+            from . import timebank  # a time bank's running spell moves with the deadline
+            timebank.shift(game_id, row.seat, values["due_at"] - row.due_at)
         elif row.due_at is not None and clocks.rest and (row.since_seq == seq
                                                          or row.seat == renewed):
             values = {"due_at": row.due_at + timedelta(seconds=clocks.rest)}

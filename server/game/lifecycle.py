@@ -58,6 +58,9 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rat
         raise Refused(exc.code, exc.message) from None
     if seat is not None and seat not in names:
         raise Refused("bad_seat", f"there is no seat {seat!r}; the seats are {', '.join(names)}")
+    if options.get("time_bank") and not move_hours:
+        raise Refused("bad_option", "option time_bank needs a move time (move_hours): without "
+                      "a deadline no seat ever spends from its bank")
     if rated and game_def.cooperative:
         raise Refused("not_rated", f"{type_} is cooperative: it is never rated (a record of "
                       "wins by team size is kept instead)")

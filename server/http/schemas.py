@@ -111,7 +111,19 @@ class RatingTableSchema(Strict):
     teams = fields.List(fields.Nested(TeamRecordSchema), dump_only=True)
 
 
+class RecordSchema(Strict):
+    """A player's record (server/game/records.py)."""
+    finished = fields.Integer(dump_only=True, metadata={
+        "description": "games over that were not aborted"})
+    wins = fields.Integer(dump_only=True)
+    resignations = fields.Integer(dump_only=True)
+    aborts = fields.Integer(dump_only=True, metadata={"description": "aborted games"})
+    missed_deadlines = fields.Integer(dump_only=True, metadata={
+        "description": "deadlines passed with nothing sent: the server's forced entries"})
+
+
 class ProfileSchema(PlayerSchema):
+    record = fields.Nested(RecordSchema, dump_only=True)
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
                           dump_only=True)
     team_records = fields.Dict(keys=fields.String(),
@@ -189,6 +201,9 @@ class GameSchema(Strict):
     rematch = fields.String(dump_only=True, allow_none=True)
     invited = fields.List(fields.String(), dump_only=True)
     private = fields.Boolean(dump_only=True)
+    time_bank = fields.Dict(dump_only=True, allow_none=True, metadata={
+        "description": "a game with the option time_bank: {hours: each seat's bank, left: "
+                       "{seat: seconds left}}; null for a game without one"})
     invite = fields.String(dump_only=True, allow_none=True, metadata={
         "description": "a private game's invite token, shown to its creator and players only "
                        "(null for everyone else): join with it, or share /g/ID?invite=TOKEN"})

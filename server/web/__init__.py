@@ -55,6 +55,7 @@ def init_app(app):
         account,  # noqa: F401 - sign up, sign in, a new game, settings
         devices,  # noqa: F401 - the browser key's link page
         pages,  # noqa: F401 - registers the routes on bp
+        players,  # noqa: F401 - a player's page, a seat's one-time link
     )
     app.register_blueprint(bp)
     from ..http.errors import api

@@ -124,6 +124,7 @@ def _game_context(game, player, seat):
               "cards": counts.get(s.seat), "mine": s.seat in mine,
               "deadline": deadlines.get(s.seat)} for s in game.seats]
     return {"game": game, "title": _title(game.type), "view": view, "svg": svg, "text": text,
+            "bank": _bank(game),
             "log": log, "log_complete": since == 0, "seats": seats, "seat": seat,
             "player": player, "mine": mine, "private": _private_panel(view),
             "result": (view or {}).get("result") or game.result,
@@ -131,6 +132,16 @@ def _game_context(game, player, seat):
             "score_label": game_def.score_label, "game_cooperative": game_def.cooperative,
             "play": _play_context(game, seat, player, view),
             "join": _join_context(game, player, mine)}
+
+
+def _bank(game):
+    """A game's time banks as the page shows them (server/game/timebank.py), or None."""
+    from ..game import timebank
+    left = timebank.bank_left(game) if game.status == "playing" else None
+    if not left:
+        return None
+    return {"hours": timebank.total_seconds(game) // 3600,
+            "left": [(seat, timebank.shown(s)) for seat, s in left.items()]}
 
 
 def _join_context(game, player, mine):

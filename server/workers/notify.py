@@ -15,7 +15,6 @@ notify``, turns them into notices in the outbox table and drains it:
 """
 
 import logging
-import secrets
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from zoneinfo import ZoneInfo
@@ -23,16 +22,14 @@ from zoneinfo import ZoneInfo
 from flask import current_app
 from sqlalchemy import or_, update
 
-from shared.envelope import make_envelope, sign_envelope
 from shared.games import get_game
 
-from ..clock import now, now_ts
+from ..clock import now
 from ..db import db
-from ..db.keys import server_key
 from ..db.models import Duty, Game, Notice, Player, WorkerHeartbeat
 from ..db.state_cache import load_log
-from ..game import ratings
-from ..game.append import append_move
+from ..game import ratings, timebank
+from ..game.append import append_forced
 from ..game.domain import DomainError
 from . import channel_outbox, push
 from . import loop as workers
@@ -176,20 +173,6 @@ def sweep_deadlines():
     return forced, reminded
 
 
-def _append_forced(game, seat, move):
-    """Append ``move`` for ``seat`` as a server-signed forced entry; False if it lost a race."""
-    env = make_envelope(game.id, game.head_seq + 1, game.head_hash, seat, move,
-                        secrets.token_hex(12), now_ts(), forced=True)
-    text, sig = sign_envelope(server_key()[0], env)
-    try:
-        append_move(game.id, text, sig, forced=True)
-    except DomainError as exc:  # another worker or a player got there first
-        db.session.rollback()
-        log.info("forced move for %s in %s not appended: %s", seat, game.id, exc.message)
-        return False
-    return True
-
-
 def sweep_time_limits():
     """Games whose own wall-clock limit passed end with the game's time-up move."""
     ended = 0
@@ -203,7 +186,7 @@ def sweep_time_limits():
             continue            # deadline, which refuses it)
         state = replayed.state
         to_act = game_def.to_act(state)
-        if to_act and _append_forced(game, to_act[0], game_def.time_up_move(state)):
+        if to_act and append_forced(game, to_act[0], game_def.time_up_move(state)):
             db.session.commit()
             ended += 1
     return ended
@@ -219,6 +202,11 @@ def _force(game, duty):
         return 0
     # a seat that resigned (shared/table.py) plays its turns by the timeout move, told nothing
     resigned = duty.seat in (replayed.table.get("resigned") or ())
+    banked = 0 if resigned else timebank.draw(game, duty)  # the bank is spent first
+    if banked:
+        _tell_bank(game, game_def, duty, banked)
+        db.session.commit()
+        return 0
     handover = None if replayed.pending() or resigned else _timeout_handover(
         game, game_def, replayed, duty.seat)
     # a late answer to a takeback request is a refusal (the server signs it)
@@ -226,12 +214,15 @@ def _force(game, duty):
         handover or game_def.timeout_move(replayed.state, duty.seat)
     if move is None:  # its timeout waits for other seats' moves (their deadlines come too)
         return 0
-    if not _append_forced(game, duty.seat, move):
+    if not append_forced(game, duty.seat, move):
         return 0
     if resigned:
         db.session.commit()
         return 1
     player = db.session.get(Player, duty.player_id)
+    # the player's record counts it (server/game/records.py)
+    db.session.execute(update(Player).where(Player.id == duty.player_id)
+                       .values(missed_deadlines=Player.missed_deadlines + 1))
     if handover:
         bot = move.split(" ")[1]
         enqueue(player, game.id, "forced", f"[pbem] {game_def.title} {game.id}: your deadline "
@@ -256,6 +247,20 @@ def _force(game, duty):
                     f"server played for {duty.seat}", game.id))
     db.session.commit()
     return 1
+
+
+def _tell_bank(game, game_def, duty, left):
+    """The notice of a deadline passed with ``left`` seconds in the seat's bank."""
+    player = db.session.get(Player, duty.player_id)
+    enqueue(player, game.id, "bank", f"[pbem] {game_def.title} {game.id}: your deadline "
+            f"passed; your time bank runs",
+            f"Your deadline in game {game.id} passed. This game gives each seat a time bank, "
+            f"and {duty.seat} now spends from it: {timebank.shown(left)} left for the whole "
+            f"game. When it is spent, the game's timeout rule acts.\n  pbem show {game.id}\n",
+            {"event": "bank", "game": game.id, "seat": duty.seat, "bank_left": left},
+            notice=channel_outbox.simple_notice(
+                "bank", f"Your deadline passed in {game_def.title} {game.id}: {duty.seat} "
+                f"spends its time bank ({timebank.shown(left)} left)", game.id))
 
 
 def _timeout_handover(game, game_def, replayed, seat):
@@ -462,6 +467,7 @@ def catch_up_after_outage(name="notices"):
     for duty in db.session.execute(db.select(Duty).filter(Duty.due_at.is_not(None),
                                                           Duty.due_at > last)).scalars():
         duty.due_at = duty.due_at + gap
+        timebank.shift(duty.game_id, duty.seat, gap)  # a time bank's spell, too
         moved += 1
     db.session.commit()
     log.warning("no notice worker ran for %s (since %s): %d deadline(s) moved by that long",

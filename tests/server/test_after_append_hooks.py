@@ -19,14 +19,16 @@ def _names(phase):
 
 
 def test_create_app_registers_the_hooks_once_in_the_order_of_the_old_append_path(app):
-    """The @handover rows first (the orders' SELECT must see the seat's orders ended), then
-    the standing orders, then the notices of the table's decisions, then push; after the
-    commit, the standing orders carried out, then a tournament's next round when the entry
-    ended its game; a second app registers nothing twice."""
+    """The @handover rows first (the orders' SELECT must see the seat's orders ended), with
+    the seat offers a hand-over uses up, then the standing orders, then the notices of the
+    table's decisions, then push; after the commit, the standing orders carried out, then a
+    tournament's next round when the entry ended its game; a second app registers nothing
+    twice."""
     from server import create_app
     create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     assert _names(hooks.IN_TRANSACTION) == [
         "server.game.bots._hand_over",
+        "server.game.substitutes._handed",
         "server.game.orders._ended_by_handover_and_in_force",
         "server.game.decisions._tell_the_table",
         "server.workers.push._announce_appended"]

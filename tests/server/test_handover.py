@@ -83,7 +83,7 @@ def test_a_player_hands_the_seat_to_a_bot_which_plays_it(make_player, app):
 @pytest.mark.parametrize("how, code", [
     ("another bot's key", "not_the_bot_key"),
     ("a level pig has no bot for", "bad_bot_level"),
-    ("a player's name", "not_a_bot"),
+    ("a player's name", "seated_already"),
     ("the other seat", "bad_signature"),
 ])
 def test_bad_handovers_are_refused_and_change_nothing(make_player, app, how, code):

@@ -91,15 +91,15 @@ def test_a_refusal_before_the_signature_verified_is_mailed_to_nobody(app, client
 
 
 def test_the_notice_worker_survives_a_forced_move_that_lost_its_race(app, make_player, clock):
-    """_append_forced catches the DomainError of a refused forced move and reports False."""
+    """append_forced catches the DomainError of a refused forced move and reports False."""
     from server.db import db
     from server.db.models import Game
-    from server.workers.notify import _append_forced
+    from server.game.append import append_forced
     game_id, ann, bob = pig_game(make_player, clock)
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert game.to_act == ["north"]
-        assert _append_forced(game, "east", "hold") is False  # east owes no move
-        assert _append_forced(game, "north", "hold") is True
+        assert append_forced(game, "east", "hold") is False  # east owes no move
+        assert append_forced(game, "north", "hold") is True
     entries = ann.get(f"/api/games/{game_id}/log").get_json()["entries"]
     assert [(e["seat"], e["move"], e["forced"]) for e in entries] == [("north", "hold", True)]

@@ -37,7 +37,8 @@ def test_the_entry_reads_back_and_names_only_bot_accounts():
         with pytest.raises(TableError) as caught:
             parse_table_move(bad)
         assert caught.value.code == "bad_table_entry"
-    for name in ("alice", "bot", "bot-", "bot-genius", "Bot-greedy", "bot_greedy"):
+    assert parse_table_move(handover("alice")).player == "alice"  # a substitute
+    for name in ("bot", "bot-", "bot-genius", "Bot-greedy", "bot_greedy", "-x", "a"):
         with pytest.raises(TableError, match="only to a bot account") as caught:
             parse_table_move(handover(name))
         assert caught.value.code == "not_a_bot"
@@ -89,9 +90,12 @@ def test_hostile_handovers_are_refused():
     # signed by another seat's key
     with pytest.raises(Exception, match="bad signature"):
         b.move("north", handover(), signer=key(2))
-    # to a name that is not a bot's
+    # to a name kept for bots that is no bot account's, or to a player seated already
     with pytest.raises(TableError, match="only to a bot account"):
+        b.move("north", handover("bot-genius"))
+    with pytest.raises(TableError, match="holds a seat") as caught:
         b.move("north", handover("p1"))
+    assert caught.value.code == "seated_already"
     # a forged server handover in a game without the policy
     with pytest.raises(TableError, match="only in a game whose option on_timeout"):
         b.move("north", handover(), forced=True)

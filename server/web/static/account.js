@@ -306,6 +306,30 @@
     });
   }
 
+  // --- claiming an offered seat (/seat/TOKEN) --------------------------------------------------
+
+  function claim(form) {
+    var button = $("claim-submit"), player = form.getAttribute("data-player");
+    busy(button, true);
+    say("claim-status", "Claiming the seat…");
+    Promise.resolve().then(function () {
+      return keys().signedFetch(player, "POST", form.getAttribute("data-claim"), {});
+    }).then(function (a) {
+      if (!a.ok) { throw refused(a, "Not claimed"); }
+      if (a.data.status === "done") {
+        say("claim-status", "Seat " + a.data.seat + " is yours.", "ok");
+        location.assign("/g/" + encodeURIComponent(a.data.game));
+        return;
+      }
+      say("claim-status", "Claimed: the seat is yours once " + a.data.signer +
+          " signs the hand-over.", "ok");
+    }).catch(function (err) {
+      say("claim-status", err.message.indexOf("Not claimed") === 0 ? err.message :
+          "Not claimed: " + err.message, "bad");
+      busy(button, false);
+    });
+  }
+
   // --- entering a tournament (shared/tournament.py: the entry signs the tournament's id) ---
 
   function enter(form) {
@@ -495,6 +519,7 @@
     on("restore-form", restore);
     on("new-game-form", newGame);
     on("join-form", join);
+    on("claim-form", claim);
     on("enter-form", enter);
     on("settings-form", settings);
     on("device-form", deviceLink);
