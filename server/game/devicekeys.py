@@ -25,7 +25,7 @@ from datetime import timedelta
 from flask import current_app
 from sqlalchemy import update
 
-from shared.delegation import DelegationError, fingerprint, verify_delegation
+from shared.delegation import DelegationError, check_shape, fingerprint, verify_delegation
 
 from ..clock import now, now_ts
 from ..db import db
@@ -56,14 +56,20 @@ def live_devices(player):
 def register(player, delegation):
     """Record ``delegation`` (signed by ``player``'s main key) in the registry; return the row.
 
-    Refused: a delegation that does not verify under the player's key or names another
-    player (Malformed ``bad_delegation``), one already past its date, a label another live
-    device of the player has, a device key already registered (Conflict).
+    Refused: a delegation of the wrong shape (Malformed ``bad_delegation``), one that does
+    not verify under the player's key or names another player (Forbidden ``bad_delegation``,
+    as a move's delegation is: the shape is what the published schema says, the signature
+    what no schema can), one already past its date, a label another live device of the
+    player has, a device key already registered (Conflict).
     """
+    try:
+        check_shape(delegation)
+    except DelegationError as exc:
+        raise Malformed("bad_delegation", exc.message) from None
     try:
         verify_delegation(delegation, player.public_key, player.name)
     except DelegationError as exc:
-        raise Malformed("bad_delegation", exc.message) from None
+        raise Forbidden("bad_delegation", exc.message) from None
     if delegation["not_after"] <= now_ts():
         raise Malformed("delegation_expired", "this delegation has already ended")
     if any(d.label == delegation["label"] for d in live_devices(player)):
