@@ -281,7 +281,7 @@ class GameCreateSchema(Strict):
     # what _scalar_options accepts (an object, a list, a fraction: a 400), as the published
     # schema says it (server/http/openapi.py), with the option names of the games this
     # server offers (OpenAPI 3.0 has no propertyNames: listing them keeps NUL out of a key)
-    options.pbem_schema = lambda: _options_shape()
+    options.pbem_schema = lambda: _options_shape()  # the games load after this module
     seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
     move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(min=1, max=24 * 60))
