@@ -34,6 +34,12 @@ GAME_KINDS = ("discord", "slack", "matrix", "telegram")
 class ChannelCreateSchema(Strict):
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     target = fields.Dict(required=True)
+    # the fields check_target reads of a target (each kind its own: a URL, an id, a token, a
+    # chat id number); OpenAPI 3.0 cannot say a key has no NUL but by naming the keys
+    target.pbem_schema = {"type": "object", "additionalProperties": False, "properties": {
+        name: {"anyOf": [{"type": "string", "maxLength": 500, "pattern": r"^[^\x00]*$"},
+                         {"type": "integer"}]}
+        for name in ("url", "mention", "homeserver", "room", "token", "chat_id", "secret")}}
 
 
 class ChannelSchema(Strict):
@@ -79,6 +85,7 @@ class PushSubscribeSchema(Strict):
     label = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     # a browser's PushSubscription.toJSON() also names expirationTime
     expirationTime = fields.Raw(load_default=None, allow_none=True)  # noqa: N815
+    expirationTime.pbem_schema = {"type": "number", "nullable": True}
 
 
 class PushEndpointSchema(Strict):

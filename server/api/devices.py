@@ -16,6 +16,7 @@ from ..clock import now_ts
 from ..game import devicekeys
 from ..http.auth import current_player
 from ..http.errors import Blueprint, fail
+from ..http.schemas import DELEGATION_JSON
 from .games import SIGNED
 
 blp = Blueprint("devices", __name__, url_prefix="/api",
@@ -25,9 +26,8 @@ blp = Blueprint("devices", __name__, url_prefix="/api",
 class DelegationSchema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
-    delegation = ma.fields.Dict(required=True, metadata={
-        "description": "{player, device_key, label, not_after, signature}: see "
-                       "shared/delegation.py"})
+    delegation = ma.fields.Dict(required=True)
+    delegation.pbem_schema = DELEGATION_JSON  # its shape, published (server/http/openapi.py)
 
 
 class LinkCreateSchema(ma.Schema):

@@ -15,7 +15,7 @@ from ..game import talk
 from ..http.auth import current_player
 from ..http.errors import Blueprint
 from ..http.limits import talk_limit
-from ..http.schemas import MAX_SEQ, Strict
+from ..http.schemas import HEX128, MAX_SEQ, Strict, document_body
 from .games import OPTIONAL, SIGNED, get_or_404
 
 blp = Blueprint("talk", __name__, url_prefix="/api",
@@ -23,10 +23,35 @@ blp = Blueprint("talk", __name__, url_prefix="/api",
 
 
 class DocumentSchema(Strict):
-    """A signed side document: its body (an object) and the seat's signature (hex)."""
+    """A signed side document: its body (an object) and the seat's signature (hex).
+
+    The published body is the shape shared/messages.py takes for each kind (``pbem_schema``,
+    server/http/openapi.py); the service checks it, and the signature, whole."""
 
     body = fields.Dict(required=True)
-    signature = fields.String(required=True, validate=validate.Length(max=200))
+    signature = fields.String(required=True, validate=validate.Length(max=200),
+                              metadata={"pattern": HEX128})
+
+
+def _body(kind):
+    body = fields.Dict(required=True)
+    body.pbem_schema = document_body(kind)
+    return body
+
+
+class MessageDocumentSchema(DocumentSchema):
+    """A signed message (shared/messages.py)."""
+    body = _body("message")
+
+
+class OrderDocumentSchema(DocumentSchema):
+    """A signed standing order (shared/orders.py)."""
+    body = _body("order")
+
+
+class CancelDocumentSchema(DocumentSchema):
+    """A signed cancellation of a standing order (shared/orders.py)."""
+    body = _body("cancel")
 
 
 class MessagesQuerySchema(Strict):
@@ -115,7 +140,7 @@ class Messages(MethodView):
         return {"messages": [talk.message_json(m, names) for m in rows]}
 
     @blp.doc(security=OPTIONAL)
-    @blp.arguments(DocumentSchema)
+    @blp.arguments(MessageDocumentSchema)
     @blp.response(201, MessageSchema)
     @blp.refusals(400, 401, 403, 404, 409, 422, 429)
     def post(self, data, game_id):
@@ -147,7 +172,7 @@ class Orders(MethodView):
                            for r in orders_service.own_orders(game, player)]}
 
     @blp.doc(security=SIGNED)
-    @blp.arguments(DocumentSchema)
+    @blp.arguments(OrderDocumentSchema)
     @blp.response(201, OrderPostedSchema)
     @blp.refusals(400, 401, 403, 404, 409, 422, 429)
     def post(self, data, game_id):
@@ -166,7 +191,7 @@ class CancelOrder(MethodView):
     decorators = [talk_limit()]
 
     @blp.doc(security=SIGNED)
-    @blp.arguments(DocumentSchema)
+    @blp.arguments(CancelDocumentSchema)
     @blp.response(200, OrderSchema)
     @blp.refusals(400, 401, 403, 404, 409, 429)
     def post(self, data, game_id):

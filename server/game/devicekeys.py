@@ -28,6 +28,7 @@ from sqlalchemy import update
 from shared.delegation import (
     MAIL_LABEL,
     DelegationError,
+    check_shape,
     fingerprint,
     is_mail_key,
     verify_delegation,
@@ -62,15 +63,21 @@ def live_devices(player):
 def register(player, delegation, mail=False):
     """Record ``delegation`` (signed by ``player``'s main key) in the registry; return the row.
 
-    Refused: a delegation that does not verify under the player's key or names another
-    player (Malformed ``bad_delegation``), one already past its date, a label another live
-    device of the player has, a device key already registered (Conflict).  The label "mail"
-    is the mail key's (server/game/mailkeys.py, ``mail=True``): no other device takes it.
+    Refused: a delegation of the wrong shape (Malformed ``bad_delegation``), one that does
+    not verify under the player's key or names another player (Forbidden ``bad_delegation``,
+    as a move's delegation is: the shape is what the published schema says, the signature
+    what no schema can), one already past its date, a label another live device of the
+    player has, a device key already registered (Conflict).  The label "mail" is the mail
+    key's (server/game/mailkeys.py, ``mail=True``): no other device takes it.
     """
+    try:
+        check_shape(delegation)
+    except DelegationError as exc:
+        raise Malformed("bad_delegation", exc.message) from None
     try:
         verify_delegation(delegation, player.public_key, player.name)
     except DelegationError as exc:
-        raise Malformed("bad_delegation", exc.message) from None
+        raise Forbidden("bad_delegation", exc.message) from None
     if is_mail_key(delegation) != mail:
         raise Malformed("reserved_label", f"the label {MAIL_LABEL!r} is the mail key's, which "
                         "the server makes (pbem mail on): choose another label")

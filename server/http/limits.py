@@ -7,7 +7,9 @@ hold across gunicorn workers and machines with nothing more to run.
 A request counts against the player or seat it names only once its signature verified (the
 request's for a player, the move's for a seat): 400 forged moves for a seat used to spend
 that seat's allowance and lock its player out.  A request whose signature does not verify
-counts against the sender's address instead (``PBEM_LIMIT_UNVERIFIED``).
+counts against the sender's address instead (``PBEM_LIMIT_UNVERIFIED``).  An idempotent
+repeat of an accepted request (a move already in the log, an Idempotency-Key's stored
+answer) spends only the address's limit (``PBEM_LIMIT_ADDRESS``), as a read does.
 
 Every refusal names the limit and the setting that raises it (``details.limit``,
 ``details.setting``).  ``pbem-server run`` on a loopback address, the one-person
@@ -97,9 +99,22 @@ def _verified(key):
     return True  # an address is never claimed: it is where the request came from
 
 
+def _repeat(response):
+    """An idempotent repeat of an accepted request: the stored answer replayed for an
+    Idempotency-Key, or a move's envelope that is already in the log (200, where a new move
+    is 201).  It changes nothing and costs what a read costs, so it spends no allowance but
+    the address's (PBEM_LIMIT_ADDRESS): the game page retrying a move whose answer it lost
+    counted against its address as unverified, and enough retries locked it out."""
+    if response.headers.get("Idempotent-Replayed") == "true":
+        return True
+    return request.method == "POST" and request.path.endswith("/moves") \
+        and response.status_code == 200
+
+
 def _authentic(response):
-    """Deduct from the named player or seat only when its signature verified."""
-    return _verified(player_key())
+    """Deduct from the named player or seat only when its signature verified, and never for
+    a repeat."""
+    return not _repeat(response) and _verified(player_key())
 
 
 def _unverified(response):
@@ -109,7 +124,10 @@ def _unverified(response):
     race, a rules refusal: server/api/games.py sets ``pbem_verified_seat``): the game page
     posts moves without signed headers, and its lost races once locked its address out
     (reads included) after PBEM_LIMIT_UNVERIFIED of them.  A copy of a stored entry is not
-    the seat's doing and still counts against the sender's address."""
+    the seat's doing, nor a forgery: a repeat (see :func:`_repeat`) counts only against the
+    address's own limit, as a read does."""
+    if _repeat(response) or response.status_code == 429:
+        return False  # a repeat; or refused by a limit before any signature was checked
     claimed = _claimed_key()
     return claimed is not None and not _verified(claimed)
 
@@ -153,8 +171,18 @@ def registration_limit():
 
 
 def move_limit():
-    return limiter.limit(lambda: limit("MOVES"), key_func=player_key, deduct_when=_authentic,
-                         methods=["POST"], error_message="PBEM_LIMIT_MOVES")
+    """The moves a verified player or seat may append (PBEM_LIMIT_MOVES), and the repeats
+    one address may post (PBEM_LIMIT_ADDRESS: this route's own limits replace the default
+    ones, and a repeat spends no other)."""
+    moves = limiter.limit(lambda: limit("MOVES"), key_func=player_key, deduct_when=_authentic,
+                          methods=["POST"], error_message="PBEM_LIMIT_MOVES")
+    repeats = limiter.limit(lambda: limit("ADDRESS"), key_func=address_key,
+                            deduct_when=_repeat, methods=["POST"],
+                            error_message="PBEM_LIMIT_ADDRESS")
+
+    def both(view):
+        return moves(repeats(view))
+    return both
 
 
 def talk_limit():

@@ -12,6 +12,37 @@ NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
 CURSOR_RE = r"^[0-9]{1,17}\.[A-Za-z0-9]{1,16}$"
 
 
+#: an email address as the server takes it, in the published schema and on the server alike
+#: (one Regexp validator, which apispec publishes as the pattern): a local part of the
+#: usual characters, a domain of letter-or-digit labels and a top-level label of 2 to 63
+#: letters.  ``0@0.a`` is refused on both sides.
+EMAIL_RE = (r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@"
+            r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$")
+#: the webhook URLs the published schema offers: http or https to a host name (a literal
+#: address is refused unless the operator allows private ones, and a name ending in
+#: localhost always: a top-level label of 2 to 8 or 10 to 63 letters leaves it out), an
+#: optional port and path.  The server takes more with PBEM_WEBHOOK_ALLOW_PRIVATE (any
+#: host), and refuses a name that resolves to a private address when it sends.
+WEBHOOK_RE = (r"^https?://(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,8}|[a-z]{10,63})"
+              r"(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*)?$")
+
+
+class WholeRegexp(validate.Regexp):
+    """validate.Regexp over the whole value, as the published pattern reads (ECMA-262's
+    ``$`` is the end; Python's also matches before a final newline)."""
+
+    def __call__(self, value):
+        if self.regex.fullmatch(value) is None:
+            raise ma.ValidationError(self._format_error(value))
+        return value
+
+
+def email_field(**kwargs):
+    """An email address (EMAIL_RE), at most 254 characters."""
+    return fields.String(validate=[validate.Length(max=254), WholeRegexp(
+        EMAIL_RE, error="not an email address like ann@example.com")], **kwargs)
+
+
 def _time_zones():
     """The names ZoneInfo knows: what ``tz`` accepts, published as the field's enum."""
     from zoneinfo import available_timezones
@@ -20,6 +51,124 @@ def _time_zones():
 
 
 TZ_DOC = {"enum": _time_zones(), "description": "an IANA time zone name (Europe/Paris)"}
+
+
+# --- the published shapes of signed documents (server/http/openapi.py publishes them) -------
+# What the server accepts of an envelope, a delegation and a side document, written as JSON
+# Schema so that the OpenAPI document says it: a request the schema allows gets past every
+# shape check, and is refused only for what no schema can say (a signature that does not
+# verify, another game's id, a stale seq).  The patterns are ECMA-262 and Python alike, and
+# write no lone surrogate (no UTF-8 form).
+
+HEX64 = r"^[0-9a-f]{64}$"
+HEX128 = r"^[0-9a-f]{128}$"
+#: characters the rules refuse in shown text (shared.messages.check_text): controls, line and
+#: paragraph separators, bidirectional overrides and isolates
+_HIDDEN = r"\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+#: what str.strip() removes and check_text lets through (besides the newline)
+_SPACE = r" \xa0\u1680\u2000-\u200a\u202f\u205f\u3000"
+
+
+def _text_pattern(newlines):
+    """Text check_text accepts: no hidden character, not only white space."""
+    space = ("\\n" if newlines else "") + _SPACE
+    allowed = _HIDDEN.replace(r"\x00-\x1f", r"\x00-\x09\x0b-\x1f") if newlines else _HIDDEN
+    return f"^[{space}]*[^{_HIDDEN}{_SPACE}][^{allowed}]*$"
+
+
+def _short(max_length=64):
+    return {"type": "string", "minLength": 1, "maxLength": max_length,
+            "pattern": r"^[^\x00]*$"}
+
+
+def _integer(maximum):
+    return {"type": "integer", "minimum": 0, "maximum": maximum}
+
+
+def _label(excluded=""):
+    """A device label (shared.delegation.valid_label): 1 to 40 characters, no control
+    character, no white space at either end; ``excluded`` characters left out as well."""
+    inner = r"[^\x00-\x1f\x7f" + excluded + "]"
+    outer = r"[^\x00-\x20\x7f\x85" + _SPACE + excluded + "]"
+    return f"(?:{outer}|{outer}{inner}{{0,38}}{outer})"
+
+
+#: a delegation of a device key (shared/delegation.py), as check_shape takes it
+DELEGATION_JSON = {
+    "type": "object", "additionalProperties": False,
+    "required": ["player", "device_key", "label", "not_after", "signature"],
+    "description": "a device key's delegation, signed by the player's main key over "
+                   "pbem-delegation-v1 and the canonical JSON of the other four fields. "
+                   "device_key must also be a point of Ed25519 (not every 64 hex digits are); "
+                   "a registration must be signed by the caller's own main key and not be "
+                   "past its not_after",
+    "properties": {
+        "player": {"type": "string", "pattern": NAME_RE},
+        "device_key": {"type": "string", "pattern": HEX64},
+        "label": {"type": "string", "minLength": 1, "maxLength": 40,
+                  "pattern": "^" + _label() + "$"},
+        "not_after": _integer(2 ** 53 - 1),
+        "signature": {"type": "string", "pattern": HEX128},
+    },
+}
+
+
+def document_body(kind):
+    """The body of a side document of ``kind`` (message, order or cancel) as
+    shared.messages.check_common and its kind's validator take it."""
+    from shared.messages import MAX_MESSAGE_LENGTH
+    from shared.orders import MAX_ORDER_LENGTH
+    props = {"kind": {"type": "string", "enum": [kind]},
+             "game": dict(_short(), description="the game of the path"),
+             "seat": _short(), "nonce": _short(),
+             "at": dict(_integer(2 ** 53), description="the log's length now"),
+             "ts": _integer(2 ** 53),
+             "delegation": dict(DELEGATION_JSON, description="only when a device key "
+                                "signed: the seat's player's delegation of that key")}
+    if kind == "message":
+        props["to"] = dict(_short(40), nullable=True,
+                           description="null for the whole table, or another seat than seat")
+        props["text"] = {"type": "string", "minLength": 1, "maxLength": MAX_MESSAGE_LENGTH,
+                         "pattern": _text_pattern(newlines=True)}
+    elif kind == "order":
+        props["text"] = {"type": "string", "minLength": 1, "maxLength": MAX_ORDER_LENGTH,
+                         "pattern": _text_pattern(newlines=False)}
+    else:
+        props["order"] = {"type": "string", "pattern": HEX64,
+                          "description": "the hash of the order to cancel"}
+    return {"type": "object", "additionalProperties": False,
+            "required": sorted(set(props) - {"delegation"}), "properties": props}
+
+
+#: one character of a JSON string in canonical form (no control character): "\"" and "\\"
+#: escaped, anything else as itself
+_JSON_CHAR = r'(?:[^"\\\x00-\x1f]|\\["\\])'
+
+
+def _envelope_pattern():
+    """The canonical text of a player's envelope (shared.envelope.read_envelope), with or
+    without a device's delegation: keys sorted, no spaces, integers only."""
+    from shared.envelope import MAX_MOVE_LENGTH, MAX_NONCE_LENGTH
+    integer = "(?:0|[1-9][0-9]{0,14})"
+    name = NAME_RE.strip("^$")
+    delegation = ('"delegation":\\{"device_key":"[0-9a-f]{64}","label":"' + _label('"\\\\')
+                  + '","not_after":' + integer + ',"player":"' + name
+                  + '","signature":"[0-9a-f]{128}"\\},')
+    # a move is not only white space: it begins with another character
+    move_first = r'(?:[^"\\\x00-\x20\x85' + _SPACE + r']|\\["\\])'
+    return ('^\\{(?:' + delegation + ')?"game":"[A-Za-z0-9_-]{1,64}","move":"' + move_first
+            + _JSON_CHAR + "{0,%d}" % (MAX_MOVE_LENGTH - 1) + '","nonce":"' + _JSON_CHAR
+            + "{1,%d}" % MAX_NONCE_LENGTH + '","prev":"[0-9a-f]{64}","seat":"' + _JSON_CHAR
+            + '{1,32}","seq":' + integer + ',"ts":' + integer + '\\}$')
+
+
+ENVELOPE_TEXT = {
+    "pattern": _envelope_pattern(),
+    "description": "the envelope's canonical JSON (sorted keys, no spaces, UTF-8, integers "
+                   "only): {game, seq, prev, seat, move, nonce, ts}, and delegation when a "
+                   "device key signs; game is the game of the path, seq and prev the next "
+                   "entry's (GET .../view: next_seq, prev)",
+}
 
 
 def _valid_tz(value):
@@ -54,7 +203,7 @@ class PlayerCreateSchema(Strict):
         validate.NoneOf(["me"], error="the name 'me' is reserved"), _not_a_bot_name])
     public_key = fields.String(required=True, validate=validate.Regexp(
         r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
-    email = fields.Email(load_default=None, allow_none=True, validate=validate.Length(max=254))
+    email = email_field(load_default=None, allow_none=True)
     tz = fields.String(load_default="UTC", validate=_valid_tz, metadata=TZ_DOC)
     # key rotation: the recovery key's public half, and the registered key's signature of
     # shared.table.recovery_message(name, recovery_key) (both or neither)
@@ -142,10 +291,9 @@ class GameCreateSchema(Strict):
                           values=fields.Raw(), load_default=dict,
                           validate=validate.Length(max=20))
     # what _scalar_options accepts (an object, a list, a fraction: a 400), as the published
-    # schema says it (server/http/openapi.py)
-    options.pbem_values = {"anyOf": [{"type": "string", "maxLength": 64,
-                                      "pattern": r"^[^\x00]*$"},
-                                     {"type": "integer"}, {"type": "boolean"}]}
+    # schema says it (server/http/openapi.py), with the option names of the games this
+    # server offers (OpenAPI 3.0 has no propertyNames: listing them keeps NUL out of a key)
+    options.pbem_schema = lambda: _options_shape()  # the games load after this module
     seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
     move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(min=1, max=24 * 60))
@@ -167,6 +315,22 @@ class GameCreateSchema(Strict):
                 raise ma.ValidationError(f"option {key} must be a string, integer or boolean")
             if isinstance(item, str) and len(item) > 64:
                 raise ma.ValidationError(f"option {key} is too long")
+
+
+OPTION_VALUE = {"anyOf": [{"type": "string", "maxLength": 64, "pattern": r"^[^\x00]*$"},
+                          {"type": "integer"}, {"type": "boolean"}]}
+
+
+def _options_shape():
+    """GameCreate's options as published: the names of every game's options (each game takes
+    its own: GET /api/types), a value of OPTION_VALUE each, at most 20."""
+    from shared.games import game_types, get_game
+    names = sorted({name for game in game_types()
+                    for name in (get_game(game).options_schema or {})})
+    return {"type": "object", "maxProperties": 20, "additionalProperties": False,
+            "properties": {name: OPTION_VALUE for name in names},
+            "description": "the game type's own options (GET /api/types): another type's "
+                           "option is refused (422 bad_option)"}
 
 
 class JoinSchema(Strict):
@@ -236,6 +400,7 @@ class LegalMovesSchema(Strict):
 
 class MoveSubmitSchema(Strict):
     envelope = fields.String(required=True, validate=validate.Length(min=2, max=2048))
+    envelope.pbem_schema = dict(ENVELOPE_TEXT, type="string", minLength=2, maxLength=2048)
     signature = fields.String(required=True, validate=validate.Regexp(
         r"^[0-9a-f]{128}\Z", error="a signature is 128 lowercase hex digits (Ed25519)"))
 
@@ -383,7 +548,7 @@ class MailRevokedSchema(Strict):
 
 
 class SettingsSchema(Strict):
-    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
+    email = email_field(allow_none=True)
     tz = fields.String(validate=_valid_tz, metadata=TZ_DOC)
     notify = fields.String(validate=validate.OneOf(["every", "digest", "none"]))
     quiet_start = fields.Integer(allow_none=True, strict=True,
@@ -391,6 +556,12 @@ class SettingsSchema(Strict):
     quiet_end = fields.Integer(allow_none=True, strict=True, validate=validate.Range(min=0, max=23))
     webhook_url = fields.Url(allow_none=True, schemes={"http", "https"},
                              require_tld=False, validate=validate.Length(max=500))
+    webhook_url.pbem_schema = {
+        "type": "string", "nullable": True, "maxLength": 500, "pattern": WEBHOOK_RE,
+        "description": "where notices are POSTed (null: none). Loopback, private, "
+                       "link-local and multicast addresses are refused, as an address in the "
+                       "URL (422 webhook_refused) and as the address a name resolves to when "
+                       "a notice is sent, unless the operator sets PBEM_WEBHOOK_ALLOW_PRIVATE"}
     weekends_off = fields.Boolean(truthy={True}, falsy={False})
 
 

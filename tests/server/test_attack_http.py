@@ -645,8 +645,10 @@ def test_the_published_schema_allows_only_what_the_server_accepts(app, client, m
     assert re.search(pattern, page["next"])
     # options: a value may be a string, an integer or a boolean, never an object or a list
     options = spec["components"]["schemas"]["GameCreate"]["properties"]["options"]
-    kinds = {alt["type"] for alt in options["additionalProperties"]["anyOf"]}
-    assert kinds == {"string", "integer", "boolean"} and options["maxProperties"] == 20
+    assert options["additionalProperties"] is False and options["maxProperties"] == 20
+    assert {"vp_to_win", "setup"} <= set(options["properties"])
+    for value in options["properties"].values():
+        assert {alt["type"] for alt in value["anyOf"]} == {"string", "integer", "boolean"}
     create = GameCreateSchema()
     for value in ("x" * 64, 7, True):
         assert create.validate({"type": "pig", "seats": 2, "options": {"o": value}}) == {}

@@ -102,7 +102,7 @@ def test_device_requests_and_the_registry(make_player):
     r = Device(ann).register()
     assert r.status_code == 409 and _code(r) == "label_taken"
     r = bob.post("/api/devices", {"delegation": phone.delegation})
-    assert r.status_code == 400 and _code(r) == "bad_delegation"
+    assert r.status_code == 403 and _code(r) == "bad_delegation"  # well-formed, not bob's
     other = Device(ann, label="tablet", key=phone.key)
     r = other.register()
     assert r.status_code == 409 and _code(r) == "device_taken"
@@ -195,7 +195,7 @@ def test_links_are_bound_to_their_player_and_their_key(make_player, client):
     # a delegation signed by bob's key naming ann, delivered by ann
     r = ann.post(f"/api/devices/links/{link['id']}/delegation", {"delegation": dict(
         bobs, player="ann")})
-    assert r.status_code == 400 and _code(r) == "bad_delegation"
+    assert r.status_code == 403 and _code(r) == "bad_delegation"
     assert client.get(f"/api/device-links/{token}/delegation").get_json()["status"] == "waiting"
 
 

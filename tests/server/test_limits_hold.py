@@ -246,18 +246,70 @@ def test_the_open_games_list_comes_in_pages(app, make_player, clock):
 def test_copies_of_a_seats_public_envelopes_never_spend_its_allowance(limited, clock):
     """Item 2, the other way round: an envelope and its signature are public (the log serves
     them) and verify, but posting a copy again is not the seat's doing.  Only moves actually
-    appended count against the seat; repeats count against the sender's address."""
-    app = limited(MOVES="3/minute", UNVERIFIED="30/minute", REGISTER="100/hour")
+    appended count against the seat; a copy is a repeat, which costs what a read costs: the
+    address's own limit (PBEM_LIMIT_ADDRESS), never the unverified allowance that locks an
+    address out."""
+    app = limited(MOVES="3/minute", UNVERIFIED="5/minute", ADDRESS="45/minute",
+                  REGISTER="100/hour")
     game_id, ann, bob = start_pig_on(client_from(app, "10.0.0.1"), clock)
     assert ann.play(game_id, "north", "peek").status_code == 201
     entry = ann.get(f"/api/games/{game_id}/log", signed=False).get_json()["entries"][0]
     copy = {"envelope": entry["envelope"], "signature": entry["signature"]}
     copier = client_from(app, "10.6.6.8")
     codes = [copier.post(f"/api/games/{game_id}/moves", json=copy).status_code
-             for _ in range(40)]
-    assert set(codes[:30]) == {200} and set(codes[30:]) == {429}, codes
+             for _ in range(50)]
+    assert set(codes[:45]) == {200} and set(codes[45:]) == {429}, codes
+    assert copier.get(f"/api/games/{game_id}").status_code == 200  # not locked out
     assert ann.play(game_id, "north", "peek").status_code == 201
     assert ann.play(game_id, "north", "peek").status_code == 201
+
+
+def test_repeats_of_an_accepted_request_spend_no_allowance(limited, clock):
+    """Issue item 7, what was left: the game page posts moves without signed headers, and a
+    page that lost the answer to its move posts it again.  Each repeat (200, the stored
+    entry) counted as unverified against the page's address, so enough retries locked it
+    out, reads included; and a signed repeat spent the player's move allowance.  A repeat
+    of an accepted request (the same envelope, or the same Idempotency-Key and body) now
+    spends nothing but the address's limit; a forgery still counts as before."""
+    app = limited(UNVERIFIED="5/minute", MOVES="3/minute", KEY="6/minute",
+                  REGISTER="100/hour")
+    game_id, ann, bob = start_pig_on(client_from(app, "10.0.0.1"), clock)
+    page = client_from(app, "10.0.0.2")  # the game page: no signed headers
+    info = ann.get(f"/api/games/{game_id}/view").get_json()
+    seat = info["view"]["to_act"][0]
+    mover = {"north": ann, "east": bob}[seat]
+    move = signed_move(mover.key, game_id, info["next_seq"], info["prev"], seat, "roll",
+                       ts=clock(), nonce="retry0000000")
+    assert page.post(f"/api/games/{game_id}/moves", json=move).status_code == 201
+    retries = [page.post(f"/api/games/{game_id}/moves", json=move).status_code
+               for _ in range(12)]
+    assert set(retries) == {200}, retries
+    assert page.get(f"/api/games/{game_id}").status_code == 200
+    # the same retries signed by the seat's player spend neither its moves nor its requests
+    signed = [mover.post(f"/api/games/{game_id}/moves", move).status_code for _ in range(8)]
+    assert set(signed) == {200}, signed
+    # an Idempotency-Key replayed: the stored answer, again and again, past the key's limit
+    data = json.dumps({"type": "pig", "seats": 2}).encode()
+
+    def create():
+        headers = dict(ann.headers("POST", "/api/games", data), **{"Idempotency-Key": "once"})
+        return ann.client.post("/api/games", data=data, headers=headers,
+                               content_type="application/json")
+
+    assert create().status_code == 201
+    replays = [create() for _ in range(8)]
+    assert {(r.status_code, r.headers.get("Idempotent-Replayed")) for r in replays} == \
+        {(201, "true")}, [r.status_code for r in replays]
+    assert ann.get(f"/api/games/{game_id}/view").status_code == 200
+    # forged moves from the page's address still count, and are refused past the limit
+    forged = [page.post(f"/api/games/{game_id}/moves", json=signed_move(
+        bytes(range(32)), game_id, info["next_seq"] + 1, "0" * 64, seat, "roll",
+        ts=clock(), nonce=f"forged{i:06d}")).status_code for i in range(7)]
+    assert forged[:5] == [403] * 5 and 429 in forged, forged
+    record("B7 repeats of an accepted move (unsigned, then signed) / Idempotency-Key "
+           "replays, limits 5 unverified, 3 moves, 6 requests a minute",
+           f"{len(retries)} + {len(signed)} x 200 / {len(replays)} x 201 replayed, 0 x 429; "
+           "forged: 5 x 403, then 429")
 
 
 def test_what_the_limiter_reads_from_a_body_is_never_a_500(limited, clock):
