@@ -198,18 +198,18 @@ class NoBodySchema(Strict):
 
 
 class PlayerCreateSchema(Strict):
-    name = fields.String(required=True, validate=[validate.Regexp(
+    name = fields.String(required=True, validate=[WholeRegexp(
         NAME_RE, error="a name is 2 to 32 letters, digits, '.', '_' or '-'"),
         validate.NoneOf(["me"], error="the name 'me' is reserved"), _not_a_bot_name])
-    public_key = fields.String(required=True, validate=validate.Regexp(
+    public_key = fields.String(required=True, validate=WholeRegexp(
         r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
     email = email_field(load_default=None, allow_none=True)
     tz = fields.String(load_default="UTC", validate=_valid_tz, metadata=TZ_DOC)
     # key rotation: the recovery key's public half, and the registered key's signature of
     # shared.table.recovery_message(name, recovery_key) (both or neither)
-    recovery_key = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+    recovery_key = fields.String(load_default=None, allow_none=True, validate=WholeRegexp(
         r"^[0-9a-f]{64}$", error="a recovery key is 64 lowercase hex digits (Ed25519)"))
-    recovery_cert = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+    recovery_cert = fields.String(load_default=None, allow_none=True, validate=WholeRegexp(
         r"^[0-9a-f]{128}$", error="a recovery certificate is 128 lowercase hex digits"))
 
 
@@ -227,12 +227,12 @@ class PlayerSchema(Strict):
 class KeyRotationSchema(Strict):
     """A new main key for a player (``POST /api/players/NAME/key``), proven by the current
     main key or by the recovery key (``by``)."""
-    public_key = fields.String(required=True, validate=validate.Regexp(
+    public_key = fields.String(required=True, validate=WholeRegexp(
         r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
-    proof = fields.String(required=True, validate=validate.Regexp(
+    proof = fields.String(required=True, validate=WholeRegexp(
         r"^[0-9a-f]{128}$", error="the proof is a signature: 128 lowercase hex digits"))
     by = fields.String(load_default="main", validate=validate.OneOf(["main", "recovery"]))
-    recovery_cert = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+    recovery_cert = fields.String(load_default=None, allow_none=True, validate=WholeRegexp(
         r"^[0-9a-f]{128}$", error="a recovery certificate is 128 lowercase hex digits"))
 
 
@@ -401,7 +401,7 @@ class LegalMovesSchema(Strict):
 class MoveSubmitSchema(Strict):
     envelope = fields.String(required=True, validate=validate.Length(min=2, max=2048))
     envelope.pbem_schema = dict(ENVELOPE_TEXT, type="string", minLength=2, maxLength=2048)
-    signature = fields.String(required=True, validate=validate.Regexp(
+    signature = fields.String(required=True, validate=WholeRegexp(
         r"^[0-9a-f]{128}\Z", error="a signature is 128 lowercase hex digits (Ed25519)"))
 
 
@@ -456,7 +456,7 @@ class GamesQuerySchema(Strict):
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "playing", "over"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200),
                            metadata={"description": "games per page (newest first)"})
-    cursor = fields.String(load_default=None, validate=validate.Regexp(CURSOR_RE),
+    cursor = fields.String(load_default=None, validate=WholeRegexp(CURSOR_RE),
                            metadata={"description": "the `next` of the previous page"})
 
 
@@ -617,7 +617,7 @@ class BotListSchema(Strict):
 
 # --- tournaments (server/api/tournaments.py; the document is shared/tournament.py's) ----------
 
-_SIG = validate.Regexp(r"^[0-9a-f]{128}$", error="a signature is 128 lowercase hex digits")
+_SIG = WholeRegexp(r"^[0-9a-f]{128}$", error="a signature is 128 lowercase hex digits")
 
 
 class TournamentCreateSchema(Strict):
@@ -625,13 +625,13 @@ class TournamentCreateSchema(Strict):
     secret by the server until the tournament is over)."""
     document = fields.Dict(required=True)
     signature = fields.String(required=True, validate=_SIG)
-    seed = fields.String(required=True, validate=validate.Regexp(
+    seed = fields.String(required=True, validate=WholeRegexp(
         r"^[0-9a-f]{64}$", error="the seed is 64 lowercase hex digits (32 bytes)"))
 
 
 class TournamentJoinSchema(Strict):
     """An entry: the signature, by ``public_key``, of the entry message."""
-    public_key = fields.String(required=True, validate=validate.Regexp(
+    public_key = fields.String(required=True, validate=WholeRegexp(
         r"^[0-9a-f]{64}$", error="a public key is 64 lowercase hex digits (Ed25519)"))
     signature = fields.String(required=True, validate=_SIG)
 

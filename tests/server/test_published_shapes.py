@@ -131,3 +131,16 @@ def test_the_published_webhook_urls_are_ones_the_server_takes(app, client, make_
         assert re.search(pattern, url) is None, url
         r = ann.request("PATCH", "/api/players/me", {"webhook_url": url})
         assert r.status_code == 422 and r.get_json()["error"]["code"] == "webhook_refused"
+
+
+def test_a_value_with_a_final_newline_is_refused_where_a_pattern_ends_in_dollar(client):
+    """Python's ``$`` also matches before a final newline; every schema pattern is matched
+    over the whole value, as the published (ECMA-262) pattern reads: "ann\\n" is no name, and a
+    key with a newline after its 64 digits is no key."""
+    from shared.envelope import public_key_hex
+    key = public_key_hex(bytes(range(32)))
+    r = client.post("/api/players", json={"name": "ann\n", "public_key": key})
+    assert r.status_code in (400, 422), r.get_json()
+    assert r.get_json()["error"]["code"]
+    r = client.post("/api/players", json={"name": "ann", "public_key": key + "\n"})
+    assert r.status_code in (400, 422), r.get_json()
