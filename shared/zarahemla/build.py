@@ -1,10 +1,26 @@
-"""Building: Road, Settlement, City, Temple Stone and buying a Development Card."""
+"""Building: Road, Settlement, City, Temple Stone and buying a Development Card.
+
+The rules' table entries of those moves (``rules``): ``check_<kind>(st, seat, mv)`` raises
+IllegalMove and never mutates, ``apply_<kind>(st, seat, mv, plan, rng)`` adds the move's
+events to ``st["events"]``.  A settlement and a road are also the moves of the set-up: during
+it ``settle`` and ``road`` are the free placements of ``turn``.
+"""
 
 from .. import IllegalMove
 from .board import CORNER_EDGES, EDGES
 from .roads import MIN_TEMPLE, update_count_card, update_longest
 from .state import COST, DEV, DEV_TITLES, PIECES, bundle_text, cap, has, pay
-from .turn import before_version, check_free_corner, ev, guard_rolled, guard_turn
+from .turn import (
+    apply_setup_road,
+    apply_setup_settle,
+    before_version,
+    check_free_corner,
+    check_setup_road,
+    check_setup_settle,
+    ev,
+    guard_rolled,
+    guard_turn,
+)
 
 _NAMES = {"road": "a Road", "settle": "a Settlement", "city": "a City",
           "temple": "a Temple Stone", "buy": "a Development Card"}
@@ -43,7 +59,12 @@ def placeable_roads(st, seat):
     return sorted({e for c in ends for e in CORNER_EDGES[c] if roads[e] is None})
 
 
-def check_road(st, seat, e):
+def check_road(st, seat, mv):
+    """A road built or free in play; during the set-up the one next to the new settlement."""
+    if st["phase"] == "setup":
+        check_setup_road(st, seat, mv)
+        return
+    e = mv.args[0]
     guard_turn(st, seat, "road")
     p = st["players"][seat]
     free = st["free_roads"] > 0
@@ -61,7 +82,11 @@ def check_road(st, seat, e):
         check_afford(st, seat, "road")
 
 
-def apply_road(st, seat, e):
+def apply_road(st, seat, mv, plan, rng):
+    if st["phase"] == "setup":
+        apply_setup_road(st, seat, mv, plan, rng)
+        return
+    e = mv.args[0]
     a, b = EDGES[e]
     p = st["players"][seat]
     free = st["free_roads"] > 0
@@ -77,10 +102,10 @@ def apply_road(st, seat, e):
             st["free_roads"] = 0    # fewer roads when fewer can be placed
     else:
         text = f"{cap(seat)} built a road on {a + 1}-{b + 1}."
-    out = [ev(st, text, "road", {"seat": seat, "path": f"{a + 1}-{b + 1}", "setup": False,
-                                 "free": free})]
+    out = st["events"]
+    out.append(ev(st, text, "road", {"seat": seat, "path": f"{a + 1}-{b + 1}", "setup": False,
+                                     "free": free}))
     out.extend(_longest_events(st, [seat]))
-    return out
 
 
 def _longest_events(st, seats):
@@ -99,7 +124,12 @@ def _longest_events(st, seats):
                "longest_road", data)]
 
 
-def check_settle(st, seat, c):
+def check_settle(st, seat, mv):
+    """A settlement built in play; during the set-up the free one of ``turn``."""
+    if st["phase"] == "setup":
+        check_setup_settle(st, seat, mv)
+        return
+    c = mv.args[0]
     guard_turn(st, seat, "settle")
     guard_rolled(st)
     p = st["players"][seat]
@@ -114,22 +144,27 @@ def check_settle(st, seat, c):
     check_afford(st, seat, "settle")
 
 
-def apply_settle(st, seat, c):
+def apply_settle(st, seat, mv, plan, rng):
+    if st["phase"] == "setup":
+        apply_setup_settle(st, seat, mv, plan, rng)
+        return
+    c = mv.args[0]
     pay(st, seat, COST["settle"])
     st["owner"][c] = seat
     st["level"][c] = 1
     st["players"][seat]["settlements"] += 1
-    out = [ev(st, f"{cap(seat)} built a settlement on {c + 1}.", "settle",
-              {"seat": seat, "corner": c + 1, "setup": False})]
+    out = st["events"]
+    out.append(ev(st, f"{cap(seat)} built a settlement on {c + 1}.", "settle",
+                  {"seat": seat, "corner": c + 1, "setup": False}))
     roads = st["roads"]
     # a settlement can break an opponent's road passing through this corner
     broken = {roads[e] for e in CORNER_EDGES[c] if roads[e] not in (None, seat)}
     if broken:
         out.extend(_longest_events(st, sorted(broken)))
-    return out
 
 
-def check_city(st, seat, c):
+def check_city(st, seat, mv):
+    c = mv.args[0]
     guard_turn(st, seat, "city")
     guard_rolled(st)
     if st["owner"][c] != seat or st["level"][c] != 1:
@@ -141,17 +176,18 @@ def check_city(st, seat, c):
     check_afford(st, seat, "city")
 
 
-def apply_city(st, seat, c):
+def apply_city(st, seat, mv, plan, rng):
+    c = mv.args[0]
     pay(st, seat, COST["city"])
     st["level"][c] = 2
     p = st["players"][seat]
     p["settlements"] -= 1
     p["cities"] += 1
-    return [ev(st, f"{cap(seat)} upgraded {c + 1} to a city.", "city",
-               {"seat": seat, "corner": c + 1})]
+    st["events"].append(ev(st, f"{cap(seat)} upgraded {c + 1} to a city.", "city",
+                           {"seat": seat, "corner": c + 1}))
 
 
-def check_temple(st, seat):
+def check_temple(st, seat, mv):
     guard_turn(st, seat, "temple")
     if before_version(st, 3):
         # versions 1 and 2 made Temple Stones wait for the roll; from version 3 "Players may
@@ -163,6 +199,7 @@ def check_temple(st, seat):
 
 
 def temple_events(st, seat):
+    """The Greatest Temple Contributor's event, when the seat's stones change its holder."""
     old = st["temple"]
     if update_count_card(st, "temple", "stones", MIN_TEMPLE, seat):
         n = st["players"][seat]["stones"]
@@ -171,15 +208,17 @@ def temple_events(st, seat):
     return []
 
 
-def apply_temple(st, seat):
+def apply_temple(st, seat, mv, plan, rng):
     pay(st, seat, COST["temple"])
     st["players"][seat]["stones"] += 1
     n = st["players"][seat]["stones"]
-    return [ev(st, f"{cap(seat)} placed a Temple Stone ({n} in all).", "temple",
-               {"seat": seat, "stones": n})] + temple_events(st, seat)
+    out = st["events"]
+    out.append(ev(st, f"{cap(seat)} placed a Temple Stone ({n} in all).", "temple",
+                  {"seat": seat, "stones": n}))
+    out.extend(temple_events(st, seat))
 
 
-def check_buy(st, seat):
+def check_buy(st, seat, mv):
     guard_turn(st, seat, "buy")
     guard_rolled(st)
     if not sum(st["deck"]):
@@ -187,7 +226,7 @@ def check_buy(st, seat):
     check_afford(st, seat, "buy")
 
 
-def apply_buy(st, seat, rng):
+def apply_buy(st, seat, mv, plan, rng):
     pay(st, seat, COST["buy"])
     deck = st["deck"]
     card = rng.draw(deck)
@@ -196,7 +235,7 @@ def apply_buy(st, seat, rng):
     p["dev"][card] += 1
     p["new"][card] += 1
     title = DEV_TITLES[DEV[card]]
-    return [ev(st, f"{cap(seat)} bought a development card.", "buy",
-               {"seat": seat, "deck": sum(deck)},
-               {seat: f"You bought a development card: {title}."},
-               {seat: {"card": DEV[card]}})]
+    st["events"].append(ev(st, f"{cap(seat)} bought a development card.", "buy",
+                           {"seat": seat, "deck": sum(deck)},
+                           {seat: f"You bought a development card: {title}."},
+                           {seat: {"card": DEV[card]}}))

@@ -4,6 +4,9 @@ Road Building, Temple Building and Prosperity.
 One card per turn, at any time of the turn (before the roll too), never one
 bought this turn.  Victory Point cards are never played: they count for
 their owner at once, hidden (RULES.md item 11).
+
+``check_card(st, seat, mv)`` and ``apply_card(st, seat, mv, plan, rng)`` are the rules' table
+entries of the six cards' moves (``rules``), the apply adding its events to ``st["events"]``.
 """
 
 from .. import IllegalMove
@@ -78,8 +81,9 @@ def check_card(st, seat, mv):
             raise IllegalMove("you have placed all 10 of your Temple Stones", code="no_pieces")
 
 
-def apply_card(st, seat, mv):
+def apply_card(st, seat, mv, plan, rng):
     kind = mv.kind
+    out = st["events"]
     card = CARD_INDEX[kind]
     p = st["players"][seat]
     p["dev"][card] -= 1
@@ -89,46 +93,51 @@ def apply_card(st, seat, mv):
     if kind == "warrior":
         p["warriors"] += 1
         st["robber_due"] = True
-        out = [ev(st, f"{name} played a Stripling Warrior ({p['warriors']} in all) and must "
-                  "move the robber.", "play_card",
-                  {"seat": seat, "card": card_name, "warriors": p["warriors"]})]
+        out.append(ev(st, f"{name} played a Stripling Warrior ({p['warriors']} in all) and "
+                      "must move the robber.", "play_card",
+                      {"seat": seat, "card": card_name, "warriors": p["warriors"]}))
         old = st["army"]
         if update_count_card(st, "army", "warriors", MIN_ARMY, seat):
             out.append(ev(st, f"{name} has the Largest Army ({p['warriors']} warriors).",
                           "largest_army", {"seat": seat, "from": old,
                                            "warriors": p["warriors"]}))
-        return out
+        return
     if kind == "liahona":
         st["dice"] = None
         if not has_facts(st):
-            return resolve_roll(st, seat, mv.args[0],
+            out += resolve_roll(st, seat, mv.args[0],
                                 f"{name} played the Liahona and chose {mv.args[0]}",
                                 liahona=True)
+            return
         # from version 2 the card and the roll are two events, each with its own facts
-        out = [ev(st, f"{name} played the Liahona.", "play_card",
-                  {"seat": seat, "card": card_name, "total": mv.args[0]})]
-        return out + resolve_roll(st, seat, mv.args[0],
-                                  f"{name} chose {mv.args[0]} with the Liahona", liahona=True)
+        out.append(ev(st, f"{name} played the Liahona.", "play_card",
+                      {"seat": seat, "card": card_name, "total": mv.args[0]}))
+        out += resolve_roll(st, seat, mv.args[0], f"{name} chose {mv.args[0]} with the Liahona",
+                            liahona=True)
+        return
     if kind == "harvest":
         bundle = mv.args[0]
         hand, bank = p["hand"], st["bank"]
         for r in range(5):
             hand[r] += bundle[r]
             bank[r] -= bundle[r]
-        return [ev(st, f"{name} played Bountiful Harvest and took {bundle_text(bundle)}.",
-                   "play_card", {"seat": seat, "card": card_name, "took": res_dict(bundle)})]
+        out.append(ev(st, f"{name} played Bountiful Harvest and took {bundle_text(bundle)}.",
+                      "play_card", {"seat": seat, "card": card_name, "took": res_dict(bundle)}))
+        return
     if kind == "roads":
         st["free_roads"] = min(2, PIECES["roads"] - p["roads"])
-        return [ev(st, f"{name} played Road Building: {st['free_roads']} free road(s) to place.",
-                   "play_card", {"seat": seat, "card": card_name,
-                                 "free_roads": st["free_roads"]})]
+        out.append(ev(st, f"{name} played Road Building: {st['free_roads']} free road(s) to "
+                      "place.", "play_card", {"seat": seat, "card": card_name,
+                                              "free_roads": st["free_roads"]}))
+        return
     if kind == "temples":
         n = min(2, PIECES["stones"] - p["stones"])
         p["stones"] += n
-        out = [ev(st, f"{name} played Temple Building and placed {n} Temple Stone(s) "
-                  f"({p['stones']} in all).", "play_card",
-                  {"seat": seat, "card": card_name, "placed": n, "stones": p["stones"]})]
-        return out + temple_events(st, seat)
+        out.append(ev(st, f"{name} played Temple Building and placed {n} Temple Stone(s) "
+                      f"({p['stones']} in all).", "play_card",
+                      {"seat": seat, "card": card_name, "placed": n, "stones": p["stones"]}))
+        out += temple_events(st, seat)
+        return
     # prosperity
     r = mv.args[0]
     took = []
@@ -150,7 +159,8 @@ def apply_card(st, seat, mv):
     # many of that type each other hand held is shown to the table (and is 0 in it now)
     shown = [(s, ("players", s, "hand", r)) for s in st["order"] if s != seat]
     if total:
-        return [ev(st, f"{name} played Prosperity on {res} and took {total} {res} "
-                   f"({', '.join(took)}).", "play_card", data, reveals=shown)]
-    return [ev(st, f"{name} played Prosperity on {res}, but no one had any.", "play_card", data,
-               reveals=shown)]
+        out.append(ev(st, f"{name} played Prosperity on {res} and took {total} {res} "
+                      f"({', '.join(took)}).", "play_card", data, reveals=shown))
+    else:
+        out.append(ev(st, f"{name} played Prosperity on {res}, but no one had any.",
+                      "play_card", data, reveals=shown))

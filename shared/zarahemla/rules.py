@@ -1,11 +1,13 @@
 """The rules' tables: each kind of move with its check and its apply; who owes what.
 
 ``check_duty(st, seat, mv)`` refuses a move of a kind the seat does not owe now (the set-up,
-the starting resources); ``CHECKS[kind](st, seat, mv)`` raises IllegalMove and never mutates;
+the starting resources).  ``CHECKS`` and ``APPLIES`` name each kind's check and apply, rule
+functions of ``turn`` (the set-up, the roll, discards, the robber, the end of the turn),
+``build``, ``cards`` and ``trade``, one signature each as in every game:
+``CHECKS[kind](st, seat, mv)`` raises IllegalMove and never mutates;
 ``APPLIES[kind](st, seat, mv, plan, rng)`` is only called after the check passed and adds the
-move's events to ``st["events"]`` (the rules in ``turn``, ``build`` and ``cards`` return
-their events as lists; the trades of ``trade`` and the roll and end of ``turn``, most moves
-of a game, are table entries themselves).  ``after_move`` ends the game on a win.
+move's events to ``st["events"]``.  ``settle`` and ``road`` are the set-up's placements too
+(``build`` hands them to ``turn`` then).  ``after_move`` ends the game on a win.
 ``shared.base.Game.play`` runs them in that order.
 """
 
@@ -13,32 +15,17 @@ from .. import IllegalMove
 from ..trade import open_offer, owed
 from . import build, cards, trade, turn
 
-
-def check_settle(st, seat, mv):
-    if st["phase"] == "setup":
-        turn.check_setup_settle(st, seat, mv.args[0])
-    else:
-        build.check_settle(st, seat, mv.args[0])
-
-
-def check_road(st, seat, mv):
-    if st["phase"] == "setup":
-        turn.check_setup_road(st, seat, mv.args[0])
-    else:
-        build.check_road(st, seat, mv.args[0])
-
-
 #: move kind -> its check ``(st, seat, mv)``
 CHECKS = {
     "roll": turn.check_roll,
-    "settle": check_settle,
-    "road": check_road,
-    "city": lambda st, seat, mv: build.check_city(st, seat, *mv.args),
-    "temple": lambda st, seat, mv: build.check_temple(st, seat),
-    "buy": lambda st, seat, mv: build.check_buy(st, seat),
-    "start": lambda st, seat, mv: turn.check_start(st, seat, *mv.args),
-    "discard": lambda st, seat, mv: turn.check_discard(st, seat, *mv.args),
-    "robber": lambda st, seat, mv: turn.check_robber(st, seat, *mv.args),
+    "settle": build.check_settle,
+    "road": build.check_road,
+    "city": build.check_city,
+    "temple": build.check_temple,
+    "buy": build.check_buy,
+    "start": turn.check_start,
+    "discard": turn.check_discard,
+    "robber": turn.check_robber,
     "warrior": cards.check_card,
     "liahona": cards.check_card,
     "harvest": cards.check_card,
@@ -55,52 +42,23 @@ CHECKS = {
     "end": turn.check_end,
 }
 
-
-def apply_settle(st, seat, mv, plan, rng):
-    if st["phase"] == "setup":
-        st["events"] += turn.apply_setup_settle(st, seat, mv.args[0])
-    else:
-        st["events"] += build.apply_settle(st, seat, mv.args[0])
-
-
-def apply_road(st, seat, mv, plan, rng):
-    if st["phase"] == "setup":
-        st["events"] += turn.apply_setup_road(st, seat, mv.args[0])
-    else:
-        st["events"] += build.apply_road(st, seat, mv.args[0])
-
-
-def _events(rule):
-    """An apply for a rule ``(st, seat, *args) -> events`` (the move's args, no rng)."""
-    return lambda st, seat, mv, plan, rng: st["events"].extend(rule(st, seat, *mv.args))
-
-
-def _events_rng(rule):
-    """An apply for a rule ``(st, seat, *args, rng) -> events`` that draws randomness."""
-    return lambda st, seat, mv, plan, rng: st["events"].extend(rule(st, seat, *mv.args, rng))
-
-
-def apply_card(st, seat, mv, plan, rng):
-    st["events"] += cards.apply_card(st, seat, mv)
-
-
 #: move kind -> its apply ``(st, seat, mv, plan, rng)``
 APPLIES = {
     "roll": turn.apply_roll,
-    "settle": apply_settle,
-    "road": apply_road,
-    "city": _events(build.apply_city),
-    "temple": _events(build.apply_temple),
-    "buy": _events_rng(build.apply_buy),
-    "start": _events(turn.apply_start),
-    "discard": _events(turn.apply_discard),
-    "robber": _events_rng(turn.apply_robber),
-    "warrior": apply_card,
-    "liahona": apply_card,
-    "harvest": apply_card,
-    "roads": apply_card,
-    "temples": apply_card,
-    "prosperity": apply_card,
+    "settle": build.apply_settle,
+    "road": build.apply_road,
+    "city": build.apply_city,
+    "temple": build.apply_temple,
+    "buy": build.apply_buy,
+    "start": turn.apply_start,
+    "discard": turn.apply_discard,
+    "robber": turn.apply_robber,
+    "warrior": cards.apply_card,
+    "liahona": cards.apply_card,
+    "harvest": cards.apply_card,
+    "roads": cards.apply_card,
+    "temples": cards.apply_card,
+    "prosperity": cards.apply_card,
     "bank": trade.apply_bank,
     "offer": trade.apply_offer,
     "accept": trade.apply_accept,

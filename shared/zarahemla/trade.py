@@ -5,10 +5,9 @@ docstring shows; bundles are 5 counts in RESOURCES order).  A counter is stored 
 answering seat's point of view (what it gives, what it gets).  Only the current player offers;
 answering is never required for the game to go on; ending the turn withdraws the offer.
 
-The checks and applies here are the rules' table entries themselves (``rules.CHECKS`` and
+The checks and applies here are the rules' table entries of the trades (``rules.CHECKS`` and
 ``rules.APPLIES``: ``(st, seat, mv)`` and ``(st, seat, mv, plan, rng)``, the apply adding its
-events to ``st["events"]``): trades are most of the moves of a game, so they take the parsed
-move without a layer of calls between.
+events to ``st["events"]``), like every move's.
 """
 
 from .. import IllegalMove

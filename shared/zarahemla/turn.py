@@ -1,8 +1,10 @@
 """Turn structure: guards, set-up placement, starting resources, the roll,
 production, discards on a 7, the robber, ending the turn and winning.
 
-Every ``check_*`` raises IllegalMove and never mutates; every ``apply_*``
-assumes its check passed, mutates the state and returns the move's events.
+Every ``check_<kind>(st, seat, mv)`` raises IllegalMove and never mutates; every
+``apply_<kind>(st, seat, mv, plan, rng)`` assumes its check passed, mutates the state and
+adds the move's events to ``st["events"]`` (the rules' tables name them, ``rules``).  The
+helpers a move shares (``resolve_roll``, ``check_win``) return their events as lists.
 """
 
 from operator import le
@@ -104,7 +106,8 @@ def check_free_corner(owner, c):
                           "must be two paths apart", code="distance")
 
 
-def check_setup_settle(st, seat, c):
+def check_setup_settle(st, seat, mv):
+    c = mv.args[0]
     if st["setup"][0] != seat:
         raise IllegalMove(f"it is {st['setup'][0]}'s turn to place, not yours",
                           code="not_your_turn")
@@ -116,16 +119,18 @@ def check_setup_settle(st, seat, c):
         raise IllegalMove(f"corner {c + 1} touches no numbered hex", code="no_number")
 
 
-def apply_setup_settle(st, seat, c):
+def apply_setup_settle(st, seat, mv, plan, rng):
+    c = mv.args[0]
     st["owner"][c] = seat
     st["level"][c] = 1
     st["players"][seat]["settlements"] += 1
     st["placed"] = c
-    return [ev(st, f"{cap(seat)} placed a settlement on {c + 1}.", "settle",
-               {"seat": seat, "corner": c + 1, "setup": True})]
+    st["events"].append(ev(st, f"{cap(seat)} placed a settlement on {c + 1}.", "settle",
+                           {"seat": seat, "corner": c + 1, "setup": True}))
 
 
-def check_setup_road(st, seat, e):
+def check_setup_road(st, seat, mv):
+    e = mv.args[0]
     if st["setup"][0] != seat:
         raise IllegalMove(f"it is {st['setup'][0]}'s turn to place, not yours",
                           code="not_your_turn")
@@ -139,25 +144,27 @@ def check_setup_road(st, seat, e):
                           code="not_connected")
 
 
-def apply_setup_road(st, seat, e):
+def apply_setup_road(st, seat, mv, plan, rng):
+    e = mv.args[0]
     a, b = EDGES[e]
     st["roads"][e] = seat
     st["players"][seat]["roads"] += 1
     st["players"][seat]["road_len"] = road_length(st, seat)
     st["placed"] = None
     st["setup"].pop(0)
-    out = [ev(st, f"{cap(seat)} placed a road on {a + 1}-{b + 1}.", "road",
-              {"seat": seat, "path": f"{a + 1}-{b + 1}", "setup": True, "free": False})]
+    out = st["events"]
+    out.append(ev(st, f"{cap(seat)} placed a road on {a + 1}-{b + 1}.", "road",
+                  {"seat": seat, "path": f"{a + 1}-{b + 1}", "setup": True, "free": False}))
     if not st["setup"]:
         st["phase"] = "start"
         st["start_owed"] = list(st["order"])
         out.append(ev(st, "Set-up done: every player now chooses one settlement for the "
                       "starting resources (start N).", "setup_done",
                       {"start_owed": list(st["order"])}))
-    return out
 
 
-def check_start(st, seat, c):
+def check_start(st, seat, mv):
+    c = mv.args[0]
     if st["phase"] != "start":
         raise IllegalMove("starting resources are chosen only after the set-up",
                           code="not_now")
@@ -175,27 +182,26 @@ def start_bundle(st, c):
     return bundle
 
 
-def apply_start(st, seat, c):
+def apply_start(st, seat, mv, plan, rng):
+    c = mv.args[0]
     bundle = start_bundle(st, c)
     hand = st["players"][seat]["hand"]
     for i in range(5):
         hand[i] += bundle[i]
         st["bank"][i] -= bundle[i]
     st["start_owed"].remove(seat)
-    out = [ev(st, f"{cap(seat)} takes the starting resources of {c + 1}: "
-              f"{bundle_text(bundle)}.", "start_resources",
-              {"seat": seat, "corner": c + 1, "gain": res_dict(bundle)})]
+    out = st["events"]
+    out.append(ev(st, f"{cap(seat)} takes the starting resources of {c + 1}: "
+                  f"{bundle_text(bundle)}.", "start_resources",
+                  {"seat": seat, "corner": c + 1, "gain": res_dict(bundle)}))
     if not st["start_owed"]:
         st["phase"] = "play"
         st["turn"] = st["order"][0]
         out.append(ev(st, f"The game begins: {cap(st['turn'])} to roll.", "game_begins",
                       {"turn": st["turn"]}))
-    return out
 
 
 # --- rolling and production --------------------------------------------------
-# (roll and end, every turn's first and last moves, are the rules' table entries themselves, like
-# the trades: checks ``(st, seat, mv)``, applies ``(st, seat, mv, plan, rng)`` adding their events)
 
 def check_roll(st, seat, mv):
     guard_turn(st, seat, "roll")
@@ -327,7 +333,8 @@ def resolve_roll(st, seat, total, head, liahona=False):
 
 # --- 7: discards and the robber ------------------------------------------------
 
-def check_discard(st, seat, bundle):
+def check_discard(st, seat, mv):
+    bundle = mv.args[0]
     if st["phase"] != "play" or seat not in st["discard"]:
         raise IllegalMove("you owe no discard now", code="no_discard")
     need = st["discard"][seat]
@@ -340,14 +347,15 @@ def check_discard(st, seat, bundle):
             raise IllegalMove(f"you have only {hand[r]} {RESOURCES[r]}", code="cannot_afford")
 
 
-def apply_discard(st, seat, bundle):
+def apply_discard(st, seat, mv, plan, rng):
+    bundle = mv.args[0]
     hand = st["players"][seat]["hand"]
     for r in range(5):
         hand[r] -= bundle[r]
         st["bank"][r] += bundle[r]
     del st["discard"][seat]
-    return [ev(st, f"{cap(seat)} discarded {bundle_text(bundle)}.", "discard",
-               {"seat": seat, "cards": res_dict(bundle), "count": sum(bundle)})]
+    st["events"].append(ev(st, f"{cap(seat)} discarded {bundle_text(bundle)}.", "discard",
+                           {"seat": seat, "cards": res_dict(bundle), "count": sum(bundle)}))
 
 
 def robber_victims(st, seat, h):
@@ -362,7 +370,8 @@ def robber_victims(st, seat, h):
     return out
 
 
-def check_robber(st, seat, h, victim):
+def check_robber(st, seat, mv):
+    h, victim = mv.args
     guard_turn(st, seat, "robber")
     if not st["robber_due"]:
         raise IllegalMove("the robber moves only after a 7 or a Stripling Warrior",
@@ -386,23 +395,26 @@ def check_robber(st, seat, h, victim):
                               code="bad_victim")
 
 
-def apply_robber(st, seat, h, victim, rng):
+def apply_robber(st, seat, mv, plan, rng):
+    h, victim = mv.args
     st["robber"] = h
     st["robber_due"] = False
     name = HEX_NAMES[h]
     if victim is None:
-        return [ev(st, f"{cap(seat)} moved the robber to {name}.", "robber",
-                   {"seat": seat, "hex": name, "victim": None})]
+        st["events"].append(ev(st, f"{cap(seat)} moved the robber to {name}.", "robber",
+                               {"seat": seat, "hex": name, "victim": None}))
+        return
     vhand = st["players"][victim]["hand"]
     r = rng.draw(vhand)
     vhand[r] -= 1
     st["players"][seat]["hand"][r] += 1
     res = RESOURCES[r]
-    return [ev(st, f"{cap(seat)} moved the robber to {name} and stole a card from "
-               f"{cap(victim)}.", "robber", {"seat": seat, "hex": name, "victim": victim},
-               {seat: f"You moved the robber to {name} and stole 1 {res} from {cap(victim)}.",
-                victim: f"{cap(seat)} moved the robber to {name} and stole 1 {res} from you."},
-               {seat: {"card": res}, victim: {"card": res}})]
+    st["events"].append(ev(
+        st, f"{cap(seat)} moved the robber to {name} and stole a card from {cap(victim)}.",
+        "robber", {"seat": seat, "hex": name, "victim": victim},
+        {seat: f"You moved the robber to {name} and stole 1 {res} from {cap(victim)}.",
+         victim: f"{cap(seat)} moved the robber to {name} and stole 1 {res} from you."},
+        {seat: {"card": res}, victim: {"card": res}}))
 
 
 # --- end of turn and winning ------------------------------------------------------
