@@ -42,30 +42,83 @@ def smtp_settings(config):
 
 
 def send_email(config, to, subject, body, reply_to=None):
-    sender = config.get("PBEM_MAIL_FROM") or "pbem@localhost"
-    settings = smtp_settings(config)
-    if settings is None:
-        log.info("notice (no SMTP configured) to %s\nSubject: %s\n\n%s", to, subject, body)
-        return "logged"
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = to
-    msg["Subject"] = subject
-    msg["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "localhost")
-    if reply_to:
-        msg["Reply-To"] = reply_to
-    msg.set_content(body)
-    try:
+    """One mail on a connection of its own (see :class:`Mailer` for many)."""
+    with Mailer(config) as mailer:
+        return mailer.send(to, subject, body, reply_to)
+
+
+class Mailer:
+    """Mail out on one SMTP connection, opened at the first mail and kept for the next ones
+    (a drain of the outbox sends thousands: a connection, a TLS handshake and a login each
+    cost more than the mail).  ``with Mailer(config) as m: m.send(...)``; the connection is
+    closed at the block's end.  A connection the server dropped meanwhile is opened again
+    once; any other failure closes it and raises SendError (the notice is retried later)."""
+
+    def __init__(self, config):
+        self.sender = config.get("PBEM_MAIL_FROM") or "pbem@localhost"
+        self.settings = smtp_settings(config)
+        self.smtp = None
+        self.connections = 0  # opened so far
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        smtp, self.smtp = self.smtp, None
+        if smtp is not None:
+            try:
+                smtp.quit()
+            except (OSError, smtplib.SMTPException):
+                smtp.close()
+
+    def _connect(self):
+        settings = self.settings
         cls = smtplib.SMTP_SSL if settings["tls"] == "ssl" else smtplib.SMTP
-        with cls(settings["host"], settings["port"], timeout=10) as smtp:
+        smtp = cls(settings["host"], settings["port"], timeout=10)
+        try:
             if settings["tls"] == "starttls":
                 smtp.starttls()
             if settings["user"]:
                 smtp.login(settings["user"], settings["password"] or "")
-            smtp.send_message(msg)
-    except (OSError, smtplib.SMTPException) as exc:
-        raise SendError(f"SMTP {settings['host']}:{settings['port']}: {exc}") from None
-    return "sent"
+        except BaseException:
+            smtp.close()
+            raise
+        self.connections += 1
+        return smtp
+
+    def send(self, to, subject, body, reply_to=None):
+        settings = self.settings
+        if settings is None:
+            log.info("notice (no SMTP configured) to %s\nSubject: %s\n\n%s", to, subject, body)
+            return "logged"
+        msg = EmailMessage()
+        msg["From"] = self.sender
+        msg["To"] = to
+        msg["Subject"] = subject
+        msg["Message-ID"] = make_msgid(domain=self.sender.rpartition("@")[2] or "localhost")
+        if reply_to:
+            msg["Reply-To"] = reply_to
+        msg.set_content(body)
+        reused = self.smtp is not None
+        try:
+            if self.smtp is None:
+                self.smtp = self._connect()
+            try:
+                self.smtp.send_message(msg)
+            except (smtplib.SMTPServerDisconnected, ConnectionError):
+                if not reused:
+                    raise
+                # the kept connection was closed by the server while idle: a new one, once
+                self.close()
+                self.smtp = self._connect()
+                self.smtp.send_message(msg)
+        except (OSError, smtplib.SMTPException) as exc:
+            self.close()
+            raise SendError(f"SMTP {settings['host']}:{settings['port']}: {exc}") from None
+        return "sent"
 
 
 class PrivateDestination(Exception):
