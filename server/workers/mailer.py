@@ -7,9 +7,9 @@
 Without any of them, every notice is written to the server log in full.
 """
 
+import email.policy
 import logging
 import smtplib
-from email.message import EmailMessage
 from email.utils import make_msgid
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -45,6 +45,32 @@ def send_email(config, to, subject, body, reply_to=None):
     """One mail on a connection of its own (see :class:`Mailer` for many)."""
     with Mailer(config) as mailer:
         return mailer.send(to, subject, body, reply_to)
+
+
+_CRLF = email.policy.compat32.clone(linesep="\r\n")
+
+
+def _message(sender, to, subject, body, reply_to=None):
+    """The mail's bytes: plain text, 7bit when ASCII in lines SMTP carries (998 characters),
+    else UTF-8 quoted-printable; the subject RFC 2047-encoded when it needs it.  Built with the
+    email package's compat32 classes: the default policy's header objects cost more than
+    sending the mail (a drain's profile)."""
+    from email import charset
+    from email.header import Header
+    from email.mime.text import MIMEText
+    if body.isascii() and all(len(line) <= 998 for line in body.splitlines()):
+        msg = MIMEText(body, "plain", "us-ascii")
+    else:
+        utf8 = charset.Charset("utf-8")
+        utf8.body_encoding = charset.QP
+        msg = MIMEText(body, "plain", utf8)
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject if subject.isascii() else Header(subject, "utf-8")
+    msg["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "localhost")
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    return msg.as_bytes(policy=_CRLF)  # smtplib sends bytes as they are: CRLF line ends
 
 
 class Mailer:
@@ -94,27 +120,20 @@ class Mailer:
         if settings is None:
             log.info("notice (no SMTP configured) to %s\nSubject: %s\n\n%s", to, subject, body)
             return "logged"
-        msg = EmailMessage()
-        msg["From"] = self.sender
-        msg["To"] = to
-        msg["Subject"] = subject
-        msg["Message-ID"] = make_msgid(domain=self.sender.rpartition("@")[2] or "localhost")
-        if reply_to:
-            msg["Reply-To"] = reply_to
-        msg.set_content(body)
+        data = _message(self.sender, to, subject, body, reply_to)
         reused = self.smtp is not None
         try:
             if self.smtp is None:
                 self.smtp = self._connect()
             try:
-                self.smtp.send_message(msg)
+                self.smtp.sendmail(self.sender, [to], data)
             except (smtplib.SMTPServerDisconnected, ConnectionError):
                 if not reused:
                     raise
                 # the kept connection was closed by the server while idle: a new one, once
                 self.close()
                 self.smtp = self._connect()
-                self.smtp.send_message(msg)
+                self.smtp.sendmail(self.sender, [to], data)
         except (OSError, smtplib.SMTPException) as exc:
             self.close()
             raise SendError(f"SMTP {settings['host']}:{settings['port']}: {exc}") from None

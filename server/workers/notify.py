@@ -339,24 +339,29 @@ SEND_BUDGET = 10.0
 
 
 def _claim_due(current, limit):
-    """Claim up to ``limit`` due notices for this worker (a lease of :data:`LEASE`, in one
-    transaction) and return their ids.  On PostgreSQL the candidates are read ``FOR UPDATE
-    SKIP LOCKED``: two workers draining at once take disjoint batches instead of queueing on
-    each other's rows; each claim is a conditional update in any case, so a row claimed by
-    another worker meanwhile (SQLite: its write lock serialises the claims) is never taken
-    twice."""
+    """Claim up to ``limit`` due notices for this worker (a lease of :data:`LEASE`) and return
+    their ids: one ``UPDATE ... WHERE id IN (the due ones) RETURNING id``, committed.  On
+    PostgreSQL the due ones are read ``FOR UPDATE SKIP LOCKED``: two workers draining at once
+    take disjoint batches instead of queueing on each other's rows, and a row another worker
+    claimed meanwhile fails the condition when it is re-read under its lock.  On SQLite the
+    statement runs under the database's write lock, so no other claim interleaves."""
     unclaimed = or_(Notice.claimed_until.is_(None), Notice.claimed_until < current)
-    query = db.select(Notice.id).filter(Notice.status == "pending",
-                                        Notice.next_attempt_at <= current, unclaimed) \
+    due = db.select(Notice.id).filter(Notice.status == "pending",
+                                      Notice.next_attempt_at <= current, unclaimed) \
         .order_by(Notice.id).limit(limit)
     if db.engine.dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True)
-    ids = db.session.execute(query).scalars().all()
-    claimed = [notice_id for notice_id in ids if db.session.execute(
-        update(Notice).where(Notice.id == notice_id, Notice.status == "pending", unclaimed)
-        .values(claimed_until=current + LEASE)).rowcount == 1]
+        due = due.with_for_update(skip_locked=True)
+    ids = db.session.execute(update(Notice).where(Notice.id.in_(due.scalar_subquery()))
+                             .values(claimed_until=current + LEASE)
+                             .returning(Notice.id)
+                             .execution_options(synchronize_session=False)).scalars().all()
     db.session.commit()
-    return claimed
+    return sorted(ids)
+
+
+#: outcomes recorded per commit: a worker that dies mid-batch sends at most this many mails
+#: again once their lease ran out (never while it lives: the claims are its own)
+COMMIT_EVERY = 25
 
 
 def send_due(limit=BATCH, budget=SEND_BUDGET):
@@ -364,46 +369,63 @@ def send_due(limit=BATCH, budget=SEND_BUDGET):
     on one SMTP connection, for at most ``budget`` seconds.  Returns (sent, more): more is
     True when the pass stopped with notices still due."""
     current = now()
-    sent = 0
     end = time.monotonic() + budget
-    with Mailer(current_app.config) as mailer:
-        while True:
-            ids = _claim_due(current, limit)
-            notices = db.session.execute(db.select(Notice).where(Notice.id.in_(ids))
-                                         .order_by(Notice.id)).scalars().all() if ids else []
-            players = {p.id: p for p in db.session.execute(db.select(Player).where(
-                Player.id.in_({n.player_id for n in notices if n.player_id}))).scalars()} \
-                if notices else {}
-            for i, notice in enumerate(notices):
-                if time.monotonic() > end:  # give back the rest of the batch at once
-                    _release(notices[i:])
-                    return sent, True
-                sent += _send_one(notice, players.get(notice.player_id), current, mailer)
-            if len(ids) < limit:
-                return sent, False
-            if time.monotonic() > end:
+    session = db.session()
+    # the claimed rows are this worker's own until their lease ends: a commit need not
+    # expire them (reloading each one after every commit was a third of a drain's time)
+    keep, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        with Mailer(current_app.config) as mailer:
+            return _drain(current, limit, end, mailer)
+    finally:
+        session.expire_on_commit = keep
+
+
+def _drain(current, limit, end, mailer):
+    """send_due's batches: claim, send, record; until nothing is due or time is up."""
+    sent = 0
+    while True:
+        ids = _claim_due(current, limit)
+        notices = db.session.execute(db.select(Notice).where(Notice.id.in_(ids))
+                                     .order_by(Notice.id)).scalars().all() if ids else []
+        players = {p.id: p for p in db.session.execute(db.select(Player).where(
+            Player.id.in_({n.player_id for n in notices if n.player_id}))).scalars()} \
+            if notices else {}
+        for i, notice in enumerate(notices):
+            if time.monotonic() > end:  # give back the rest of the batch at once
+                db.session.commit()
+                _release(notices[i:])
                 return sent, True
+            sent += _send_one(notice, players.get(notice.player_id), current, mailer)
+            if i % COMMIT_EVERY == COMMIT_EVERY - 1:
+                db.session.commit()
+        db.session.commit()
+        if len(ids) < limit:
+            return sent, False
+        if time.monotonic() > end:
+            return sent, True
 
 
 def _release(notices):
-    for notice in notices:
-        db.session.execute(update(Notice).where(Notice.id == notice.id)
-                           .values(claimed_until=None))
+    ids = [n.id for n in notices]
+    db.session.execute(update(Notice).where(Notice.id.in_(ids)).values(claimed_until=None)
+                       .execution_options(synchronize_session=False))
     db.session.commit()
 
 
 def _send_one(notice, player, current, mailer):
-    """Send one claimed notice and record the outcome (committed); 1 when it went out."""
+    """Send one claimed notice and record the outcome in the session (send_due
+    commits it); 1 when it went out."""
     if notice.channel in ("email", "channel", "webpush") and notice.kind != "move":
         resume = _in_quiet_hours(player, current)
         if resume is not None and notice.kind not in ("mail-reply",):
             notice.next_attempt_at = resume
             notice.claimed_until = None
-            db.session.commit()
             return 0
     try:
         if notice.channel in ("channel", "webpush"):
-            stopped = channel_outbox.deliver(notice, player)
+            db.session.commit()  # a delivery commits or rolls back on its own: the outcomes
+            stopped = channel_outbox.deliver(notice, player)  # recorded so far go first
             if stopped is not None:
                 owner, subject, body, public = channel_outbox.stopped_notice(stopped)
                 if owner is not None:
@@ -411,7 +433,6 @@ def _send_one(notice, player, current, mailer):
                             notice=public)
                 notice.status, notice.claimed_until = "failed", None
                 notice.last_error = (stopped.stopped_reason or "")[:500]
-                db.session.commit()
                 return 0
         elif notice.channel == "webhook":  # an outbox row from before notice channels
             post_webhook(player.webhook_url, notice.payload or {},
@@ -430,12 +451,10 @@ def _send_one(notice, player, current, mailer):
             # a chat service that asked us to wait (429 Retry-After) is given that long
             wait = max(wait, getattr(exc, "retry_after", None) or 0)
             notice.next_attempt_at = current + timedelta(seconds=wait)
-        db.session.commit()
         return 0
     notice.status = "sent"
     notice.sent_at = current
     notice.attempts += 1
-    db.session.commit()
     return 1
 
 
