@@ -267,10 +267,14 @@ def _latencies(url, push_url, game, keys, count):
         t = threading.Thread(target=wait)
         t.start()
         time.sleep(0.3)  # the long poll is registered (a late one would answer at once)
-        poster.request("POST", f"/api/games/{game['id']}/moves", json.dumps(body),
-                       {"Content-Type": "application/json"})
-        resp = poster.getresponse()
-        resp.read()
+        try:
+            resp = _post(poster, game["id"], body)
+        except (ConnectionError, http.client.HTTPException):
+            # the web process closed the kept-alive connection (its keep-alive is 5 s, and a
+            # slow wake-up can outlast it): the same move on a new one
+            poster.close()
+            poster = http.client.HTTPConnection(host, int(port), timeout=30)
+            resp = _post(poster, game["id"], body)
         posted = time.perf_counter()
         statuses[resp.status] = statuses.get(resp.status, 0) + 1
         t.join(60)
@@ -280,6 +284,14 @@ def _latencies(url, push_url, game, keys, count):
     poster.close()
     game["seq"], game["head"] = seq, prev
     return out, statuses
+
+
+def _post(conn, game_id, body):
+    conn.request("POST", f"/api/games/{game_id}/moves", json.dumps(body),
+                 {"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    resp.read()
+    return resp
 
 
 def _chains(games, keys, seconds, cap):
