@@ -27,9 +27,13 @@ MISS_REASONS = [
     ("memory per waiter", "", "a waiter is a whole WSGI request parked in a gevent greenlet "
                               "(environ, Flask contexts, gunicorn's parser and buffers, the "
                               "greenlet's saved C stack); a bare /wait server would be needed"),
-    ("wake-up after a move", "", "the waiters' renewals (200 long polls a second at 5,000) and "
-                                 "the moves share two cores with the web process and the "
-                                 "database"),
+    ("wake-up after a move", "sqlite", "not profiled yet: median 0.1 s but a tail of 10 s; "
+                                       "each of the 200 renewals a second reads the head with "
+                                       "a blocking sqlite3 call inside a gevent worker, which "
+                                       "stops every greenlet of that worker meanwhile"),
+    ("wake-up after a move", "postgres", "each push worker's pool has 10 connections: with "
+                                         "5,000 waiters renewing, long polls queued 30 s for a "
+                                         "connection (24,474 QueuePool timeouts in the log)"),
     ("move POST throughput with / without", "", "the 5,000 waiters' renewals take CPU on the "
                                                 "same two cores (push workers' CPU per move in "
                                                 "the CPU row)"),
