@@ -1,6 +1,6 @@
 """``python -m bench [--quick] [--only engines,http,...] [--no-profile] [--no-write]``
 
-``--only`` takes some of engines, http, cli, archive, pages, bots, push.
+``--only`` takes some of engines, http, cli, archive, pages, bots, push, notices.
 
 Runs every measurement, prints a table, writes docs/PERFORMANCE.md and exits 0 whatever the
 figures (benchmarks inform; they never fail CI because a machine is slow).
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .common import ROOT, Run, Settings
 
-SECTIONS = ("engines", "http", "cli", "archive", "pages", "bots", "push")
+SECTIONS = ("engines", "http", "cli", "archive", "pages", "bots", "push", "notices")
 
 
 def main(argv=None):

@@ -472,6 +472,87 @@ def bench_views(run, backend, server, setup, a, b, keys):
     if quick:
         run.note(section, f"--quick builds a {long_n:,}-move game; the full run uses 10,000")
     _views_in_process(run, section, server, short_g, long_g, long_n)
+    guarded_bytes(run, backend, server, a, short_g, long_g, long_n)
+
+
+# --- bytes: what a move costs in storage ------------------------------------------------------
+
+#: bytes stored per move (the log's table with its indexes, and the snapshots): a signed entry
+#: is ~560 bytes of text (envelope, 128-hex signature, two 64-hex hashes); with the row and
+#: index overhead of either database 1 KB is what a lean log costs.  At 100,000 live games x 5
+#: moves a day that is ~180 GB a year: a disk, not a cluster
+BYTES_TARGET = 1024
+#: bytes per move in an archive (JSON, uncompressed): a Pig entry measured ~450 B (its
+#: envelope, signature and hashes as JSON; ~150 B gzipped); 512 B keeps the archive to the
+#: entries themselves, with no per-move copy of state or views
+ARCHIVE_TARGET = 512
+
+
+def _stored(backend, url, game_ids):
+    """(bytes of the moves table and its indexes, bytes of the snapshots, moves, snapshot
+    rows, {game: snapshot bytes}) on ``url``."""
+    if backend == "sqlite":
+        import sqlite3
+        conn = sqlite3.connect(url.split("sqlite:///", 1)[1])
+        try:
+            def size(table):
+                names = [table] + [r[0] for r in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?",
+                    (table,))]
+                return conn.execute(f"SELECT SUM(pgsize) FROM dbstat WHERE name IN "
+                                    f"({','.join('?' * len(names))})", names).fetchone()[0]
+            moves_b, snaps_b = size("moves"), size("snapshots")
+            moves = conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+            snaps = conn.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0]
+            per_game = {g: conn.execute("SELECT LENGTH(state) FROM snapshots WHERE game_id = ?",
+                                        (g,)).fetchone()[0] for g in game_ids}
+        finally:
+            conn.close()
+    else:
+        import psycopg
+        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"),
+                             autocommit=True) as conn:
+            conn.execute("VACUUM ANALYZE moves")
+            conn.execute("VACUUM ANALYZE snapshots")
+            moves_b, snaps_b, moves, snaps = conn.execute(
+                "SELECT pg_total_relation_size('moves'), pg_total_relation_size('snapshots'), "
+                "(SELECT COUNT(*) FROM moves), (SELECT COUNT(*) FROM snapshots)").fetchone()
+            per_game = {g: conn.execute("SELECT pg_column_size(state) FROM snapshots "
+                                        "WHERE game_id = %s", (g,)).fetchone()[0]
+                        for g in game_ids}
+    return moves_b, snaps_b, moves, snaps, per_game
+
+
+def guarded_bytes(run, backend, server, a, short_g, long_g, long_n):
+    from .common import guarded
+    guarded(run, f"2. views {backend}", "bytes per move", _bytes, run, backend, server, a,
+            short_g, long_g, long_n)
+
+
+def _bytes(run, backend, server, a, short_g, long_g, long_n):
+    import gzip
+    section = f"2. views {backend}"
+    url = server.env["PBEM_DATABASE_URL"]
+    moves_b, snaps_b, moves, snaps, per_game = _stored(backend, url,
+                                                       [short_g["id"], long_g["id"]])
+    per_move = (moves_b + snaps_b) / max(1, moves)
+    run.add(section, f"bytes stored per move ({moves:,} moves in the log: the moves table "
+            f"with its indexes {moves_b / max(1, moves):,.0f} B/move; {snaps} snapshot rows, "
+            f"{snaps_b / 1024:,.0f} KB in all)", f"{per_move:,.0f} B",
+            f"<= {BYTES_TARGET} B", per_move <= BYTES_TARGET)
+    short_s, long_s = per_game[short_g["id"]], per_game[long_g["id"]]
+    run.add(section, f"snapshot of a 10-move vs a {long_n:,}-move game (one row a game, "
+            "overwritten at each move)", f"{short_s:,} B vs {long_s:,} B",
+            "no growth with the log", long_s <= short_s * 1.1 + 16)
+    path = f"/api/games/{long_g['id']}/archive"
+    r = requests.get(server.url + path, headers=a.headers("GET", path), timeout=120)
+    if r.status_code != 200:
+        raise RuntimeError(f"archive: {r.status_code} {r.text[:200]}")
+    raw = r.content
+    per = len(raw) / long_n
+    run.add(section, f"archive bytes per move ({long_n:,}-move game, JSON; gzip "
+            f"{len(gzip.compress(raw)) / long_n:,.0f} B/move)", f"{per:,.0f} B",
+            f"<= {ARCHIVE_TARGET} B", per <= ARCHIVE_TARGET)
 
 
 def _views_in_process(run, section, server, short_g, long_g, long_n):

@@ -6,17 +6,21 @@ process (``gunicorn -c gunicorn_push.py``: 2 gevent workers) the long polls, eac
 port (the bench sends ``/wait`` to the push port as the documented nginx front routes it;
 ``PBEM_PUSH_WORKER_CLASS=gthread`` measures the other push model):
 
-* 500 idle waiters, each a long poll (``GET /api/games/<id>/wait``) on its own game that does
-  not move, held by a separate process (asyncio, so the load generator's threads do not share
-  its interpreter), renewing at a steady 20 a second (their first long polls end spread over
-  5-30 s, then each lasts 25 s);
+* 5,000 idle waiters (500 with ``--quick``), each a long poll (``GET /api/games/<id>/wait``)
+  on one of 500 games that do not move (ten waiters a game), held by a separate process
+  (asyncio, so the load generator's threads do not share its interpreter), renewing at a
+  steady 200 a second (their first long polls end spread over 5-30 s, then each lasts 25 s);
+  the push workers' resident memory before and with them gives the memory per waiter;
 * wake-up latency: a client long-polls a game, the bench POSTs a move to it, and the latency
   is the time from the POST's 201 reaching the bench to the waiter's answer reaching it (both
   clocks are the bench's; a wake-up that beats the 201 counts as 0).  The waiter and the POST
   land on either worker, so both the in-process and the cross-process paths are measured;
 * move POST throughput (pre-signed chains, the load generator of the HTTP section, 8
-  connections) without waiters, with the 500 waiters, and without again; the ratio is "with"
+  connections) without waiters, with the waiters, and without again; the ratio is "with"
   over the mean of both "without" runs.
+
+The push process runs with ``PBEM_WORKER_CONNECTIONS=4000`` (gunicorn_push.py: a gevent
+worker then holds 3,900 waiters), as a deployment for that many waiting players sets it.
 """
 
 import asyncio
@@ -46,7 +50,24 @@ from .servers import (
     worker_pids,
 )
 
-WAITERS = 500
+
+def rss_kb(pids):
+    """Resident memory of ``pids`` together, in KB."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                total += next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            continue
+    return total
+
+WAITERS = 5000
+QUICK_WAITERS = 500
+IDLE_GAMES = 500
+#: gevent connections per push worker for the bench (gunicorn_push.py's default is 1000)
+PUSH_CONNECTIONS = "4000"
+MEMORY_TARGET_KB = 20
 CONNECTIONS = 8
 LATENCY_TARGET = 1.0
 RATIO_TARGET = 0.9
@@ -68,7 +89,8 @@ class ProcfileServer:
         self.env = server_env(db_url, instance, {
             "PBEM_BIND": f"127.0.0.1:{self.port}",
             "PBEM_PUSH_BIND": f"127.0.0.1:{self.push_port}",
-            "PBEM_NOTIFY_INTERVAL": "0", "PBEM_PUSH_PER_ADDRESS": "1000"})
+            "PBEM_NOTIFY_INTERVAL": "0", "PBEM_PUSH_PER_ADDRESS": "10000",
+            "PBEM_WORKER_CONNECTIONS": PUSH_CONNECTIONS})
         self.env["PYTHONPATH"] = child_env()["PYTHONPATH"]
         upgrade(self.env)
         self.cmds = {kind: procfile_command(kind)[:3] + ["--log-level", "warning"]
@@ -191,7 +213,8 @@ class IdleWaiters:
         self.proc.stdin.flush()
         if self.proc.stdout.readline().strip() != "READY":
             raise RuntimeError("the waiter process did not start")
-        time.sleep(3)  # every connection opened and its long poll registered
+        # every connection opened and its long poll registered
+        time.sleep(3 + 2 * len(self.games) / 1000)
         return self
 
     def __exit__(self, *exc):
@@ -244,10 +267,14 @@ def _latencies(url, push_url, game, keys, count):
         t = threading.Thread(target=wait)
         t.start()
         time.sleep(0.3)  # the long poll is registered (a late one would answer at once)
-        poster.request("POST", f"/api/games/{game['id']}/moves", json.dumps(body),
-                       {"Content-Type": "application/json"})
-        resp = poster.getresponse()
-        resp.read()
+        try:
+            resp = _post(poster, game["id"], body)
+        except (ConnectionError, http.client.HTTPException):
+            # the web process closed the kept-alive connection (its keep-alive is 5 s, and a
+            # slow wake-up can outlast it): the same move on a new one
+            poster.close()
+            poster = http.client.HTTPConnection(host, int(port), timeout=30)
+            resp = _post(poster, game["id"], body)
         posted = time.perf_counter()
         statuses[resp.status] = statuses.get(resp.status, 0) + 1
         t.join(60)
@@ -257,6 +284,14 @@ def _latencies(url, push_url, game, keys, count):
     poster.close()
     game["seq"], game["head"] = seq, prev
     return out, statuses
+
+
+def _post(conn, game_id, body):
+    conn.request("POST", f"/api/games/{game_id}/moves", json.dumps(body),
+                 {"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    resp.read()
+    return resp
 
 
 def _chains(games, keys, seconds, cap):
@@ -434,6 +469,7 @@ def bench_backend(run, backend):
     section = f"5. push {backend}"
     seconds = 4 if quick else 10
     samples = 20 if quick else 60
+    waiters_n = QUICK_WAITERS if quick else WAITERS
     workdir = run.settings.workdir
     with Database(backend, workdir) as db:
         server = ProcfileServer(db.url, workdir, str(workdir / f"push-{backend}.log")).start()
@@ -444,10 +480,11 @@ def bench_backend(run, backend):
             setup.register(b)
             keys = {"north": a.key, "east": b.key}
             t0 = time.perf_counter()
-            idle = _many_games(setup, a, b, WAITERS)
+            games = _many_games(setup, a, b, min(IDLE_GAMES, waiters_n))
+            idle = [games[i % len(games)] for i in range(waiters_n)]
             hot = _many_games(setup, a, b, CONNECTIONS + 1)
             model = _procfile_worker_classes()
-            run.add(section, "set-up", f"{WAITERS + CONNECTIONS + 1} games created in "
+            run.add(section, "set-up", f"{len(games) + CONNECTIONS + 1} games created in "
                     f"{time.perf_counter() - t0:.0f} s; {loadgen.tool_name()} load generator; "
                     f"Procfile: {server.describe()}; {model['web']} web workers (the moves), "
                     f"{model['push']} push workers (the waiters: /wait sent to the push "
@@ -463,7 +500,11 @@ def bench_backend(run, backend):
                                  watches["before"])
             lat_idle, _ = _latencies(server.url, server.push_url, latency_game, keys,
                                      max(5, samples // 4))
+            push_workers = worker_pids(server.pids["push"])
+            rss_before = rss_kb(push_workers)
             with IdleWaiters(server.push_url, idle) as waiters:
+                rss_with = rss_kb(push_workers)
+                client_kb = rss_kb([waiters.proc.pid])
                 lat, statuses = _latencies(server.url, server.push_url, latency_game, keys,
                                            samples)
                 watches["during"].waiters_pid = watches["after"].waiters_pid = \
@@ -472,8 +513,15 @@ def bench_backend(run, backend):
                                      watches["during"])
             after = _throughput(server.url, move_games, keys, seconds, cap, watches["after"])
             held = waiters.counts
+            per_waiter = (rss_with - rss_before) / waiters_n
+            run.add(section, f"push workers' memory per waiter ({waiters_n:,} waiters: RSS "
+                    f"{rss_before / 1024:.0f} MB before, {rss_with / 1024:.0f} MB with them, "
+                    f"{len(push_workers)} workers; the asyncio client's own "
+                    f"{client_kb / waiters_n:.1f} KB a waiter)", f"{per_waiter:.1f} KB",
+                    f"<= {MEMORY_TARGET_KB} KB", per_waiter <= MEMORY_TARGET_KB)
             p50, p99 = median(lat), percentile(lat, 99)
-            run.add(section, f"wake-up after a move's 201, {WAITERS} idle waiters on 2 workers",
+            run.add(section, f"wake-up after a move's 201, {waiters_n:,} idle waiters on 2 "
+                    "workers",
                     f"median {fmt_ms(p50)}, p99 {fmt_ms(p99)}, max {fmt_ms(max(lat or [0]))} "
                     f"({len(lat)} moves; POST statuses {statuses})",
                     "< 1 s", bool(lat) and p99 < LATENCY_TARGET and len(lat) == samples)
@@ -482,12 +530,13 @@ def bench_backend(run, backend):
                     f"({len(lat_idle)} moves)")
             base = (before.rps + after.rps) / 2
             ratio = during.rps / base if base else 0
-            for label, res in (("without waiters", before), (f"with {WAITERS} waiters", during),
+            for label, res in (("without waiters", before),
+                               (f"with {waiters_n:,} waiters", during),
                                ("without waiters, again", after)):
                 run.add(section, f"move POST {label}, {CONNECTIONS} conns",
                         f"{fmt_rate(res.rps)} (p50 {fmt_ms(res.p50)}, p99 {fmt_ms(res.p99)}; "
                         f"statuses {res.status_text()})")
-            run.add(section, f"move POST throughput with / without {WAITERS} waiters",
+            run.add(section, f"move POST throughput with / without {waiters_n:,} waiters",
                     f"{ratio:.2f} (vs the mean of both runs without)", f">= {RATIO_TARGET}",
                     ratio >= RATIO_TARGET)
             run.add(section, "CPU ms per move: without waiters, with, without again",
@@ -498,7 +547,7 @@ def bench_backend(run, backend):
                     stacks = watches[label].stacks(kind)
                     if stacks:
                         run.note(section, f"py-spy of the {kind} workers during the move run "
-                                          f"{label} the {WAITERS} waiters: "
+                                          f"{label} the {waiters_n:,} waiters: "
                                           + _own_time(stacks))
             run.add(section, "the idle waiters' answers meanwhile",
                     ", ".join(f"{k}: {v}" for k, v in sorted(held.items())) or "none")

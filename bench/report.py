@@ -18,15 +18,38 @@ LAST_RUN = HERE / "LAST-RUN.md"
 MISS_REASONS = [
     ("move rate / hello rate", "sqlite", "threads wait for SQLite's write lock (py-spy: ~80% of "
                                          "request time in the busy handler)"),
-    ("move rate / hello rate", "postgres", "the commit's fsync per move and pg_notify's "
-                                           "commit-time lock (psycopg wait ~60%)"),
-    ("worker RSS", "", "the import footprint (SQLAlchemy 19.6 MB the largest step; create_app's "
-                       "blueprints and pages 6.5 MB)"),
+    ("move rate / hello rate", "postgres", "the commit's fsync per move (backends wait on "
+                                           "IO:WALSync and LWLock:WALWrite; pg_notify no "
+                                           "longer holds a lock through the commit)"),
+    ("worker RSS", "", "the import footprint: SQLAlchemy 19.4 MB, gunicorn 11.6, Flask 9.0, "
+                       "psycopg's binary wheel 9.3 and cryptography 7.2 (each bundles its own "
+                       "OpenSSL), create_app 8-11 (bench/ANALYSIS.md, Web worker memory)"),
+    ("memory per waiter", "", "a waiter is a whole WSGI request parked in a gevent greenlet "
+                              "(environ, Flask contexts, gunicorn's parser and buffers, the "
+                              "greenlet's saved C stack); a bare /wait server would be needed"),
+    ("wake-up after a move", "sqlite", "not profiled yet: median 0.1 s but a tail of 10 s; "
+                                       "each of the 200 renewals a second reads the head with "
+                                       "a blocking sqlite3 call inside a gevent worker, which "
+                                       "stops every greenlet of that worker meanwhile"),
+    ("wake-up after a move", "postgres", "each push worker's pool has 10 connections: with "
+                                         "5,000 waiters renewing, long polls queued 30 s for a "
+                                         "connection (24,474 QueuePool timeouts in the log)"),
+    ("move POST throughput with / without", "", "the 5,000 waiters' renewals take CPU on the "
+                                                "same two cores (push workers' CPU per move in "
+                                                "the CPU row)"),
+    ("due notices drained", "", "smtplib's four round trips a mail (no pipelining) and the "
+                                "sink's own CPU on the same two cores"),
+    ("bytes stored per move", "", "a signed entry's text is ~600 B before the row, index and "
+                                  "page overhead of the database"),
+    ("archive bytes per move", "", "the archive repeats each entry's envelope, signature and "
+                                   "hashes as JSON"),
     ("in-process move POST, ms of CPU", "", "Flask's request handling ~32%, the session's "
                                             "connection and commit ~20-25% (cProfile)"),
     ("1000 games / 8 games", "", "one snapshot SELECT per game out of the worker's state cache; "
                                  "no consistent direction over runs"),
-    ("pbem play /", "", "importing requests is ~45% of the play process (cProfile)"),
+    ("pbem play /", "", "cryptography (signing), and ssl and email.parser that http.client "
+                        "imports, beyond a bare click command (python -X importtime)"),
+    ("pbem show", "", "a loaded machine; see the importtime note of this run"),
 ]
 
 

@@ -101,9 +101,9 @@ def _wait_up(proc, url, timeout=30):
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited with {proc.returncode}")
         try:
-            if requests.get(url, timeout=1).ok:
+            if requests.get(url, timeout=5).ok:
                 return
-        except requests.ConnectionError:
+        except requests.RequestException:  # refused, or a first answer slow on a loaded machine
             time.sleep(0.1)
     _stop(proc)
     raise RuntimeError("the server did not come up within 30 s")

@@ -1,4 +1,5 @@
-"""A small client for the pbem HTTP API: one requestor over an injected ``requests.Session``.
+"""A small client for the pbem HTTP API: one requestor over a session (client/transport.py's,
+or an injected ``requests.Session``-like object).
 
 Every endpoint is a thin method returning the parsed JSON body.  Failures
 raise :class:`ApiError` subclasses that carry the HTTP status, the server's
@@ -11,6 +12,7 @@ when no answer came back at all.
 """
 
 import json
+import sys
 from urllib.parse import quote, urlencode
 
 from .signing import request_headers
@@ -194,6 +196,30 @@ def error_from_response(resp, base_url=None, path=""):
     return exc
 
 
+def _failure(exc):
+    """What kind of failure to send a request ``exc`` is: "url", "timeout", "unreachable",
+    or None (not a failure to send: raised on).  Both sessions' errors: client/transport.py's
+    and, when it is loaded (a proxy; an injected session), requests'."""
+    from . import transport
+    if isinstance(exc, transport.InvalidUrl):
+        return "url"
+    if isinstance(exc, transport.Timeout):
+        return "timeout"
+    if isinstance(exc, transport.TransportError):
+        return "unreachable"
+    requests = sys.modules.get("requests")
+    if requests is None:
+        return None
+    errors = requests.exceptions
+    if isinstance(exc, (errors.InvalidURL, errors.MissingSchema, errors.InvalidSchema)):
+        return "url"
+    if isinstance(exc, errors.Timeout):
+        return "timeout"
+    if isinstance(exc, errors.RequestException):
+        return "unreachable"
+    return None
+
+
 class Api:
     """The pbem API at ``base_url``.
 
@@ -207,9 +233,8 @@ class Api:
         self.identity = identity
         self.timeout = timeout
         if session is None:
-            import requests
-            session = requests.Session()
-            session.headers["User-Agent"] = "pbem-cli/0.1"
+            from .transport import session as new_session
+            session = new_session()
         self.session = session
 
     # --- the requestor --------------------------------------------------------------
@@ -228,18 +253,19 @@ class Api:
             name, key = who
             headers.update(request_headers(key, name, method, full_path, data))
         try:
-            import requests
             resp = self.session.request(method, self.base_url + full_path, data=data or None,
                                         headers=headers, timeout=self.timeout)
-        except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
-                requests.exceptions.InvalidSchema) as exc:
-            raise BadServerUrl(f"the server URL {self.base_url!r} is not a valid URL "
-                               f"({exc.__class__.__name__}); write it like {_EXAMPLE_URL}") \
-                from None
-        except requests.exceptions.Timeout:
-            raise ServerUnreachable(f"the server at {self.base_url} did not answer within "
-                                    f"{self.timeout} seconds") from None
-        except requests.exceptions.RequestException:
+        except Exception as exc:
+            kind = _failure(exc)
+            if kind is None:
+                raise
+            if kind == "url":
+                raise BadServerUrl(f"the server URL {self.base_url!r} is not a valid URL "
+                                   f"({exc.__class__.__name__}); write it like "
+                                   f"{_EXAMPLE_URL}") from None
+            if kind == "timeout":
+                raise ServerUnreachable(f"the server at {self.base_url} did not answer within "
+                                        f"{self.timeout} seconds") from None
             raise ServerUnreachable(f"cannot reach the server at {self.base_url} (is it "
                                     "running? see --server or PBEM_SERVER)") from None
         if not 200 <= resp.status_code < 300:

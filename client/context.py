@@ -334,10 +334,16 @@ def _register_extra_games():
 
 
 def load_game(name):
-    """The rules-library game ``name``; KeyError if unknown here."""
+    """The rules-library game ``name``; KeyError if unknown here.  A built-in or installed
+    game is loaded alone: the PBEM_EXTRA_GAMES modules (a development setting) are imported
+    only for a name none of those has (a test fixture imported by every ``pbem show`` cost
+    more than the command; bench/ANALYSIS.md)."""
     from shared.games import get_game
-    _register_extra_games()
-    return get_game(name)
+    try:
+        return get_game(name)
+    except KeyError:
+        _register_extra_games()
+        return get_game(name)
 
 
 def known_types():

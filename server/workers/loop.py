@@ -16,14 +16,19 @@ def run_forever(app, work, interval, name, stop=None, pause=None):
     log = logging.getLogger(f"pbem.{name}")
     stop = stop or threading.Event()
     while not stop.is_set():
+        more = False
         with app.app_context():
             try:
-                work()
+                result = work()
+                # a pass that stopped with work left (a long outbox): the next one at once
+                more = isinstance(result, dict) and result.get("more") is True
             except Exception:  # the worker outlives a bad pass; the error is logged
                 db.session.rollback()
                 log.exception("%s worker pass failed", name)
             finally:
                 db.session.remove()
+        if more:
+            continue
         pause(interval, stop) if pause else stop.wait(interval)
 
 

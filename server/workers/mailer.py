@@ -7,9 +7,9 @@
 Without any of them, every notice is written to the server log in full.
 """
 
+import email.policy
 import logging
 import smtplib
-from email.message import EmailMessage
 from email.utils import make_msgid
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -46,37 +46,125 @@ NOTICE_HEADERS = ("Reply-To", "Message-ID", "In-Reply-To", "References")
 
 
 def send_email(config, to, subject, body, reply_to=None, headers=None):
-    """Send one mail; ``headers`` ({name: value}) may set :data:`NOTICE_HEADERS` (a
-    Message-ID of its own replaces the one made here)."""
-    sender = config.get("PBEM_MAIL_FROM") or "pbem@localhost"
-    headers = {k: v for k, v in (headers or {}).items() if k in NOTICE_HEADERS and v}
+    """One mail on a connection of its own (see :class:`Mailer` for many)."""
+    with Mailer(config) as mailer:
+        return mailer.send(to, subject, body, reply_to, headers)
+
+
+_CRLF = email.policy.compat32.clone(linesep="\r\n")
+
+
+def _one_line(value):
+    """A header value on one line: the compat32 classes write a CR or LF in a value as it
+    is, which would start a header (or the body) of the text's choosing."""
+    return " ".join(str(value).replace("\r", "\n").split("\n"))
+
+
+def _notice_headers(headers, reply_to=None):
+    """The :data:`NOTICE_HEADERS` of ``headers`` ({name: value}) that have a value, each on
+    one line; ``reply_to`` unless they set their own."""
+    out = {k: _one_line(v) for k, v in (headers or {}).items() if k in NOTICE_HEADERS and v}
     if reply_to:
-        headers.setdefault("Reply-To", reply_to)
-    settings = smtp_settings(config)
-    if settings is None:
-        log.info("notice (no SMTP configured) to %s\nSubject: %s\n%s\n%s", to, subject,
-                 "".join(f"{k}: {v}\n" for k, v in headers.items()), body)
-        return "logged"
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = to
-    msg["Subject"] = subject
+        out.setdefault("Reply-To", _one_line(reply_to))
+    return out
+
+
+def _message(sender, to, subject, body, headers):
+    """The mail's bytes: plain text, 7bit when ASCII in lines SMTP carries (998 characters),
+    else UTF-8 quoted-printable; the subject RFC 2047-encoded when it needs it.  Built with the
+    email package's compat32 classes: the default policy's header objects cost more than
+    sending the mail (a drain's profile).  ``headers`` (from :func:`_notice_headers`) may
+    set its own Message-ID."""
+    from email import charset
+    from email.header import Header
+    from email.mime.text import MIMEText
+    if body.isascii() and all(len(line) <= 998 for line in body.splitlines()):
+        msg = MIMEText(body, "plain", "us-ascii")
+    else:
+        utf8 = charset.Charset("utf-8")
+        utf8.body_encoding = charset.QP
+        msg = MIMEText(body, "plain", utf8)
+    headers = dict(headers)
+    subject = _one_line(subject)
+    msg["From"] = _one_line(sender)
+    msg["To"] = _one_line(to)
+    msg["Subject"] = subject if subject.isascii() else Header(subject, "utf-8")
     msg["Message-ID"] = headers.pop("Message-ID", None) or make_msgid(
         domain=sender.rpartition("@")[2].strip(" >") or "localhost")
     for name, value in headers.items():
         msg[name] = value
-    msg.set_content(body)
-    try:
+    return msg.as_bytes(policy=_CRLF)  # smtplib sends bytes as they are: CRLF line ends
+
+
+class Mailer:
+    """Mail out on one SMTP connection, opened at the first mail and kept for the next ones
+    (a drain of the outbox sends thousands: a connection, a TLS handshake and a login each
+    cost more than the mail).  ``with Mailer(config) as m: m.send(...)``; the connection is
+    closed at the block's end.  A connection the server dropped meanwhile is opened again
+    once; any other failure closes it and raises SendError (the notice is retried later)."""
+
+    def __init__(self, config):
+        self.sender = config.get("PBEM_MAIL_FROM") or "pbem@localhost"
+        self.settings = smtp_settings(config)
+        self.smtp = None
+        self.connections = 0  # opened so far
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        smtp, self.smtp = self.smtp, None
+        if smtp is not None:
+            try:
+                smtp.quit()
+            except (OSError, smtplib.SMTPException):
+                smtp.close()
+
+    def _connect(self):
+        settings = self.settings
         cls = smtplib.SMTP_SSL if settings["tls"] == "ssl" else smtplib.SMTP
-        with cls(settings["host"], settings["port"], timeout=10) as smtp:
+        smtp = cls(settings["host"], settings["port"], timeout=10)
+        try:
             if settings["tls"] == "starttls":
                 smtp.starttls()
             if settings["user"]:
                 smtp.login(settings["user"], settings["password"] or "")
-            smtp.send_message(msg)
-    except (OSError, smtplib.SMTPException) as exc:
-        raise SendError(f"SMTP {settings['host']}:{settings['port']}: {exc}") from None
-    return "sent"
+        except BaseException:
+            smtp.close()
+            raise
+        self.connections += 1
+        return smtp
+
+    def send(self, to, subject, body, reply_to=None, headers=None):
+        """Send one mail; ``headers`` ({name: value}) may set :data:`NOTICE_HEADERS` (a
+        Message-ID of its own replaces the one made here)."""
+        settings = self.settings
+        headers = _notice_headers(headers, reply_to)
+        if settings is None:
+            log.info("notice (no SMTP configured) to %s\nSubject: %s\n%s\n%s", to, subject,
+                     "".join(f"{k}: {v}\n" for k, v in headers.items()), body)
+            return "logged"
+        data = _message(self.sender, to, subject, body, headers)
+        reused = self.smtp is not None
+        try:
+            if self.smtp is None:
+                self.smtp = self._connect()
+            try:
+                self.smtp.sendmail(self.sender, [to], data)
+            except (smtplib.SMTPServerDisconnected, ConnectionError):
+                if not reused:
+                    raise
+                # the kept connection was closed by the server while idle: a new one, once
+                self.close()
+                self.smtp = self._connect()
+                self.smtp.sendmail(self.sender, [to], data)
+        except (OSError, smtplib.SMTPException) as exc:
+            self.close()
+            raise SendError(f"SMTP {settings['host']}:{settings['port']}: {exc}") from None
+        return "sent"
 
 
 class PrivateDestination(Exception):

@@ -15,6 +15,7 @@ notify``, turns them into notices in the outbox table and drains it:
 """
 
 import logging
+import time
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from zoneinfo import ZoneInfo
@@ -34,7 +35,7 @@ from ..game.domain import DomainError
 from . import channel_outbox, push
 from . import loop as workers
 from .channels import ChannelError
-from .mailer import SendError, post_webhook, send_email
+from .mailer import Mailer, SendError, post_webhook
 from .outbox import enqueue
 
 log = logging.getLogger("pbem.notices")
@@ -355,71 +356,133 @@ def _channel_digests(player, items, current):
                               created_at=current))
 
 
-def send_due(limit=50):
-    """Send what is due; each notice claimed by exactly one worker."""
+#: notices claimed at once by one worker, and how long its claim (lease) on them lasts
+BATCH = 200
+LEASE = timedelta(minutes=2)
+#: seconds of sending in one pass; what is still due then is sent by the next pass, which
+#: follows at once (``tick``'s "more")
+SEND_BUDGET = 10.0
+
+
+def _claim_due(current, limit):
+    """Claim up to ``limit`` due notices for this worker (a lease of :data:`LEASE`) and return
+    their ids: one ``UPDATE ... WHERE id IN (the due ones) RETURNING id``, committed.  On
+    PostgreSQL the due ones are read ``FOR UPDATE SKIP LOCKED``: two workers draining at once
+    take disjoint batches instead of queueing on each other's rows, and a row another worker
+    claimed meanwhile fails the condition when it is re-read under its lock.  On SQLite the
+    statement runs under the database's write lock, so no other claim interleaves."""
+    unclaimed = or_(Notice.claimed_until.is_(None), Notice.claimed_until < current)
+    due = db.select(Notice.id).filter(Notice.status == "pending",
+                                      Notice.next_attempt_at <= current, unclaimed) \
+        .order_by(Notice.id).limit(limit)
+    if db.engine.dialect.name == "postgresql":
+        due = due.with_for_update(skip_locked=True)
+    ids = db.session.execute(update(Notice).where(Notice.id.in_(due.scalar_subquery()))
+                             .values(claimed_until=current + LEASE)
+                             .returning(Notice.id)
+                             .execution_options(synchronize_session=False)).scalars().all()
+    db.session.commit()
+    return sorted(ids)
+
+
+#: outcomes recorded per commit: a worker that dies mid-batch sends at most this many mails
+#: again once their lease ran out (never while it lives: the claims are its own)
+COMMIT_EVERY = 25
+
+
+def send_due(limit=BATCH, budget=SEND_BUDGET):
+    """Send what is due, each notice claimed by exactly one worker, in batches of ``limit``
+    on one SMTP connection, for at most ``budget`` seconds.  Returns (sent, more): more is
+    True when the pass stopped with notices still due."""
     current = now()
+    end = time.monotonic() + budget
+    session = db.session()
+    # the claimed rows are this worker's own until their lease ends: a commit need not
+    # expire them (reloading each one after every commit was a third of a drain's time)
+    keep, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        with Mailer(current_app.config) as mailer:
+            return _drain(current, limit, end, mailer)
+    finally:
+        session.expire_on_commit = keep
+
+
+def _drain(current, limit, end, mailer):
+    """send_due's batches: claim, send, record; until nothing is due or time is up."""
     sent = 0
-    ids = db.session.execute(
-        db.select(Notice.id).filter(Notice.status == "pending", Notice.next_attempt_at <= current,
-                                    or_(Notice.claimed_until.is_(None),
-                                        Notice.claimed_until < current))
-        .order_by(Notice.id).limit(limit)).scalars().all()
-    for notice_id in ids:
-        claimed = db.session.execute(
-            update(Notice).where(Notice.id == notice_id, Notice.status == "pending",
-                                 or_(Notice.claimed_until.is_(None),
-                                     Notice.claimed_until < current))
-            .values(claimed_until=current + timedelta(minutes=2)))
-        db.session.commit()
-        if claimed.rowcount != 1:
-            continue
-        notice = db.session.get(Notice, notice_id)
-        player = db.session.get(Player, notice.player_id) if notice.player_id else None
-        if notice.channel in ("email", "channel", "webpush") and notice.kind != "move":
-            resume = _in_quiet_hours(player, current)
-            if resume is not None and notice.kind not in ("mail-reply",):
-                notice.next_attempt_at = resume
-                notice.claimed_until = None
+    while True:
+        ids = _claim_due(current, limit)
+        notices = db.session.execute(db.select(Notice).where(Notice.id.in_(ids))
+                                     .order_by(Notice.id)).scalars().all() if ids else []
+        players = {p.id: p for p in db.session.execute(db.select(Player).where(
+            Player.id.in_({n.player_id for n in notices if n.player_id}))).scalars()} \
+            if notices else {}
+        for i, notice in enumerate(notices):
+            if time.monotonic() > end:  # give back the rest of the batch at once
                 db.session.commit()
-                continue
-        try:
-            if notice.channel in ("channel", "webpush"):
-                stopped = channel_outbox.deliver(notice, player)
-                if stopped is not None:
-                    owner, subject, body, public = channel_outbox.stopped_notice(stopped)
-                    if owner is not None:
-                        enqueue(owner, stopped.game_id, "stopped", subject, body,
-                                notice=public)
-                    notice.status, notice.claimed_until = "failed", None
-                    notice.last_error = (stopped.stopped_reason or "")[:500]
-                    db.session.commit()
-                    continue
-            elif notice.channel == "webhook":  # an outbox row from before notice channels
-                post_webhook(player.webhook_url, notice.payload or {},
-                             current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE", False))
-            else:
-                send_email(current_app.config, notice.to_address, notice.subject, notice.body,
-                           headers=notice.headers)
-        except (SendError, ChannelError) as exc:
-            notice.attempts += 1
-            notice.last_error = str(exc)[:500]
-            notice.claimed_until = None
-            if notice.attempts >= MAX_ATTEMPTS:
-                notice.status = "failed"
-                log.error("notice %s failed for good: %s", notice.id, exc)
-            else:
-                wait = min(3600, 30 * 2 ** (notice.attempts - 1))
-                # a chat service that asked us to wait (429 Retry-After) is given that long
-                wait = max(wait, getattr(exc, "retry_after", None) or 0)
-                notice.next_attempt_at = current + timedelta(seconds=wait)
-            db.session.commit()
-            continue
-        notice.status = "sent"
-        notice.sent_at = current
-        notice.attempts += 1
+                _release(notices[i:])
+                return sent, True
+            sent += _send_one(notice, players.get(notice.player_id), current, mailer)
+            if i % COMMIT_EVERY == COMMIT_EVERY - 1:
+                db.session.commit()
         db.session.commit()
-        sent += 1
-    return sent
+        if len(ids) < limit:
+            return sent, False
+        if time.monotonic() > end:
+            return sent, True
+
+
+def _release(notices):
+    ids = [n.id for n in notices]
+    db.session.execute(update(Notice).where(Notice.id.in_(ids)).values(claimed_until=None)
+                       .execution_options(synchronize_session=False))
+    db.session.commit()
+
+
+def _send_one(notice, player, current, mailer):
+    """Send one claimed notice and record the outcome in the session (send_due
+    commits it); 1 when it went out."""
+    if notice.channel in ("email", "channel", "webpush") and notice.kind != "move":
+        resume = _in_quiet_hours(player, current)
+        if resume is not None and notice.kind not in ("mail-reply",):
+            notice.next_attempt_at = resume
+            notice.claimed_until = None
+            return 0
+    try:
+        if notice.channel in ("channel", "webpush"):
+            db.session.commit()  # a delivery commits or rolls back on its own: the outcomes
+            stopped = channel_outbox.deliver(notice, player)  # recorded so far go first
+            if stopped is not None:
+                owner, subject, body, public = channel_outbox.stopped_notice(stopped)
+                if owner is not None:
+                    enqueue(owner, stopped.game_id, "stopped", subject, body,
+                            notice=public)
+                notice.status, notice.claimed_until = "failed", None
+                notice.last_error = (stopped.stopped_reason or "")[:500]
+                return 0
+        elif notice.channel == "webhook":  # an outbox row from before notice channels
+            post_webhook(player.webhook_url, notice.payload or {},
+                         current_app.config.get("PBEM_WEBHOOK_ALLOW_PRIVATE", False))
+        else:
+            mailer.send(notice.to_address, notice.subject, notice.body,
+                        headers=notice.headers)
+    except (SendError, ChannelError) as exc:
+        notice.attempts += 1
+        notice.last_error = str(exc)[:500]
+        notice.claimed_until = None
+        if notice.attempts >= MAX_ATTEMPTS:
+            notice.status = "failed"
+            log.error("notice %s failed for good: %s", notice.id, exc)
+        else:
+            wait = min(3600, 30 * 2 ** (notice.attempts - 1))
+            # a chat service that asked us to wait (429 Retry-After) is given that long
+            wait = max(wait, getattr(exc, "retry_after", None) or 0)
+            notice.next_attempt_at = current + timedelta(seconds=wait)
+        return 0
+    notice.status = "sent"
+    notice.sent_at = current
+    notice.attempts += 1
+    return 1
 
 
 # --- outages -----------------------------------------------------------------------------
@@ -485,13 +548,13 @@ def tick():
     ordered = sweep()
     channels = channel_outbox.tell_game_channels()
     digests = build_digests()
-    sent = send_due()
+    sent, more = send_due()
     rated = ratings.rate_finished_games()
     from ..game.tournaments import sweep as sweep_tournaments  # a round the hook missed
     rounds = sweep_tournaments()
     return {"time_up": ended, "forced": forced, "reminders": reminded, "notices": composed,
             "digests": digests, "sent": sent, "rated": rated, "orders": ordered,
-            "game_channels": channels, "tournament_rounds": rounds}
+            "game_channels": channels, "tournament_rounds": rounds, "more": more}
 
 
 def _passes():

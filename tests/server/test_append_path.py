@@ -243,3 +243,31 @@ def test_a_dead_idle_postgres_connection_is_replaced(tmp_path, clock, monkeypatc
         with app.app_context():
             db.engine.dispose()
         cleanup()
+
+
+def test_the_snapshot_stays_one_row_of_bounded_size_however_long_the_log(app, make_player):
+    """The snapshot is a cache of the latest state, overwritten at each move: after 60 moves
+    and after 120 the game still has one snapshot row, no larger, while the log grew."""
+    from server.db import db
+    from server.db.models import Move, Snapshot
+    gid, players, _ = _pig(make_player)
+
+    def stored():
+        with app.app_context():
+            snaps = db.session.execute(db.select(Snapshot).filter_by(game_id=gid)).scalars()
+            sizes = [len(s.state) for s in snaps]
+            moves = db.session.scalar(db.select(db.func.count()).select_from(Move)
+                                      .filter_by(game_id=gid))
+            return sizes, moves
+
+    sizes = {}
+    for n in range(1, 121):
+        seat = "north" if n % 2 else "east"
+        r = players[seat].play(gid, seat, "hold")
+        assert r.status_code == 201, r.get_json()
+        if n in (60, 120):
+            sizes[n] = stored()
+    (first, moves60), (second, moves120) = sizes[60], sizes[120]
+    assert moves120 == moves60 + 60
+    assert len(first) == len(second) == 1
+    assert second[0] <= first[0] + 8  # a counter's digits at most, never the log

@@ -316,3 +316,90 @@ def test_players_who_chose_none_get_no_mail(app, make_player, clock, smtp):
     assert smtp.messages == []
     me = ann.get("/api/players/me").get_json()
     assert me["notify"] == "none"
+
+
+def _due_notices(app, count):
+    from server.clock import now
+    from server.db import db
+    from server.db.models import Notice
+    with app.app_context():
+        db.session.add_all(Notice(to_address=f"p{i}@example.org", kind="turn", channel="email",
+                                  subject=f"notice {i}", body="your move",
+                                  next_attempt_at=now(), created_at=now())
+                           for i in range(count))
+        db.session.commit()
+
+
+def test_two_workers_draining_200_notices_send_each_exactly_once(app, clock, smtp):
+    """Two notice workers drain 200 due notices at once, each claiming batches of 20 with a
+    lease (on PostgreSQL read FOR UPDATE SKIP LOCKED): every notice goes out exactly once,
+    and both took a share."""
+    import threading
+
+    from server.workers import notify
+    _due_notices(app, 200)
+    barrier = threading.Barrier(2)
+    sent, errors = {0: [], 1: []}, []
+
+    def worker(n):
+        barrier.wait()
+        try:
+            with app.app_context():
+                while True:
+                    count, more = notify.send_due(limit=20)
+                    sent[n].append(count)
+                    if not count and not more:
+                        break
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    subjects = sorted(m["Subject"] for m in smtp.messages)
+    assert subjects == sorted(f"notice {i}" for i in range(200))
+    assert sum(sent[0]) + sum(sent[1]) == 200
+    from server.db import db
+    from server.db.models import Notice
+    with app.app_context():
+        assert {n.status for n in db.session.execute(db.select(Notice)).scalars()} == {"sent"}
+
+
+def test_a_drain_sends_its_mail_on_one_smtp_connection(app, clock, smtp, monkeypatch):
+    """A pass that sends many mails opens one SMTP connection, not one per mail; a pass
+    stopped by its time budget says that more is due, and the next pass sends the rest."""
+    from server.workers import mailer, notify
+    opened = []
+    original = mailer.Mailer._connect
+    monkeypatch.setattr(mailer.Mailer, "_connect",
+                        lambda self: opened.append(1) or original(self))
+    _due_notices(app, 30)
+    with app.app_context():
+        assert notify.send_due(limit=10) == (30, False)
+    assert len(opened) == 1 and len(smtp.messages) == 30
+    _due_notices(app, 5)
+    with app.app_context():
+        assert notify.send_due(budget=0) == (0, True)  # out of time before the first mail
+        assert notify.send_due() == (5, False)         # the rest went back to the outbox
+    assert len(smtp.messages) == 35
+
+
+def test_a_kept_smtp_connection_the_server_dropped_is_opened_again(app, smtp):
+    """The mailer keeps its connection between mails; when the server dropped it meanwhile
+    (a restart, an idle timeout) the next mail opens a new one instead of failing."""
+    from server.workers.mailer import Mailer, SendError
+    with Mailer(app.config) as m:
+        m.send("a@example.org", "one", "first")
+        m.send("a@example.org", "two", "second")
+        assert m.connections == 1
+        smtp.stop()
+        smtp.start()
+        m.send("a@example.org", "three", "third")
+        assert m.connections == 2
+        smtp.stop()
+        with pytest.raises(SendError, match="SMTP 127.0.0.1"):
+            m.send("a@example.org", "four", "fourth")
+    assert [msg["Subject"] for msg in smtp.messages] == ["one", "two", "three"]
