@@ -403,3 +403,20 @@ def test_a_kept_smtp_connection_the_server_dropped_is_opened_again(app, smtp):
         with pytest.raises(SendError, match="SMTP 127.0.0.1"):
             m.send("a@example.org", "four", "fourth")
     assert [msg["Subject"] for msg in smtp.messages] == ["one", "two", "three"]
+
+
+def test_a_header_value_with_a_line_break_cannot_start_a_header_of_its_own():
+    """The mail is built with the email package's compat32 classes, which write a CR or LF in
+    a header value as it is: a subject or a reply token carrying one would add a Bcc (or end
+    the headers).  Every header value goes out on one line."""
+    import email
+
+    from server.workers.mailer import _message, _notice_headers
+    raw = _message("pbem@example.org", "ann@example.org\r\nBcc: eve@example.org",
+                   "your move\r\nBcc: eve@example.org\n\nforged body",
+                   "the body\n", _notice_headers({"Reply-To": "x@y\nBcc: eve@example.org",
+                                                  "X-Other": "dropped"}))
+    msg = email.message_from_bytes(raw)
+    assert msg.get_all("Bcc") is None and msg["X-Other"] is None
+    assert "\n" not in msg["Subject"] and "\n" not in msg["Reply-To"]
+    assert msg.get_payload().startswith("the body")
