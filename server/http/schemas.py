@@ -499,5 +499,7 @@ class TournamentExportSchema(Strict):
     withdrawals = fields.List(fields.Dict(), dump_only=True)
     rounds = fields.List(fields.Dict(), dump_only=True)
     seed = fields.String(dump_only=True, allow_none=True)
+    #: while it runs: the keys of the seeding and of each round paired so far (hex)
+    round_keys = fields.List(fields.String(), dump_only=True, allow_none=True)
     archives = fields.Dict(dump_only=True)
     standings = fields.List(fields.Dict(), dump_only=True)

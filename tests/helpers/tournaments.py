@@ -7,6 +7,40 @@ from shared.envelope import sign
 SEED = bytes(range(32))
 
 
+def player_key(name):
+    """A test player's fixed main key (their signatures, so the games' logs, are the same on
+    every run)."""
+    import hashlib
+    return hashlib.sha256(b"pbem-test-player|" + name.encode()).digest()
+
+
+def game_seed(n):
+    """The seed of the ``n``-th game a test under :func:`fix_game_draws` creates."""
+    import hashlib
+    return hashlib.sha256(b"pbem-test-game|%d" % n).digest()
+
+
+def fix_game_draws(monkeypatch):
+    """Give every game the test creates a seed and an id counted from one, not drawn at
+    random: with the bots' choices fixed too (PBEM_BOT_SEED), every run plays the same moves
+    and dice, so the same standings and pairings (a game's draws mix in its id)."""
+    import itertools
+
+    from server.game import lifecycle
+    alphabet = lifecycle._ID_ALPHABET
+    seeds, ids = itertools.count(1), itertools.count(1)
+
+    def game_id():
+        n, out = next(ids), ""
+        for _ in range(6):
+            n, digit = divmod(n, len(alphabet))
+            out = alphabet[digit] + out
+        return "test" + out
+
+    monkeypatch.setattr(lifecycle, "new_game_seed", lambda: game_seed(next(seeds)))
+    monkeypatch.setattr(lifecycle, "new_game_id", game_id)
+
+
 def document(organiser, type_="zarahemla", fmt="swiss", rounds=3, table_size=2, options=None,
              **extra):
     from shared.games import get_game
