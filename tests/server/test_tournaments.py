@@ -19,10 +19,11 @@ NAMES = ("ann", "bob", "cyd", "dee", "eve", "fay")
 
 
 @pytest.fixture(autouse=True)
-def _same_games_every_run(monkeypatch):
-    """Bot games replayed alike on every run: fixed game seeds and ids, the players' keys
-    fixed (_players), and the bots' own choices fixed by PBEM_BOT_SEED (the helper)."""
-    th.fix_game_draws(monkeypatch)
+def _same_games_every_run(monkeypatch, app):
+    """Bot games replayed alike on every run: fixed game seeds, ids, bot nonces and server
+    key, the players' keys fixed (_players), and the bots' own choices fixed by
+    PBEM_BOT_SEED (the helper)."""
+    th.fix_game_draws(monkeypatch, app)
 
 
 def _players(make_player, names=NAMES):
