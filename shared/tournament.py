@@ -568,7 +568,7 @@ def verify_tournament(export, verify_game, get_game):
     else:
         # a running tournament: the keys of the rounds paired so far, not the seed
         seed = export.get("round_keys") or []
-        if not isinstance(seed, list) or len(seed) != (len(rounds) + 1 if rounds else 0) \
+        if not isinstance(seed, list) or len(seed) != len(rounds) + 1 \
                 or not all(isinstance(k, str) and len(k) == 64 and _hex(k) for k in seed):
             _bad("a running tournament's export reveals one key (64 hex digits) for each "
                  "round paired so far and one for the seeding, and no seed", "bad_seed")

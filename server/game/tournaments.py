@@ -469,7 +469,8 @@ def export(t, reader=None):
                                    zip(rnd.pairing["tables"], rnd.games)]}
                        for rnd in rounds],
             "seed": t.seed if t.status == "over" else None,
-            "round_keys": None if t.status == "over" else
-            rules.round_keys(draw_seed(t), rounds[-1].round) if rounds else [],
+            # the seeding's key and each paired round's (the entries are fixed at the close)
+            "round_keys": None if t.status in ("over", "open") else
+            rules.round_keys(draw_seed(t), len(rounds)),
             "archives": archives,
-            "standings": standings(t) if t.status in ("playing", "over") else []}
+            "standings": standings(t) if t.status != "open" else []}

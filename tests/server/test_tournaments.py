@@ -312,6 +312,19 @@ def test_bad_documents_entries_and_closes_are_refused_with_a_sentence(app, make_
     assert mine["entered"] and mine["game"]
 
 
+def test_a_closed_tournament_not_started_verifies_as_a_prefix(app, make_player, tmp_path):
+    org, players = _players(make_player, NAMES[:4])
+    tid = th.create(org, th.document(org, type_="pig", options={"target": 6})).get_json()["id"]
+    for p in players:
+        assert th.join(p, tid).status_code == 200
+    assert th.close(org, tid, [p.name for p in players]).status_code == 200
+    export = org.get(f"/api/tournaments/{tid}/export").get_json()
+    assert export["seed"] is None and len(export["round_keys"]) == 1 and not export["rounds"]
+    code, out = _verify(tmp_path, export)
+    verdict = json.loads(out)
+    assert code == 5 and verdict["outcome"] == "prefix" and verdict["rounds"] == 0, out
+
+
 def test_leaving_before_the_close_strikes_the_entry(app, make_player):
     org, (ann, bob) = _players(make_player, NAMES[:2])
     tid = th.create(org, th.document(org, type_="pig", options={"target": 6})).get_json()["id"]

@@ -304,6 +304,10 @@ def test_a_running_tournament_verifies_as_a_prefix_from_the_round_keys_so_far():
             _verify(bad)
         assert refused.value.code == code and words in refused.value.message, \
             refused.value.message
+    # closed but not started: the seeding's key alone; nothing paired, nobody scored
+    report = _verify(_running(export, 0))
+    assert report["rounds"] == 0 and not report["final"]
+    assert [row["score"] for row in report["standings"]] == [0] * 6
     # the same tournament, over, verifies in full from its revealed seed
     assert _verify(export)["final"] and _verify(export)["complete"]
 
