@@ -350,12 +350,14 @@ class Api:
     def player(self, name):
         return self.request("GET", "/api/players/" + quote(name, safe=""), signed=False)
 
-    def games(self, status=None):
-        """Every game of the listing, following the server's pages (``next``)."""
+    def games(self, status=None, asked=False):
+        """Every game of the listing, following the server's pages (``next``); ``asked``:
+        each playing game of the caller's with what its table asks (``asked``)."""
         games, cursor = [], None
         for _ in range(1000):
-            page = self.request("GET", "/api/games", params={"status": status, "limit": 200,
-                                                             "cursor": cursor})
+            page = self.request("GET", "/api/games", params={
+                "status": status, "limit": 200, "cursor": cursor,
+                "asked": "true" if asked else None})
             games += page["games"]
             cursor = page.get("next")
             if not cursor:

@@ -32,11 +32,23 @@ for a draw and 0 for a loss; a bye scores 2.  A game that has no result (aborted
 when the round was scored) scores nothing.  A cooperative game scores 2 to every seat when the
 table won, 0 when it lost; the challenge's tiebreak is the rounds used.
 
-**Randomness** (the seeded order of round one, byes' ties, seat order) comes from the
-tournament's secret seed, committed in the document (:func:`seed_commitment`) and revealed in
-the export once the tournament is over: ``HMAC(seed, tournament | round | what)``
-(``shared.rng``).  Pairings depend only on the document, the entries, the withdrawals, the
-earlier rounds' results and the seed, so :func:`verify_tournament` recomputes every one of them.
+**Randomness** (the seeded order of round one, byes' ties, seat order) comes from a *draw
+seed* that no single party chooses: the organiser's secret seed, committed in the document
+(:func:`seed_commitment`) before anyone enters, hashed with every entry's signature
+(:func:`draw_seed`).  The organiser cannot pick a seed that favours anyone, since the
+players' signatures (by keys the organiser does not hold) are not known when it commits;
+the players cannot aim theirs, since the organiser's seed stays secret until the tournament
+is over.  (An organiser who also enters accounts of its own, or times the close of entry,
+gains one choice among the entry lists it could close on; the seed is fixed at the close.)
+
+Each round draws with its own key, ``round_key(draw seed, round)`` (round 0: the seeding),
+as ``HMAC(key, tournament | round | what)`` (``shared.rng``).  While the tournament runs, its
+export reveals the keys of the rounds paired so far (``round_keys``) but not the seed, so a
+running tournament verifies as a *prefix*: every pairing so far is recomputed from those
+keys, but later rounds' draws stay unknown.  Once it is over, the export reveals the seed:
+the commitment, the draw seed and every round key are then checked in full.  Pairings
+depend only on the document, the entries, the withdrawals, the earlier rounds' results and
+the draws, so :func:`verify_tournament` recomputes every one of them.
 
 Pure: no clock, no I/O, no global randomness.
 """
@@ -55,6 +67,8 @@ ENTRY_DOMAIN = b"pbem-tournament-entry-v1\n"
 CLOSE_DOMAIN = b"pbem-tournament-close-v1\n"
 WITHDRAW_DOMAIN = b"pbem-tournament-withdraw-v1\n"
 SEED_DOMAIN = b"pbem-tournament-seed-v1\n"
+DRAW_DOMAIN = b"pbem-tournament-draw-v1\n"
+ROUND_KEY_DOMAIN = b"pbem-tournament-round-key-v1\n"
 #: the header option a tournament game carries: "ID:ROUND:TABLE" (text, as every option's
 #: value in an archive header is a scalar)
 OPTION = "tournament"
@@ -163,8 +177,36 @@ def sign_document(private_key, doc):
 
 # --- randomness ---------------------------------------------------------------------------
 
+def draw_seed(seed, entries):
+    """The seed every draw comes from (bytes): the organiser's ``seed`` hashed with every
+    entry's signature (``entries``: [{"player", "signature", ...}]), in the players' order."""
+    signed = sorted([e["player"], e["signature"]] for e in entries)
+    return hashlib.sha256(DRAW_DOMAIN + bytes(seed) + canonical_json(signed)).digest()
+
+
+def round_key(draw, round_no):
+    """Round ``round_no``'s key (bytes) from the draw seed (round 0 seeds round one)."""
+    return hashlib.sha256(ROUND_KEY_DOMAIN + bytes(draw) + str(round_no).encode()).digest()
+
+
+def round_keys(draw, last_round):
+    """The keys of rounds 0 to ``last_round``, hex: what a running tournament reveals."""
+    return [round_key(draw, r).hex() for r in range(last_round + 1)]
+
+
+def _key(seed, round_no):
+    """Round ``round_no``'s key: ``seed`` is the draw seed (bytes) or the list of the round
+    keys revealed so far (bytes or hex)."""
+    if isinstance(seed, (bytes, bytearray)):
+        return round_key(seed, round_no)
+    if round_no >= len(seed):
+        _bad(f"round {round_no}'s key is not revealed", "bad_seed")
+    key = seed[round_no]
+    return bytes.fromhex(key) if isinstance(key, str) else bytes(key)
+
+
 def _rng(seed, tid, round_no, what):
-    return Rng(seed, f"tournament|{tid}|{round_no}|{what}".encode("utf-8"))
+    return Rng(_key(seed, round_no), f"tournament|{tid}|{round_no}|{what}".encode("utf-8"))
 
 
 def seeded_order(players, seed, tid):
@@ -491,13 +533,16 @@ def verify_tournament(export, verify_game, get_game):
     ``verify_game(archive)`` verifies one game's archive (``shared.archive.verify_archive``)
     and returns its report; ``get_game(type)`` the rules library's Game.  Checks, in order:
     the document and its organiser's signature; every entry and the close of entry; the seed
-    against its commitment; for every round, that its pairing is the one the standings before
-    it give, and that each table's archive verifies complete, is the tournament's game of that
-    round and table, seats those players in that order, with the document's type and options;
-    then that the standings the export states are the ones its games give.
+    against its commitment (a finished tournament; a running one reveals the round keys so
+    far instead, which are checked against it once it is over); for every round, that its
+    pairing is the one the standings before it give, and that each table's archive verifies
+    (complete, but for the current round of a running tournament), is the tournament's game
+    of that round and table, seats those players in that order, with the document's type and
+    options; then that the standings the export states are the ones its games give.
 
     The report: ``tournament`` (its id), ``players``, ``rounds`` (verified), ``games``,
-    ``standings``, ``complete`` (every round played and scored).
+    ``standings``, ``final`` (the seed revealed and checked), ``complete`` (final, and every
+    round played and scored).
     """
     if not isinstance(export, dict) or export.get("format") != EXPORT_FORMAT:
         _bad(f"not a tournament export (format {EXPORT_FORMAT})")
@@ -509,16 +554,28 @@ def verify_tournament(export, verify_game, get_game):
     if not verify(doc["organiser_key"], document_message(doc), export.get("signature")):
         _bad("the document is not signed by its organiser", "bad_signature")
     players, _keys, withdrawn = _check_entries(export, doc, tid)
+    rounds = export.get("rounds") or []
+    if not isinstance(rounds, list) or len(rounds) > rounds_in(doc, len(players)):
+        _bad(f"the export has more rounds than the tournament plays "
+             f"({rounds_in(doc, len(players))})", "bad_pairing")
     seed_hex = export.get("seed")
-    if not isinstance(seed_hex, str) or seed_commitment(bytes.fromhex(seed_hex)
-                                                        if _hex(seed_hex) else b"") \
-            != doc["seed_commitment"]:
-        _bad("the revealed seed does not match the document's commitment", "bad_seed")
-    seed = bytes.fromhex(seed_hex)
+    final = seed_hex is not None
+    if final:
+        if not isinstance(seed_hex, str) or seed_commitment(
+                bytes.fromhex(seed_hex) if _hex(seed_hex) else b"") != doc["seed_commitment"]:
+            _bad("the revealed seed does not match the document's commitment", "bad_seed")
+        seed = draw_seed(bytes.fromhex(seed_hex), export["entries"])
+    else:
+        # a running tournament: the keys of the rounds paired so far, not the seed
+        seed = export.get("round_keys") or []
+        if not isinstance(seed, list) or len(seed) != len(rounds) + 1 \
+                or not all(isinstance(k, str) and len(k) == 64 and _hex(k) for k in seed):
+            _bad("a running tournament's export reveals one key (64 hex digits) for each "
+                 "round paired so far and one for the seeding, and no seed", "bad_seed")
     game_def = get_game(doc["type"])
     archives = export.get("archives") or {}
     played, games = [], 0
-    for r, rnd in enumerate(export.get("rounds") or [], start=1):
+    for r, rnd in enumerate(rounds, start=1):
         want = pair_round(doc, players, played, seed, tid, r, withdrawn)
         got = {"round": rnd.get("round"), "tables": [t.get("players") for t in
                                                      rnd.get("tables") or []],
@@ -548,9 +605,12 @@ def verify_tournament(export, verify_game, get_game):
             if [s["player"] for s in header["seats"]] != table["players"]:
                 _bad(f"{where}: the game seats {[s['player'] for s in header['seats']]}, "
                      f"not {table['players']}", "wrong_game")
-            if not report.get("complete"):
+            if report.get("complete"):
+                scored.append(score_game(game_def, header, report.get("result")))
+            elif final or r < len(rounds):  # only the current round of a running one plays
                 _bad(f"{where}: the game's archive is not complete", "unfinished")
-            scored.append(score_game(game_def, header, report.get("result")))
+            else:
+                scored.append(None)
             games += 1
         played.append(scored_round(want, scored))
     table = standings(doc, players, played, seed, tid)
@@ -559,8 +619,8 @@ def verify_tournament(export, verify_game, get_game):
         _bad("the standings the export states are not the ones its games give: "
              f"{_describe_standings(table)}", "bad_standings")
     return {"tournament": tid, "players": players, "rounds": len(played), "games": games,
-            "standings": table,
-            "complete": len(played) == rounds_in(doc, len(players))}
+            "standings": table, "final": final,
+            "complete": final and len(played) == rounds_in(doc, len(players))}
 
 
 def _hex(text):

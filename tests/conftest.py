@@ -130,11 +130,11 @@ def client(app):
 class Player:
     """A registered player driving the Flask test client with signed requests."""
 
-    def __init__(self, client, clock, name):
+    def __init__(self, client, clock, name, key=None):
         self.client = client
         self.clock = clock
         self.name = name
-        self.key = secrets.token_bytes(32)
+        self.key = key or secrets.token_bytes(32)
         self.public_key = public_key_hex(self.key)
 
     def headers(self, method, path, body=b""):
@@ -169,8 +169,8 @@ class Player:
 
 @pytest.fixture
 def make_player(client, clock):
-    def make(name, register=True, **extra):
-        p = Player(client, clock, name)
+    def make(name, register=True, key=None, **extra):
+        p = Player(client, clock, name, key)
         if register:
             r = p.register(**extra)
             assert r.status_code == 201, r.get_json()

@@ -309,7 +309,8 @@ def _tournament_file(data):
 
 def _verify_tournament(c, file, export, server_key):
     """``pbem verify`` of a tournament file: every game's archive verified, every pairing and
-    standing recomputed (exit 0 only when all agree, else the reason and exit 1)."""
+    standing recomputed (exit 0 only when all agree on a finished tournament; a running one
+    verifies as a prefix, exit 5; else the reason and exit 1)."""
     from shared.archive import ArchiveError, verify_archive
     from shared.tournament import TournamentError, verify_tournament
     keys = set()
@@ -346,18 +347,24 @@ def _verify_tournament(c, file, export, server_key):
                                    "tournament refused"), "tournament_refused",
                         {"ok": False, "outcome": "refused", "file": file}) from None
     rows = report["standings"]
-    data = {"ok": True, "outcome": "complete" if report["complete"] else "partial",
+    data = {"ok": True, "outcome": "complete" if report["complete"] else "prefix",
+            "final": report["final"],
             "file": file, "tournament": report["tournament"], "players": report["players"],
             "rounds": report["rounds"], "games": report["games"], "standings": rows}
     lines = [f"{'#':>3}  {'player':<20} {'score':>5}  tiebreaks"]
     lines += [f"{r['rank']:>3}  {r['player']:<20} {r['score']:>5}  "
               + " ".join(str(x) for x in r["tiebreaks"]) for r in rows]
-    lines.append(f"{file}: tournament {report['tournament'][:12]}... verified: the document, "
-                 f"{len(report['players'])} signed entries and the close; {report['games']} "
-                 f"game(s) complete and verified; the pairings of {report['rounds']} round(s) "
-                 "and the standings recomputed from the revealed seed agree"
-                 + ("." if report["complete"] else
-                    ", though not every round was played."))
+    said = (f"{file}: tournament {report['tournament'][:12]}... verified: the document, "
+            f"{len(report['players'])} signed entries and the close; {report['games']} "
+            f"game(s) verified; the pairings of {report['rounds']} round(s) and the standings ")
+    if report["final"]:
+        lines.append(said + "recomputed from the revealed seed agree"
+                     + ("." if report["complete"] else ", though not every round was played."))
+    else:
+        lines.append(said + "recomputed from the round keys revealed so far agree.")
+        lines.append("It is a verified prefix of a running tournament: its seed is revealed "
+                     "when it is over, and only then are those keys checked against the "
+                     "document's seed commitment and its games' ends known.")
     c.emit(data, [_printable(line) for line in lines])
     if not report["complete"]:
         raise click.exceptions.Exit(EXIT_PREFIX)

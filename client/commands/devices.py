@@ -278,6 +278,10 @@ def claim(c, link, timeout):
         except ServerUnreachable:
             raise
         except ApiError as exc:
+            if exc.code == "link_cancelled":
+                raise PbemError("the browser answered No: the fingerprint it showed is not "
+                                "this home's, so nothing was delegated and the link is "
+                                "cancelled (make a new link if that was a mistake)") from None
             if exc.status == 410 and "expired" in exc.message:
                 raise PbemError("no permission came before the link expired: make a new link "
                                 "on the browser's settings page and claim it") from None

@@ -82,11 +82,16 @@ def _waiting(c, items, owed):
     from ..api import ApiError
     from ..numbers import shown_event
     mine = {g["id"] for g in items}
-    out, tables = [], {}
+    out = []
+    # what each table asks came with the listing (asked=true); an older server's listing
+    # lacks it, and then each game's table is asked for
+    tables = {g["id"]: g["asked"] for g in items if isinstance(g.get("asked"), dict)}
     for g in owed:
         pending = None
         try:
-            table = tables[g["id"]] = c.api.table(g["id"])
+            table = tables.get(g["id"])
+            if table is None:
+                table = tables[g["id"]] = c.api.table(g["id"])
             pending = table.get("pending")
             seat = table.get("seat")
         except ApiError:  # an older server: an answer owed reads as a move owed
@@ -120,6 +125,8 @@ def _decisions_asked(c, playing, tables):
     out = []
     for g in playing:
         table = tables.get(g["id"])
+        if table is None and not g.get("you"):
+            continue  # a game the player holds no seat in (bots it watches): nothing asked
         if table is None:
             try:
                 table = c.api.table(g["id"])
@@ -158,7 +165,7 @@ def games(c, status):
     """
     from ..seats import note_unloadable, to_act_text
     api = c.signed_api()
-    items = api.games(status)
+    items = api.games(status, asked=True)
     c.home.remember_games(c.server, items)
     tz = _tzinfo(c)
     owed = owed_in_order(c, items)
@@ -167,6 +174,7 @@ def games(c, status):
     for g in sorted(items, key=lambda g: order.get(g["id"], len(order))):
         due = _deadline(g)
         g = dict(g, my_move=_owed(g), deadline=due.isoformat() if due else g.get("deadline"))
+        g.pop("asked", None)  # read into "waiting" below
         g["deadline_local"] = due.astimezone(tz).strftime("%a %d %b %H:%M %Z") if due else None
         rows.append(g)
     waiting = _waiting(c, items, owed)

@@ -204,16 +204,43 @@ def show(c, tid):
 @click.argument("tid", metavar="TOURNAMENT", type=TID)
 @pass_ctx
 def next_(c, tid):
-    """Print the id of your game of this round (exit 3: none: a bye, or no round)."""
+    """Print the id of your unfinished game of this round (exit 3: none is owed)."""
     t = c.signed_api().tournament(tid)
     game = (t.get("you") or {}).get("game")
     if game is None:
-        why = "the tournament is over" if t["status"] == "over" else \
-            "you have no game this round (a bye, withdrawn, or not paired yet)"
-        c.note(f"pbem: {why}")
+        c.note(f"pbem: no game of yours to play in this tournament now: {_none_owed(t)}")
         c.emit({"game": None}, [])
         raise click.exceptions.Exit(EXIT_NONE)
     c.emit({"game": game}, game)
+
+
+def _none_owed(t):
+    """The sentence ``next`` says when the caller owes no game this round."""
+    you = t.get("you") or {}
+    if t["status"] == "over":
+        return "the tournament is over"
+    if not you.get("entered"):
+        return "you have not entered this tournament"
+    if t["status"] in ("open", "closed"):
+        return "the tournament has not started: round one is paired when its organiser " \
+               "starts it"
+    if you.get("withdrawn_from") and you["withdrawn_from"] <= t["round"]:
+        return f"you withdrew from round {you['withdrawn_from']} on"
+    current = next((r for r in t["rounds"] if r["round"] == t["round"]), None)
+    if current is None:
+        return f"round {t['round']} is not paired yet"
+    playing = [tb for tb in current["tables"] if tb["status"] != "over"]
+    mine = "you have a bye in" if t["you"]["player"] in current["byes"] else \
+        "your game of" if any(t["you"]["player"] in tb["players"]
+                              for tb in current["tables"]) else "you are not paired in"
+    mine = f"{mine} round {t['round']}" + (" has ended" if mine.startswith("your") else "")
+    if t["round"] >= t["rounds_total"]:
+        then = f"it is the last round; the tournament ends when its last game does " \
+               f"({len(playing)} still playing)"
+    else:
+        then = f"round {t['round'] + 1} is paired when the last game of round {t['round']} " \
+               f"ends ({len(playing)} still playing)"
+    return f"{mine}: {then}"
 
 
 @tournament.command("leave")
@@ -253,8 +280,8 @@ def export(c, tid, output):
         raise PbemError(f"cannot write {output}: {exc.strerror or exc}") from None
     c.note(f"wrote tournament {tid[:12]}... ({len(data['rounds'])} round(s), "
            f"{len(data['archives'])} game(s)) to {output}"
-           + ("" if data["seed"] else "; it is not over, so its seed is not revealed yet "
-              "and pbem verify cannot recompute its pairings"))
+           + ("" if data["seed"] else "; it is not over, so its seed is not revealed yet: "
+              "pbem verify recomputes the pairings so far and reports a prefix (exit 5)"))
 
 
 # the subcommands live only in the group: the lazy table of client/cli.py finds this module's

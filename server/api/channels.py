@@ -285,6 +285,26 @@ class GameChannels(MethodView):
         return _json(channel)
 
 
+@blp.route("/games/<game_id>/channels/<int:channel_id>")
+class GameChannel(MethodView):
+    @blp.doc(security=SIGNED)
+    @blp.response(204)
+    @blp.refusals(401, 403, 404)
+    def delete(self, game_id, channel_id):
+        """Remove one of the game's channels: any of its players may (the channel is the
+        table's, whoever set it)."""
+        game = get_or_404(game_id)
+        player = current_player()
+        if not channel_outbox.seated(game.id, player):
+            fail(403, "not_seated", f"only the players of game {game.id} remove its channels")
+        channel = db.session.get(NoticeChannel, channel_id)
+        if channel is None or channel.game_id != game.id:
+            fail(404, "unknown_channel", f"game {game.id} has no channel {channel_id}")
+        db.session.delete(channel)
+        db.session.commit()
+        return ""
+
+
 @blp.route("/push/key")
 class PushKey(MethodView):
     @blp.response(200, VapidSchema)

@@ -69,7 +69,7 @@ class DeviceLinkSchema(ma.Schema):
     label = ma.fields.String(dump_only=True)
     expires_at = ma.fields.DateTime(dump_only=True)
     status = ma.fields.String(dump_only=True, metadata={
-        "description": "waiting, key, delegated, done or expired"})
+        "description": "waiting, key, delegated, done, cancelled or expired"})
     public_key = ma.fields.String(dump_only=True, allow_none=True)
     fingerprint = ma.fields.String(dump_only=True, allow_none=True)
     path = ma.fields.String(dump_only=True)
@@ -176,7 +176,7 @@ class OneLink(MethodView):
     @blp.refusals(401, 403, 404)
     def get(self, link_id):
         """The link's state: waiting, key (the page posted its key: compare the fingerprint),
-        delegated, done or expired."""
+        delegated, done, cancelled (the player answered No) or expired."""
         player = main_key_player()
         return _link_json(devicekeys.own_link(player, link_id))
 
@@ -195,13 +195,28 @@ class LinkDelegation(MethodView):
         return _link_json(row)
 
 
+@blp.route("/devices/links/<int:link_id>/cancel")
+class LinkCancel(MethodView):
+    @blp.doc(security=SIGNED)
+    @blp.response(200, DeviceLinkSchema)
+    @blp.refusals(401, 403, 404, 409)
+    def post(self, link_id):
+        """Cancel the link (the player answered No to the fingerprint of the key posted):
+        the device that posted it is told at once (410, ``link_cancelled``), nothing is
+        delegated."""
+        player = main_key_player()
+        row = devicekeys.own_link(player, link_id)
+        devicekeys.cancel(row)
+        return _link_json(row)
+
+
 # --- the page's side (the token is the credential) ----------------------------------------------
 
 def _live_link(token):
     try:
         return devicekeys.link_by_token(token)
     except devicekeys.LinkGone as exc:
-        fail(exc.status, "link_gone" if exc.status == 410 else "unknown_link", exc.message)
+        fail(exc.status, exc.code, exc.message)
 
 
 @blp.route("/device-links/<token>/key")

@@ -169,8 +169,12 @@ class Games(MethodView):
         games = db.session.execute(stmt).scalars().all()
         more = len(games) > query["limit"]
         games = games[:query["limit"]]
-        return {"games": [game_json(g, player) for g in games],
-                "next": _cursor(games[-1]) if more else None}
+        out = [game_json(g, player) for g in games]
+        if query["asked"] and player is not None:
+            for g, shown in zip(games, out):
+                if g.status == "playing" and shown["you"]:
+                    shown["asked"] = asked_of(g, seat_of(g, player))
+        return {"games": out, "next": _cursor(games[-1]) if more else None}
 
     @idempotent
     @blp.doc(security=SIGNED)
@@ -270,6 +274,13 @@ class Legal(MethodView):
             moves = load_log(game).legal_moves(seat)  # the answers while a takeback waits
         return {"seat": seat, "next_seq": game.head_seq + 1, "prev": game.head_hash,
                 "moves": moves}
+
+
+def asked_of(game, seat):
+    """What the table asks at ``seat`` of a started game: the takeback request pending and
+    the table's decisions (the table route's answer has them, with the rest)."""
+    replayed = load_log(game)
+    return {"seat": seat, "pending": replayed.pending(), "decisions": replayed.decisions()}
 
 
 @blp.route("/games/<game_id>/table")

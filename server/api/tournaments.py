@@ -30,7 +30,7 @@ def shown(t, player=None):
     out = tournaments.summary(t)
     if player is not None:
         entered = next((e for e in out["entries"] if e["player"] == player.name), None)
-        out["you"] = {"entered": entered is not None,
+        out["you"] = {"player": player.name, "entered": entered is not None,
                       "withdrawn_from": entered and entered["withdrawn_from"],
                       "game": tournaments.my_game(t, player)}
     else:

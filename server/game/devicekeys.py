@@ -179,11 +179,13 @@ def issue_link(player, label):
 
 
 class LinkGone(Exception):
-    """A token that cannot be used: ``status`` 404 (never existed) or 410 (used, expired)."""
+    """A token that cannot be used: ``status`` 404 (never existed) or 410 (used, expired,
+    cancelled); ``code`` the error code the API answers."""
 
-    def __init__(self, status, message):
+    def __init__(self, status, message, code=None):
         super().__init__(message)
         self.status, self.message = status, message
+        self.code = code or ("link_gone" if status == 410 else "unknown_link")
 
 
 def link_by_token(token):
@@ -194,6 +196,10 @@ def link_by_token(token):
         token_hash=_token_hash(token))).scalar_one_or_none()
     if row is None:
         raise LinkGone(404, "this device link is not valid")
+    if row.done_at is not None and row.delegation is None:
+        raise LinkGone(410, "the player answered No on the page that made this link (the "
+                       "fingerprints differ): it is cancelled and nothing was delegated",
+                       "link_cancelled")
     if row.done_at is not None:
         raise LinkGone(410, "this device link was already used: a link adds one device")
     if row.expires_at <= now():
@@ -244,7 +250,7 @@ def own_link(player, link_id):
 
 def link_status(row):
     if row.done_at is not None:
-        return "done"
+        return "cancelled" if row.delegation is None else "done"
     if row.expires_at <= now():
         return "expired"
     if row.delegation is not None:
@@ -252,10 +258,29 @@ def link_status(row):
     return "key" if row.public_key else "waiting"
 
 
+def cancel(row):
+    """The player answered No to the fingerprint of the key posted for ``row`` (or gave the
+    link up): the link is spent without a delegation, so the waiting ``pbem device claim``
+    (or page) is told at once instead of when the link expires."""
+    status = link_status(row)
+    if status in ("expired", "done", "cancelled", "delegated"):
+        raise Conflict(f"link_{status}", f"this device link is {status}: there is nothing "
+                       "to cancel")
+    done = db.session.execute(update(DeviceLink).where(DeviceLink.id == row.id,
+                                                       DeviceLink.done_at.is_(None),
+                                                       DeviceLink.delegation.is_(None))
+                              .values(done_at=now()))
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise Conflict("link_done", "this device link was used meanwhile: nothing to cancel")
+    db.session.commit()
+    db.session.refresh(row)
+
+
 def deliver(player, row, delegation):
     """The player's CLI gives the delegation it signed for the key the page posted."""
     status = link_status(row)
-    if status in ("expired", "done"):
+    if status in ("expired", "done", "cancelled"):
         raise Conflict(f"link_{status}", f"this device link is {status}")
     if status == "waiting":
         raise Conflict("no_key_yet", "the page has not posted its key yet")

@@ -31,6 +31,11 @@ def new_game_id():
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
 
 
+def new_game_seed():
+    """A new game's secret seed (32 random bytes; tests that replay games fix it)."""
+    return secrets.token_bytes(32)
+
+
 def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rated=None,
                 take_seat=True, private=False):
     """A new open game of ``type_``, with ``player`` in ``seat`` (the first by default).
@@ -87,7 +92,7 @@ def create_game(player, type_, n_seats, options, seat=None, move_hours=None, rat
 
 def _game_row(game_def, type_, options, n_seats, creator, move_hours, rated, private=False):
     """A new open Game row (its seed made here); the caller adds it and its seats."""
-    seed = secrets.token_bytes(32)
+    seed = new_game_seed()
     return Game(id=new_game_id(), type=type_, rules_version=str(game_def.rules_version),
                 options=options, n_seats=n_seats, status="open", seed=seed.hex(),
                 seed_commitment=seed_commitment(seed), created_by=creator.id,

@@ -3,9 +3,12 @@ round's games, and the next round made when the last game of a round ends.
 
 Every tournament decision (pairings, scoring, standings, what is signed) is
 ``shared.tournament``'s; this module stores and creates games.  The organiser signs the
-document and sends the secret seed it commits to; the server keeps the seed until the
-tournament is over and reveals it in the export, so that anyone can then recompute every
-pairing (``pbem verify``).  A round's games are ordinary games (rated as their type is),
+document and sends the secret seed it commits to; every draw comes from that seed hashed
+with the entries' signatures (``shared.tournament.draw_seed``, fixed at the close of entry).
+The server keeps the seed until the tournament is over and reveals it in the export; while it
+runs, the export reveals the keys of the rounds paired so far instead, so that anyone can
+recompute every pairing made yet (``pbem verify``: a prefix) and, at the end, every one.
+A round's games are ordinary games (rated as their type is),
 seated in the pairing's order, whose header option ``tournament`` names the tournament, round
 and table.  A missed deadline plays out as the game's own deadline rules say (the forced
 timeout move, or a bot when the game's ``on_timeout`` asks for one), and the game's result is
@@ -257,7 +260,13 @@ def _scored(t, rounds):
 
 def standings(t):
     return rules.standings(t.document, players_of(t), _scored(t, rounds_of(t)),
-                           bytes.fromhex(t.seed), t.id)
+                           draw_seed(t), t.id)
+
+
+def draw_seed(t):
+    """The seed of ``t``'s draws: the organiser's hashed with the entries' signatures."""
+    return rules.draw_seed(bytes.fromhex(t.seed), [
+        {"player": e.player.name, "signature": e.signature} for e in entries(t)])
 
 
 def _next_round(t, done):
@@ -300,7 +309,7 @@ def _next_round(t, done):
 def _create_round(t, players, r):
     """Pair round ``r`` and create and start its games, in the pairing's seat order."""
     pairing = rules.pair_round(t.document, players, _scored(t, rounds_of(t)),
-                               bytes.fromhex(t.seed), t.id, r, withdrawn_of(t))
+                               draw_seed(t), t.id, r, withdrawn_of(t))
     by_name = {p.name: p for p in db.session.execute(
         db.select(Player).where(Player.name.in_(players))).scalars()}
     organiser = db.session.get(Player, t.organiser_id)
@@ -412,21 +421,24 @@ def listing(status="open", limit=50):
 
 
 def my_game(t, player):
-    """The caller's game of the current round (None: a bye, withdrawn, or no round)."""
+    """The caller's unfinished game of the current round (None: it has ended, a bye,
+    withdrawn, or no round)."""
     rnd = db.session.execute(db.select(TournamentRound).filter_by(
         tournament_id=t.id, round=t.round)).scalar_one_or_none()
     if rnd is None:
         return None
     for seated, gid in zip(rnd.pairing["tables"], rnd.games):
         if player.name in seated:
-            return gid
+            game = db.session.get(Game, gid)
+            return gid if game is not None and game.status != "over" else None
     return None
 
 
 def export(t, reader=None):
     """The tournament file (shared.tournament EXPORT_FORMAT): the document and its
     signature, the entries, the close, the withdrawals, every round with its games'
-    archives, the standings, and the seed once the tournament is over."""
+    archives, the standings, and the seed once the tournament is over (before: the keys of
+    the rounds paired so far, ``round_keys``)."""
     from .archives import archive_for
     rounds = rounds_of(t)
     archives = {}
@@ -447,5 +459,8 @@ def export(t, reader=None):
                                    zip(rnd.pairing["tables"], rnd.games)]}
                        for rnd in rounds],
             "seed": t.seed if t.status == "over" else None,
+            # the seeding's key and each paired round's (the entries are fixed at the close)
+            "round_keys": None if t.status in ("over", "open") else
+            rules.round_keys(draw_seed(t), len(rounds)),
             "archives": archives,
-            "standings": standings(t) if t.status in ("playing", "over") else []}
+            "standings": standings(t) if t.status != "open" else []}

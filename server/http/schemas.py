@@ -371,6 +371,9 @@ class GameSchema(Strict):
     invite = fields.String(dump_only=True, allow_none=True, metadata={
         "description": "a private game's invite token, shown to its creator and players only "
                        "(null for everyone else): join with it, or share /g/ID?invite=TOKEN"})
+    asked = fields.Dict(dump_only=True, allow_none=True, metadata={
+        "description": "listed with asked=true, a playing game of the caller's: {seat, "
+                       "pending, decisions} as GET /api/games/ID/table has them"})
 
 
 class HeadSchema(Strict):
@@ -458,6 +461,10 @@ class GamesQuerySchema(Strict):
                            metadata={"description": "games per page (newest first)"})
     cursor = fields.String(load_default=None, validate=WholeRegexp(CURSOR_RE),
                            metadata={"description": "the `next` of the previous page"})
+    asked = fields.Boolean(load_default=False, metadata={
+        "description": "signed: add to each playing game the caller holds a seat in its "
+                       "`asked` (what GET /api/games/ID/table says of the takeback pending "
+                       "and the table's decisions), so an inbox needs one request"})
 
 
 class GameListSchema(Strict):
@@ -685,5 +692,7 @@ class TournamentExportSchema(Strict):
     withdrawals = fields.List(fields.Dict(), dump_only=True)
     rounds = fields.List(fields.Dict(), dump_only=True)
     seed = fields.String(dump_only=True, allow_none=True)
+    #: while it runs: the keys of the seeding and of each round paired so far (hex)
+    round_keys = fields.List(fields.String(), dump_only=True, allow_none=True)
     archives = fields.Dict(dump_only=True)
     standings = fields.List(fields.Dict(), dump_only=True)

@@ -175,10 +175,15 @@ def play_seat(game, seat, level, priv):
     return outcome
 
 
+def new_nonce():
+    """A bot move's envelope nonce (random; tests that replay games count them instead)."""
+    return secrets.token_hex(12)
+
+
 def _append(game, seat, move, priv):
     try:
         env = make_envelope(game.id, game.head_seq + 1, game.head_hash, seat, move,
-                            secrets.token_hex(12), now_ts())
+                            new_nonce(), now_ts())
         text, signature = sign_envelope(priv, env)
     except EnvelopeError as exc:
         log.error("bot move %r for %s in %s cannot be put in an envelope: %s", move, seat,

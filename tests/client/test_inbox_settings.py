@@ -83,3 +83,37 @@ def test_vacation_is_taken_and_shown(make_player):
     assert ann.run("games").stdout.startswith("You are on vacation until ")
     assert "60" in ann.run("vacation", "--days", 61, ok=2).stderr
     assert ann.run("vacation", "--days", 60, ok=1).stderr.startswith("pbem: you have ")
+
+
+def test_games_asks_the_tables_in_the_listing_not_one_request_a_game(make_player,
+                                                                      monkeypatch):
+    """``pbem games`` reads what each table asks (a takeback, a draw offered) from the one
+    listing (``asked=true``), and prints what it printed when it asked every game's table."""
+    from client.api import Api
+    ann, bob = make_player("ann"), make_player("bob")
+    taken = _game(ann, bob)
+    _hold_with_a_pot(ann, bob, taken)
+    ann.run("takeback", taken)
+    offered = _game(ann, bob)
+    ann.run("draw", offered)
+    _game(ann, bob)  # a third, where nothing is asked
+    paths, send = [], Api.request
+
+    def counted(self, method, path, *args, **kwargs):
+        paths.append(path)
+        return send(self, method, path, *args, **kwargs)
+    monkeypatch.setattr(Api, "request", counted)
+    text, listed = bob.run("games").stdout, bob.json("games")
+    assert not [p for p in paths if p.endswith("/table")], paths
+    assert f"pbem takeback {taken} --accept" in text and f"pbem draw {offered}" in text
+    assert all("asked" not in g for g in listed)  # the JSON rows as before
+
+    def older_server(self, method, path, *args, **kwargs):  # a listing without "asked"
+        answer = counted(self, method, path, *args, **kwargs)
+        for g in answer.get("games") or [] if path == "/api/games" else []:
+            g.pop("asked", None)
+        return answer
+    monkeypatch.setattr(Api, "request", older_server)
+    paths.clear()
+    assert bob.run("games").stdout == text and bob.json("games") == listed
+    assert len([p for p in paths if p.endswith("/table")]) == 2 * 3  # each game, twice

@@ -18,11 +18,15 @@ def _play_to_end(players, game):
 def _round(org, players, tid):
     info = org.json("tournament", "show", tid)
     rnd = info["rounds"][-1]
-    for table in rnd["tables"]:
+    for k, table in enumerate(rnd["tables"], start=1):
         seated = [p for p in players if p.name in table["players"]]
         for p in seated:
             assert p.run("tournament", "next", tid).stdout.strip() == table["game"]
         _play_to_end(seated, table["game"])
+        if k < len(rnd["tables"]):  # the round goes on: the ended game is not owed
+            r = seated[0].run("tournament", "next", tid, ok=3)
+            assert f"your game of round {rnd['round']} has ended: " in r.stderr, r.stderr
+            assert f"({len(rnd['tables']) - k} still playing)" in r.stderr, r.stderr
     return rnd
 
 
@@ -46,7 +50,8 @@ def test_a_tournament_from_the_shell_to_pbem_verify(make_player, tmp_path):
     assert "round 1 of 2" in started and "bye:" in started  # five players: one bye
     bye = org.json("tournament", "show", tid)["rounds"][0]["byes"][0]
     r = next(p for p in players if p.name == bye).run("tournament", "next", tid, ok=3)
-    assert "no game this round" in r.stderr
+    assert "you have a bye in round 1: round 2 is paired when the last game of round 1 " \
+        "ends" in r.stderr
     assert _round(org, players, tid)["round"] == 1
     assert _round(org, players, tid)["round"] == 2  # paired when round one's last game ended
     shown = org.run("tournament", "show", tid).stdout
@@ -77,7 +82,7 @@ def test_leaving_between_rounds_and_bad_input(make_player, tmp_path):
         p.run("tournament", "join", tid)
     outsider = make_player("fox")
     r = outsider.run("tournament", "next", tid, ok=3)
-    assert "no game" in r.stderr
+    assert "no game" in r.stderr and "you have not entered" in r.stderr
     org.run("tournament", "close", tid)
     org.run("tournament", "start", tid)
     quitter = players[0]
@@ -102,5 +107,13 @@ def test_leaving_between_rounds_and_bad_input(make_player, tmp_path):
     r = org.run("verify", bad, ok=1)
     assert "tournament refused" in r.stderr and "Traceback" not in r.stderr
     org.run("tournament", "export", tid, "-o", tmp_path / "running.json")
-    r = org.run("verify", tmp_path / "running.json", ok=1)
-    assert "seed does not match" in r.stderr  # not over: the seed is not revealed yet
+    r = org.run("verify", tmp_path / "running.json", ok=5)  # not over: a verified prefix
+    assert "pairings of 2 round(s) and the standings recomputed from the round keys " \
+        "revealed so far agree" in r.stdout, r.stdout + r.stderr
+    assert "verified prefix of a running tournament" in r.stdout
+    running = json.loads((tmp_path / "running.json").read_text())
+    assert running["seed"] is None and len(running["round_keys"]) == 3
+    running["round_keys"].append("ab" * 32)  # a key for a round not paired
+    (tmp_path / "forged.json").write_text(json.dumps(running))
+    r = org.run("verify", tmp_path / "forged.json", ok=1)
+    assert "reveals one key (64 hex digits) for each round paired so far" in r.stderr

@@ -7,6 +7,49 @@ from shared.envelope import sign
 SEED = bytes(range(32))
 
 
+def player_key(name):
+    """A test player's fixed main key (their signatures, so the games' logs, are the same on
+    every run)."""
+    import hashlib
+    return hashlib.sha256(b"pbem-test-player|" + name.encode()).digest()
+
+
+def game_seed(n):
+    """The seed of the ``n``-th game a test under :func:`fix_game_draws` creates."""
+    import hashlib
+    return hashlib.sha256(b"pbem-test-game|%d" % n).digest()
+
+
+def fix_game_draws(monkeypatch, app):
+    """Give every game the test creates a seed and an id counted from one, every bot move
+    a counted nonce, and ``app`` a fixed server key, none drawn at random: with the bots'
+    choices fixed too (PBEM_BOT_SEED) and the players' keys (:func:`player_key`), every run
+    plays the same moves and dice, so the same standings and pairings (a game's draws mix in
+    its id and the hash of the entry before: the header's server key, each move's nonce)."""
+    import itertools
+
+    from server.game import lifecycle
+    alphabet = lifecycle._ID_ALPHABET
+    seeds, ids = itertools.count(1), itertools.count(1)
+
+    def game_id():
+        n, out = next(ids), ""
+        for _ in range(6):
+            n, digit = divmod(n, len(alphabet))
+            out = alphabet[digit] + out
+        return "test" + out
+
+    monkeypatch.setattr(lifecycle, "new_game_seed", lambda: game_seed(next(seeds)))
+    monkeypatch.setattr(lifecycle, "new_game_id", game_id)
+    # the server's key is in every game's header, so its genesis hash: fixed too
+    monkeypatch.setitem(app.config, "PBEM_SERVER_KEY", player_key("the server").hex())
+    app.extensions.pop("pbem_server_key", None)
+    # the bots' moves carry a nonce, which each entry's hash (so the next draw) covers
+    from server.workers import bots
+    nonces = itertools.count(1)
+    monkeypatch.setattr(bots, "new_nonce", lambda: f"test-nonce-{next(nonces)}")
+
+
 def document(organiser, type_="zarahemla", fmt="swiss", rounds=3, table_size=2, options=None,
              **extra):
     from shared.games import get_game
@@ -61,7 +104,8 @@ def play_round(app, tid, keys, level="random", limit=3000):
     from server.db import db
     from server.db.models import Game, Tournament, TournamentRound
     from server.workers.bots import play_seat
-    app.config.setdefault("PBEM_BOT_SEED", "tournament")  # the bots' choices are fixed
+    if not app.config.get("PBEM_BOT_SEED"):  # the bots' choices are fixed (the app's
+        app.config["PBEM_BOT_SEED"] = "tournament"  # configuration holds the key, as None)
     with app.app_context():
         t = db.session.get(Tournament, tid)
         r = t.round

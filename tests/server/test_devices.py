@@ -175,6 +175,37 @@ def test_the_link_flow(make_player, client):
     assert [d["device_key"] for d in ann.get("/api/devices").get_json()["devices"]] == [pub]
 
 
+def test_a_no_to_the_fingerprint_cancels_the_link_at_once(make_player, client):
+    """The player answers No on the page that made the link: the link is cancelled on the
+    server, so the device waiting on it hears so at once (410 link_cancelled), not when the
+    link expires; only its own player may cancel it, and a spent link has nothing to cancel."""
+    ann, bob = make_player("ann"), make_player("bob")
+    link, token = _link(ann)
+    key, pub = _browser_key()
+    client.post(f"/api/device-links/{token}/key", json={"public_key": pub})
+    assert bob.post(f"/api/devices/links/{link['id']}/cancel", {}).status_code == 404
+    assert client.post(f"/api/devices/links/{link['id']}/cancel", json={}).status_code == 401
+    r = ann.post(f"/api/devices/links/{link['id']}/cancel", {})
+    assert r.status_code == 200 and r.get_json()["status"] == "cancelled"
+    r = client.get(f"/api/device-links/{token}/delegation")
+    assert r.status_code == 410 and _code(r) == "link_cancelled"
+    assert "answered No" in r.get_json()["error"]["message"]
+    assert client.get(link["path"]).status_code == 410
+    delegation = make_delegation(ann.key, "ann", pub, "browser", ann.clock() + DAY)
+    r = ann.post(f"/api/devices/links/{link['id']}/delegation", {"delegation": delegation})
+    assert r.status_code == 409 and _code(r) == "link_cancelled"
+    r = ann.post(f"/api/devices/links/{link['id']}/cancel", {})
+    assert r.status_code == 409 and _code(r) == "link_cancelled"
+    assert ann.get("/api/devices").get_json()["devices"] == []
+    # a link delegated and fetched is done: there is nothing to cancel
+    link, token = _link(ann, "other")
+    client.post(f"/api/device-links/{token}/key", json={"public_key": pub})
+    ann.post(f"/api/devices/links/{link['id']}/delegation", {"delegation": make_delegation(
+        ann.key, "ann", pub, "other", ann.clock() + DAY)})
+    r = ann.post(f"/api/devices/links/{link['id']}/cancel", {})
+    assert r.status_code == 409 and _code(r) == "link_delegated"
+
+
 def test_links_are_bound_to_their_player_and_their_key(make_player, client):
     ann, bob = make_player("ann"), make_player("bob")
     link, token = _link(ann)

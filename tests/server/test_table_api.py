@@ -314,3 +314,23 @@ def test_a_rotation_proof_is_good_once_and_cannot_bring_back_an_old_key(client, 
     old_style = dict(first, proof=sign(recovery, v1))
     assert client.post("/api/players/ann/key", json=old_style).status_code == 403
     assert client.get("/api/players/ann").get_json()["public_key"] == public_key_hex(k3)
+
+
+def test_the_games_listing_carries_what_each_table_asks_when_asked(make_player):
+    """GET /api/games?asked=true: each playing game of the caller's with the takeback
+    pending and the decisions, as its table route has them; not for others, not unasked."""
+    ann, bob = make_player("ann"), make_player("bob")
+    game_id = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
+    hold, _ = _hold_with_a_pot(game_id, ann, bob)
+    assert ann.play(game_id, "north", f"@takeback {hold}").status_code == 201
+    listed = {g["id"]: g for g in bob.get("/api/games?asked=true").get_json()["games"]}
+    table = bob.get(f"/api/games/{game_id}/table").get_json()
+    asked = listed[game_id]["asked"]
+    assert asked == {k: table[k] for k in ("seat", "pending", "decisions")}
+    assert asked["seat"] == "east" and "east" in asked["pending"]["owed"]
+    assert "asked" not in bob.get("/api/games").get_json()["games"][0]  # not asked for
+    unsigned = bob.get("/api/games?status=playing&asked=true", signed=False).get_json()
+    assert all("asked" not in g for g in unsigned["games"])  # nobody's seat: nothing asked
+    r = bob.get("/api/games?asked=perhaps")
+    assert r.status_code == 400 and r.get_json()["error"]["message"]

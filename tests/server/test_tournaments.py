@@ -18,8 +18,18 @@ from tests.helpers import tournaments as th
 NAMES = ("ann", "bob", "cyd", "dee", "eve", "fay")
 
 
+@pytest.fixture(autouse=True)
+def _same_games_every_run(monkeypatch, app):
+    """Bot games replayed alike on every run: fixed game seeds, ids, bot nonces and server
+    key, the players' keys fixed (_players), and the bots' own choices fixed by
+    PBEM_BOT_SEED (the helper)."""
+    th.fix_game_draws(monkeypatch, app)
+
+
 def _players(make_player, names=NAMES):
-    return make_player("org"), [make_player(n) for n in names]
+    """The organiser and the players, each with a fixed key (see _same_games_every_run)."""
+    return make_player("org", key=th.player_key("org")), [
+        make_player(n, key=th.player_key(n)) for n in names]
 
 
 def _keys(players):
@@ -103,7 +113,15 @@ def test_a_swiss_of_six_players_of_pig_runs_exports_and_verifies(app, make_playe
             pair = frozenset(table["players"])
             assert pair not in met  # nobody meets twice in a Swiss of three rounds
             met.add(pair)
-    _check_export(tmp_path, org, tid, info)
+    export = _check_export(tmp_path, org, tid, info)
+    # every draw is the fixed one, so each run plays these same games: the games' seeds
+    # and ids are counted, the entries signed by the fixed keys
+    games = [tb["game"] for rnd in export["rounds"] for tb in rnd["tables"]]
+    assert sorted(games) == games and all(g.startswith("test") for g in games)
+    assert [export["archives"][g]["seed"] for g in games] == [
+        th.game_seed(n).hex() for n in range(1, len(games) + 1)]
+    assert {e["player"]: e["public_key"] for e in export["entries"]} == {
+        p.name: p.public_key for p in players} and players[0].key == th.player_key("ann")
 
 
 @pytest.mark.slow
@@ -152,6 +170,14 @@ def test_an_odd_count_gives_a_bye_and_a_withdrawal_is_not_paired_again(app, make
     second = info["rounds"][1]
     assert all(quitter.name not in t["players"] for t in second["tables"])
     assert quitter.name not in second["byes"] and not second["byes"]  # four left: no bye
+    # running: the export verifies as a prefix (exit 5) from the round keys so far, with the
+    # seed kept secret, the withdrawal and the current round's unfinished games in it
+    running = org.get(f"/api/tournaments/{tid}/export").get_json()
+    assert running["seed"] is None and len(running["round_keys"]) == 3
+    code, out = _verify(tmp_path, running, "running.json")
+    verdict = json.loads(out)
+    assert code == 5 and verdict["outcome"] == "prefix" and not verdict["final"], out
+    assert verdict["rounds"] == 2 and verdict["standings"] == info["standings"]
     row = next(r for r in info["standings"] if r["player"] == bye)
     assert row["score"] >= rules.BYE  # the bye scored as a win
     info = th.play_out(app, org, tid, keys)
@@ -159,6 +185,9 @@ def test_an_odd_count_gives_a_bye_and_a_withdrawal_is_not_paired_again(app, make
     assert export["withdrawals"][0]["player"] == quitter.name
     report = rules.verify_tournament(export, verify_archive, get_game)
     assert report["complete"] and report["standings"] == info["standings"]
+    assert export["round_keys"] is None  # over: the seed, from which every key is checked
+    draw = rules.draw_seed(th.SEED, export["entries"])
+    assert running["round_keys"] == rules.round_keys(draw, 2)
 
 
 def test_tables_of_four_and_three_seat_stone_age_by_the_pairing(app, make_player):
@@ -281,6 +310,19 @@ def test_bad_documents_entries_and_closes_are_refused_with_a_sentence(app, make_
     refused(org.post(f"/api/tournaments/{tid}/start", {}), 409, "started")
     mine = ann.get(f"/api/tournaments/{tid}").get_json()["you"]
     assert mine["entered"] and mine["game"]
+
+
+def test_a_closed_tournament_not_started_verifies_as_a_prefix(app, make_player, tmp_path):
+    org, players = _players(make_player, NAMES[:4])
+    tid = th.create(org, th.document(org, type_="pig", options={"target": 6})).get_json()["id"]
+    for p in players:
+        assert th.join(p, tid).status_code == 200
+    assert th.close(org, tid, [p.name for p in players]).status_code == 200
+    export = org.get(f"/api/tournaments/{tid}/export").get_json()
+    assert export["seed"] is None and len(export["round_keys"]) == 1 and not export["rounds"]
+    code, out = _verify(tmp_path, export)
+    verdict = json.loads(out)
+    assert code == 5 and verdict["outcome"] == "prefix" and verdict["rounds"] == 0, out
 
 
 def test_leaving_before_the_close_strikes_the_entry(app, make_player):

@@ -59,10 +59,11 @@ def _run(doc, names, decide=None, rounds=None):
             _key(name), t.entry_message(tid, name, pub))})
     export["close"] = {"players": sorted(names),
                        "signature": sign(ORGANISER, t.close_message(tid, names))}
+    draw = t.draw_seed(SEED, export["entries"])
     game_def = CoopGame() if doc["format"] == "challenge" else TwoSeatGame()
     played = []
     for r in range(1, (rounds or t.rounds_in(doc, len(names))) + 1):
-        pairing = t.pair_round(doc, sorted(names), played, SEED, tid, r)
+        pairing = t.pair_round(doc, sorted(names), played, draw, tid, r)
         tables, scored = [], []
         for i, seats in enumerate(pairing["tables"], start=1):
             gid = f"g{r}x{i}"
@@ -75,12 +76,38 @@ def _run(doc, names, decide=None, rounds=None):
             scored.append(t.score_game(game_def, header, result))
         export["rounds"].append({"round": r, "tables": tables, "byes": pairing["byes"]})
         played.append(t.scored_round(pairing, scored))
-    export["standings"] = t.standings(doc, sorted(names), played, SEED, tid)
+    export["standings"] = t.standings(doc, sorted(names), played, draw, tid)
     return export
 
 
+def _running(export, rounds, playing=()):
+    """``export`` as the server shows it while round ``rounds`` is being played: the rounds
+    so far, the games ``playing`` (ids) unfinished, no seed, the round keys so far."""
+    doc, tid = export["document"], export["tournament"]
+    running = copy.deepcopy(export)
+    running["rounds"] = running["rounds"][:rounds]
+    kept = {tb["game"] for rnd in running["rounds"] for tb in rnd["tables"]}
+    running["archives"] = {g: a for g, a in running["archives"].items() if g in kept}
+    for gid in playing:
+        running["archives"][gid]["result"] = None
+    names = sorted(e["player"] for e in export["entries"])
+    draw = t.draw_seed(SEED, export["entries"])
+    game_def = TwoSeatGame()
+    played = []
+    for rnd in running["rounds"]:
+        scored = [None if running["archives"][tb["game"]]["result"] is None else
+                  t.score_game(game_def, running["archives"][tb["game"]]["header"],
+                               running["archives"][tb["game"]]["result"])
+                  for tb in rnd["tables"]]
+        played.append(t.scored_round({"tables": [tb["players"] for tb in rnd["tables"]],
+                                      "byes": rnd["byes"]}, scored))
+    running["standings"] = t.standings(doc, names, played, draw, tid)
+    running["seed"], running["round_keys"] = None, t.round_keys(draw, rounds)
+    return running
+
+
 def _verify_game(archive):
-    return {"complete": True, "result": archive["result"]}
+    return {"complete": archive["result"] is not None, "result": archive["result"]}
 
 
 def _verify(export, coop=False):
@@ -244,6 +271,63 @@ def test_a_withdrawn_player_is_not_paired_from_its_round_on():
     r2 = t.pair_round(doc, SIX, [scored], SEED, tid, 2, withdrawn={"ann": 2})
     assert "ann" not in [p for tb in r2["tables"] for p in tb]
     assert len(r2["byes"]) == 1  # five left: one bye
+
+
+def test_a_running_tournament_verifies_as_a_prefix_from_the_round_keys_so_far():
+    export = _run(_document(), SIX)
+    playing = [tb["game"] for tb in export["rounds"][1]["tables"][:2]]
+    running = _running(export, 2, playing)
+    report = _verify(running)
+    assert report["rounds"] == 2 and report["games"] == 6
+    assert not report["final"] and not report["complete"]
+    assert report["standings"] == running["standings"]
+    # the seed stays secret: the keys of later rounds cannot be had from the ones revealed
+    assert t.round_keys(t.draw_seed(SEED, export["entries"]), 3)[:3] == running["round_keys"]
+    cases = []
+    bad = copy.deepcopy(running)
+    bad["round_keys"][0] = "ab" * 32  # another seeding than the committed seed gives
+    cases.append((bad, "bad_pairing", "round 1's pairing is not the one"))
+    bad = copy.deepcopy(running)
+    bad["round_keys"].append("cd" * 32)  # a key for a round not paired
+    cases.append((bad, "bad_seed", "one key (64 hex digits) for each round"))
+    bad = copy.deepcopy(running)
+    bad["round_keys"] = None
+    cases.append((bad, "bad_seed", "one key (64 hex digits) for each round"))
+    bad = copy.deepcopy(running)  # an unfinished game in a round before the current one
+    bad["archives"][bad["rounds"][0]["tables"][0]["game"]]["result"] = None
+    cases.append((bad, "unfinished", "round 1 table 1"))
+    bad = _running(export, 2, playing)
+    bad["seed"] = "00" * 32  # a seed, but not the committed one
+    cases.append((bad, "bad_seed", "does not match the document's commitment"))
+    for bad, code, words in cases:
+        with pytest.raises(t.TournamentError) as refused:
+            _verify(bad)
+        assert refused.value.code == code and words in refused.value.message, \
+            refused.value.message
+    # closed but not started: the seeding's key alone; nothing paired, nobody scored
+    report = _verify(_running(export, 0))
+    assert report["rounds"] == 0 and not report["final"]
+    assert [row["score"] for row in report["standings"]] == [0] * 6
+    # the same tournament, over, verifies in full from its revealed seed
+    assert _verify(export)["final"] and _verify(export)["complete"]
+
+
+def test_the_draws_mix_the_organisers_seed_with_every_entrys_signature():
+    export = _run(_document(), SIX)
+    entries = export["entries"]
+    draw = t.draw_seed(SEED, entries)
+    assert draw == t.draw_seed(SEED, list(reversed(entries)))  # the players' order, not theirs
+    assert draw != SEED and draw != t.draw_seed(bytes(32), entries)
+    other = copy.deepcopy(entries)
+    other[0]["signature"] = sign(bytes([99]) * 32, b"another key's entry")
+    assert t.draw_seed(SEED, other) != draw  # one player's entry changes every draw
+    # so the organiser, knowing its seed, still cannot tell the seeding before the entries
+    doc, tid = export["document"], export["tournament"]
+    assert t.seeded_order(SIX, draw, tid) != t.seeded_order(SIX, SEED, tid) or \
+        t.seeded_order(SIX, t.draw_seed(SEED, other), tid) != t.seeded_order(SIX, draw, tid)
+    assert export["rounds"][0]["tables"] == [
+        {"game": f"g1x{i}", "players": seats} for i, seats in enumerate(
+            t.pair_round(doc, SIX, [], draw, tid, 1)["tables"], start=1)]
 
 
 def test_pairings_depend_on_the_seed_and_nothing_else():

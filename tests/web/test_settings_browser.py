@@ -593,6 +593,38 @@ def test_a_cli_home_claims_a_link_this_browser_made_and_its_moves_verify(
     assert not csp_violations(browser)
 
 
+def test_a_no_to_the_fingerprint_stops_the_waiting_claim_at_once(browser, live, tmp_path):
+    """The player answers No on the page: the page cancels the link on the server, and the
+    waiting ``pbem device claim`` stops with a sentence (not when the link expires)."""
+    settings_page(browser, live)
+    by_id(browser, "device-label").send_keys("tablet")
+    submit(browser, "device-form")
+    link = wait(browser, 20, lambda d: by_id(d, "device-url").text or None, "no link shown")
+    home = tmp_path / "tablet-home"
+    proc = _claim(home, link)
+    try:
+        line = proc.stderr.readline()
+        assert "fingerprint" in line, (line, proc.stderr.read())
+        fingerprint = line.split()[-1]
+        wait(browser, 20, lambda d: by_id(d, "device-fingerprint-here").text == fingerprint,
+             "the page never showed the home's fingerprint")
+        by_id(browser, "device-confirm-no").click()
+        kind, text = status_text(browser, "device-status")
+        assert "bad" in kind and "the link is cancelled" in text, text
+        out, err = proc.communicate(timeout=60)  # well before the link's ten minutes
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 1, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("pbem: the browser answered No") and "Traceback" not in err, err
+    assert not (home / "device.json").exists()
+    listed = [d["label"] for d in signed_get(browser, "/api/devices")["devices"]]
+    assert "tablet" not in listed
+    assert not csp_violations(browser)
+
+
 def test_claiming_is_refused_in_a_sentence(live, cli_player, tmp_path):
     from tests.client.conftest import Player
     stranger = Player(live.url, tmp_path / "new-home", "nobody")

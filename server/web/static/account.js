@@ -432,7 +432,14 @@
         $("device-confirm").hidden = false;
         $("device-confirm-yes").onclick = function () { resolve(seen); };
         $("device-confirm-no").onclick = function () {
-          reject(new Error("you said the fingerprints differ: nothing was delegated"));
+          $("device-confirm").hidden = true;
+          // cancel the link on the server: the device that posted the key stops waiting
+          var said = new Error("you said the fingerprints differ: nothing was delegated, " +
+                               "and the link is cancelled");
+          keys().linkCancel(player, link.id).then(function () { reject(said); }, function (e) {
+            reject(new Error("you said the fingerprints differ: nothing was delegated (the " +
+                             "link could not be cancelled: " + e.message + ")"));
+          });
         };
       });
     }).then(function (seen) {

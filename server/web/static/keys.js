@@ -556,7 +556,8 @@
   /* Let another browser or phone play for `player`, as `pbem device add --browser` does,
      from this browser's main key (client/commands_devices.py _add_browser):
        linkStart(player, label) -> the one-time link {id, url, expires_at, status}
-       linkState(player, id) -> {status: waiting|key|delegated|done|expired, fingerprint...}
+       linkState(player, id) -> {status: waiting|key|delegated|done|cancelled|expired, ...};
+       linkCancel(player, id): the player answered No: the link is cancelled on the server
        linkDeliver(player, id, deviceKey, label, notAfter): the delegation
          (shared/delegation.py: DELEGATION_DOMAIN + canonical JSON of player, device_key,
          label, not_after) signed by the main key, posted for the other browser to fetch. */
@@ -580,6 +581,11 @@
 
   function linkState(player, id) {
     return signedFetch(player, "GET", "/api/devices/links/" + Number(id), null)
+      .then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
+  }
+
+  function linkCancel(player, id) {
+    return signedFetch(player, "POST", "/api/devices/links/" + Number(id) + "/cancel", {})
       .then(function (a) { if (!a.ok) { throw failure(a); } return a.data; });
   }
 
@@ -785,6 +791,7 @@
     signers: signers,
     linkStart: linkStart,
     linkState: linkState,
+    linkCancel: linkCancel,
     linkDeliver: linkDeliver,
     mailOn: mailOn,
     mailOff: mailOff,
