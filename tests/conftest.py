@@ -178,9 +178,10 @@ def make_player(client, clock):
     return make
 
 
-def pytest_terminal_summary(terminalreporter):
-    """Print the reliability figures the durability and fuzz tests gathered
-    (docs/RELIABILITY.md)."""
+def _sections():
+    """What this process has to print at the end of the run, as {title: lines}: the
+    reliability figures the durability and fuzz tests gathered (docs/RELIABILITY.md) and the
+    browser tests' screenshots."""
     import sys
     lines = []
     durability = sys.modules.get("tests.server.test_durability")
@@ -194,7 +195,42 @@ def pytest_terminal_summary(terminalreporter):
     figures = sys.modules.get("tests.figures")
     if figures is not None:
         lines += figures.lines()
-    if lines:
+    sections = {"reliability figures": lines} if lines else {}
+    web = sys.modules.get("tests.web.conftest")
+    if web is not None and web.SHOTS:
+        sections["page screenshots"] = [str(path) for path in web.SHOTS]
+    return sections
+
+
+#: the sections the parallel run's workers sent back (pytest-xdist)
+_FROM_WORKERS = {}
+
+
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workeroutput"):  # a worker of ``-n``: its controller prints
+        session.config.workeroutput["pbem_sections"] = _sections()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    for title, lines in (getattr(node, "workeroutput", None) or {}).get(
+            "pbem_sections", {}).items():
+        _FROM_WORKERS.setdefault(title, []).extend(lines)
+
+
+def pytest_terminal_summary(terminalreporter):
+    sections = _sections()
+    for title, lines in _FROM_WORKERS.items():
+        sections.setdefault(title, []).extend(lines)
+    figures = sections.get("reliability figures")
+    if figures:
         terminalreporter.section("reliability figures")
-        for line in lines:
+        for line in sorted(set(figures)):
             terminalreporter.write_line(line)
+    shots = sections.get("page screenshots")
+    if shots:
+        terminalreporter.section("page screenshots")
+        folders = sorted({os.path.dirname(path) for path in shots})
+        terminalreporter.write_line(f"{len(shots)} screenshots in {', '.join(folders)}")
+        for path in shots:
+            terminalreporter.write_line(f"  {os.path.basename(path)}")

@@ -24,6 +24,23 @@ def test_the_default_run_leaves_out_the_slow_marker():
     assert "slow:" in cfg["tool:pytest"]["markers"]
 
 
+def test_the_default_run_uses_every_core_and_the_readme_names_its_time():
+    """The default run is parallel (each test file in one worker: module-scoped servers and
+    ordered modules stay whole), pytest-xdist is among the test extras, and the README's
+    sentence on the test command names a measured time in seconds and its load."""
+    import re
+    cfg = configparser.ConfigParser()
+    cfg.read(os.path.join(ROOT, "setup.cfg"))
+    addopts = shlex.split(cfg["tool:pytest"]["addopts"])
+    assert addopts[addopts.index("-n") + 1] == "auto"
+    assert addopts[addopts.index("--dist") + 1] == "loadfile"
+    assert "pytest-xdist" in cfg["options.extras_require"]["test"]
+    readme = " ".join(_read("README.md").split())
+    sentence = readme[readme.index("That default run is"):][:600]
+    assert re.search(r"\d[\d,]* s measured on a 2-core machine", sentence), sentence
+    assert "load average" in sentence
+
+
 def test_ci_runs_the_readme_command_and_the_slow_runs():
     ci = _read(".ci/run")
     readme = _read("README.md")

@@ -56,7 +56,8 @@ def test_readme_walk_through_runs_against_the_first_set_up_command(tmp_path):
         "trap 'kill $(jobs -p) 2>/dev/null' EXIT",
         # the installed package is the one under test: run only the server half of the command
         f"pbem-server run --port {port} 2>{demo}/server.log &",
-        f"for i in $(seq 50); do curl -sf http://127.0.0.1:{port}/api/health >/dev/null && break;"
+        # polled every 0.2 s for up to two minutes: a busy machine starts a server slowly
+        f"for i in $(seq 600); do curl -sf http://127.0.0.1:{port}/api/health >/dev/null && break;"
         " sleep 0.2; done",
         walk.replace("/tmp/pbem-demo", demo).replace("5000", port),
         "echo WALKTHROUGH-OK",

@@ -11,6 +11,7 @@ import os
 FULL = os.environ.get("PBEM_FULL_EXAMPLES") == "1"
 
 
-def examples(full):
-    """``max_examples`` for a property whose full run tries ``full`` examples."""
-    return full if FULL else min(full, max(40, full // 10))
+def examples(full, least=40):
+    """``max_examples`` for a property whose full run tries ``full`` examples: a tenth of it,
+    never fewer than ``least`` (one many-case property may ask for fewer)."""
+    return full if FULL else min(full, max(least, full // 10))

@@ -190,6 +190,31 @@ def test_openapi_document_is_served(client):
     assert "ErrorSchema" in json.dumps(doc) or "Error" in json.dumps(doc)
 
 
+def test_the_openapi_document_written_on_first_read_documents_every_api_route(app):
+    """create_app leaves the document to its first read (server/http/errors.py): that read,
+    made by several threads at once, still documents every route of every blueprint, each
+    blueprint once, and every reader gets the same document."""
+    import re
+    import threading
+    docs = []
+
+    def read():
+        docs.append(app.test_client().get("/api/openapi.json").get_json())
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(docs) == 4 and all(doc == docs[0] for doc in docs)
+    paths = docs[0]["paths"]
+    smorest = app.extensions["flask-smorest"]["blp_name_to_api"]
+    routes = {re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
+              for rule in app.url_map.iter_rules() if rule.endpoint.split(".", 1)[0] in smorest}
+    assert routes and routes <= set(paths), sorted(routes - set(paths))
+    tags = [tag["name"] for tag in docs[0]["tags"]]
+    assert sorted(tags) == sorted(smorest) and len(tags) == len(set(tags))
+
+
 def test_unknown_route_and_game_are_json_404(make_player, client):
     ann = make_player("ann")
     r = client.get("/api/nothing")

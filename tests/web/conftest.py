@@ -21,7 +21,8 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
          "--disable-component-update", "--disable-sync", "--no-first-run",
          "--disable-dev-shm-usage", "--window-size=1280,900")
 _names = count(1)
-_shots = []
+#: every screenshot taken in this process (the run's summary lists them: tests/conftest.py)
+SHOTS = []
 
 
 def _missing():
@@ -35,21 +36,38 @@ def _missing():
     return None
 
 
-@pytest.fixture(scope="session")
-def chrome():
-    reason = _missing()
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests cannot run under CI: {reason}")
-        pytest.skip(f"browser tests need Chromium: {reason}")
+def _launch(profile=None):
+    """A new headless Chromium under chromedriver; ``profile``: its user-data-dir (its own
+    IndexedDB and cookies), else a throw-away one.  The caller quits it."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in FLAGS:
         options.add_argument(flag)
+    if profile is not None:
+        options.add_argument(f"--user-data-dir={profile}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+@pytest.fixture(scope="session")
+def launch_chromium():
+    """``launch_chromium(profile=None)`` starts another Chromium (``_launch``; the caller
+    quits it): the one way every browser test gets one.  Without Chromium the browser tests
+    skip, except under CI, where they fail."""
+    reason = _missing()
+    if reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests cannot run under CI: {reason}")
+        pytest.skip(f"browser tests need Chromium: {reason}")
+    return _launch
+
+
+@pytest.fixture(scope="session")
+def chrome(launch_chromium):
+    """The run's shared Chromium (``browser`` hands it to a test with no earlier cookies)."""
+    driver = launch_chromium()
     try:
         yield driver
     finally:
@@ -112,7 +130,7 @@ def screenshot(shots_dir):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
         path = shots_dir / f"{name}.png"
         driver.save_screenshot(str(path))
-        _shots.append(path)
+        SHOTS.append(path)
         return path
     return take
 
@@ -136,15 +154,8 @@ def shots(shots_dir):
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
             path = Path(shots_dir) / f"{name}-{label}.png"
             driver.save_screenshot(str(path))
+            SHOTS.append(path)
             out.append(path)
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         return out
     return take
-
-
-def pytest_terminal_summary(terminalreporter):
-    if _shots:
-        terminalreporter.section("page screenshots")
-        terminalreporter.write_line(f"{len(_shots)} screenshots in {_shots[0].parent}")
-        for path in _shots:
-            terminalreporter.write_line(f"  {path.name}")

@@ -17,7 +17,6 @@ import requests
 
 from shared.archive import load_archive, verify_archive
 from tests.helpers.browser import _by, by_id, csp_violations, sign_up, status_text, submit, wait
-from tests.web.conftest import CHROMEDRIVER, CHROMIUM, FLAGS, _missing
 
 SUFFIX = str(os.getpid() % 1000)
 ANN, BOB = "hana" + SUFFIX, "ravi" + SUFFIX
@@ -52,33 +51,16 @@ def run_async(driver, script, *args):
     return driver.execute_async_script(script, *args)
 
 
-def _driver(folder):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={folder}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-
-
 @pytest.fixture(scope="module")
-def profiles(tmp_path_factory):
+def profiles(launch_chromium, tmp_path_factory):
     """``profiles(n)``: the n-th browser profile (its own user-data-dir: its own IndexedDB
     and cookies), started on first use; all are closed at the end of the module."""
-    reason = _missing()
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests cannot run under CI: {reason}")
-        pytest.skip(f"browser tests need Chromium: {reason}")
     root = tmp_path_factory.mktemp("profiles")
     drivers = {}
 
     def get(n):
         if n not in drivers:
-            drivers[n] = _driver(root / f"profile{n}")
+            drivers[n] = launch_chromium(root / f"profile{n}")
         return drivers[n]
     try:
         yield get

@@ -11,22 +11,14 @@ import requests
 
 from shared.archive import verify_archive
 from tests.helpers.browser import _by, csp_violations, wait
-from tests.web.conftest import CHROMEDRIVER, CHROMIUM, FLAGS
 
 HOSTILE = 'Hello <b>east</b> & "all" <script>alert(1)</script>\nsecond line'
 
 
 @pytest.fixture
-def second_browser(chrome):
+def second_browser(launch_chromium):
     """Another Chromium (its own cookies and IndexedDB): the other reader."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = launch_chromium()
     try:
         yield driver
     finally:
