@@ -5,10 +5,19 @@
 ``PBEM_SMTP_PORT``, ``PBEM_SMTP_USER``, ``PBEM_SMTP_PASSWORD``,
 ``PBEM_SMTP_TLS`` (``starttls`` or ``ssl``).  ``PBEM_MAIL_FROM`` is the sender.
 Without any of them, every notice is written to the server log in full.
+
+``PBEM_SMTP_TIMEOUT`` (seconds, default 30) bounds one whole conversation with the SMTP
+server, not each read: a server that trickles its answers a line at a time, each within a
+socket timeout, is hung up on at that deadline (and the notice retried), so the worker is never
+held longer, and never past its two-minute claim on the notice (another worker would then
+send it again).  Once the server has accepted the message (250 after DATA) it is sent: a
+failing QUIT after that does not make it a retry, which would deliver it twice.
 """
 
 import logging
 import smtplib
+import socket
+import threading
 from email.message import EmailMessage
 from email.utils import make_msgid
 from urllib.parse import parse_qs, unquote, urlparse
@@ -66,17 +75,65 @@ def send_email(config, to, subject, body, reply_to=None, headers=None):
     for name, value in headers.items():
         msg[name] = value
     msg.set_content(body)
+    total = float(config.get("PBEM_SMTP_TIMEOUT") or SMTP_TIMEOUT)
+    smtp = _bounded(settings["tls"])(timeout=min(10.0, total))
+    smtp.deadline = total
     try:
-        cls = smtplib.SMTP_SSL if settings["tls"] == "ssl" else smtplib.SMTP
-        with cls(settings["host"], settings["port"], timeout=10) as smtp:
-            if settings["tls"] == "starttls":
-                smtp.starttls()
-            if settings["user"]:
-                smtp.login(settings["user"], settings["password"] or "")
-            smtp.send_message(msg)
+        smtp.connect(settings["host"], settings["port"])
+        if settings["tls"] == "starttls":
+            smtp.starttls()
+        if settings["user"]:
+            smtp.login(settings["user"], settings["password"] or "")
+        smtp.send_message(msg)
     except (OSError, smtplib.SMTPException) as exc:
-        raise SendError(f"SMTP {settings['host']}:{settings['port']}: {exc}") from None
+        smtp.close()
+        why = "no answer within the deadline" if smtp.hung_up else exc
+        raise SendError(f"SMTP {settings['host']}:{settings['port']}: {why}") from None
+    try:
+        smtp.quit()
+    except (OSError, smtplib.SMTPException) as exc:  # accepted already: sent, never again
+        log.info("SMTP %s: the message was accepted; its QUIT failed (%s)", settings["host"],
+                 exc)
+    finally:
+        smtp.close()
     return "sent"
+
+
+#: the longest one SMTP conversation may take, in seconds (``PBEM_SMTP_TIMEOUT``)
+SMTP_TIMEOUT = 30
+
+
+def _bounded(tls):
+    """An SMTP (or SMTP_SSL) class whose connection is shut at ``deadline`` seconds after
+    it opened, whatever the server is doing: a blocked read then returns at once."""
+    base = smtplib.SMTP_SSL if tls == "ssl" else smtplib.SMTP
+
+    class Bounded(base):
+        deadline, hung_up, _timer = SMTP_TIMEOUT, False, None
+
+        def _get_socket(self, host, port, timeout):
+            sock = super()._get_socket(host, port, timeout)
+            self._timer = threading.Timer(self.deadline, self._hang_up)
+            self._timer.daemon = True
+            self._timer.start()
+            return sock
+
+        def _hang_up(self):
+            sock = self.sock  # the TLS socket after STARTTLS: the one being read
+            if sock is None:
+                return
+            self.hung_up = True
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+        def close(self):
+            if self._timer is not None:
+                self._timer.cancel()
+            super().close()
+
+    return Bounded
 
 
 class PrivateDestination(Exception):

@@ -1,0 +1,216 @@
+"""The third attack on the running service: the notice worker against a hostile or broken SMTP
+server, plain-words mail replies with header injection, and the pages' headers.
+
+Each test names the attack it keeps (docs/RELIABILITY.md, "The third attack").
+"""
+
+import socket
+import threading
+from email.message import EmailMessage
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP as AioSMTP
+
+from tests.helpers.mail import Inbox, SmtpServer, pig_game, post_mail, tick
+from tests.liveserver import free_port
+
+
+def _notices(app):
+    from server.db import db
+    from server.db.models import Notice
+    with app.app_context():
+        return [(n.status, n.attempts, n.last_error or "")
+                for n in db.session.execute(db.select(Notice).order_by(Notice.id)).scalars()]
+
+
+class _Trickler:
+    """An SMTP server that never finishes its greeting: one "220-" line every 0.2 s, each well
+    inside a socket timeout, up to ``lines`` lines; it counts what it sent before the client
+    hung up."""
+
+    def __init__(self, lines=100):
+        self.port, self.lines, self.sent = free_port(), lines, 0
+        self.started = threading.Event()
+        self.done = threading.Event()
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", self.port))
+        self.sock.listen(4)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        conn, _ = self.sock.accept()
+        with conn:
+            conn.settimeout(0.2)
+            for _ in range(self.lines):
+                try:
+                    conn.sendall(b"220-please wait\r\n")
+                    self.sent += 1
+                    if self.sent == 2:
+                        self.started.set()
+                    if conn.recv(64) == b"":  # the client hung up
+                        break
+                except socket.timeout:
+                    continue
+                except OSError:
+                    break
+        self.started.set()
+        self.done.set()
+
+    def close(self):
+        self.sock.close()
+        self.thread.join(30)
+
+
+def test_a_trickling_smtp_server_is_hung_up_on_at_the_deadline_and_the_web_serves(
+        app, make_player, clock):
+    """A server that trickles its greeting a line at a time held the worker for as long as it
+    liked (each read is within the 10 s socket timeout): past the notice's two-minute claim,
+    when a second worker sends it again.  Now the whole conversation has a deadline; the web
+    answers a move meanwhile; the notice is retried and sent once when the server is good."""
+    trickler = _Trickler(lines=100)
+    app.config["PBEM_SMTP_URL"] = f"smtp://127.0.0.1:{trickler.port}"
+    app.config["PBEM_SMTP_TIMEOUT"] = "1"
+    try:
+        game_id, ann, bob = pig_game(make_player, clock)
+        results = {}
+        worker = threading.Thread(target=lambda: results.update(tick(app)))
+        worker.start()
+        assert trickler.started.wait(30)
+        # the web process meanwhile: a move by the seat the notice is about
+        seat = ann.get(f"/api/games/{game_id}/view").get_json()["view"]["to_act"][0]
+        mover = ann if seat == "north" else bob
+        assert mover.play(game_id, seat, "hold").status_code == 201
+        worker.join(60)
+        assert not worker.is_alive()
+        assert trickler.done.wait(30)
+    finally:
+        trickler.close()
+    assert trickler.sent < trickler.lines  # hung up on: the server never finished
+    assert results["sent"] == 0
+    first = _notices(app)[0]
+    assert first[0] == "pending" and first[1] == 1 and "deadline" in first[2]
+    good = SmtpServer()
+    good.start()
+    try:
+        app.config["PBEM_SMTP_URL"] = f"smtp://127.0.0.1:{good.port}"
+        clock.advance(31)
+        tick(app)
+        tick(app)
+        assert [s for s, _, _ in _notices(app)] == ["sent"] * len(_notices(app))
+        assert len(good.messages) == len(_notices(app))  # none lost, none twice
+    finally:
+        good.stop()
+
+
+class _QuitFails(AioSMTP):
+    async def smtp_QUIT(self, arg):
+        await self.push("451 4.3.0 something broke while closing")
+        self.transport.close()
+
+
+class _Flaky(Inbox):
+    """Answers 451 to the first DATA, then accepts."""
+
+    def __init__(self):
+        super().__init__()
+        self.refused = 0
+
+    async def handle_DATA(self, server, session, envelope):
+        if not self.refused:
+            self.refused += 1
+            return "451 4.3.0 try again later"
+        return await super().handle_DATA(server, session, envelope)
+
+
+class _Server(Controller):
+    def __init__(self, handler, smtp_class=AioSMTP):
+        self.smtp_class = smtp_class
+        super().__init__(handler, hostname="127.0.0.1", port=free_port())
+
+    def factory(self):
+        return self.smtp_class(self.handler)
+
+
+def test_a_failing_quit_after_the_message_was_accepted_sends_it_once(app, make_player, clock):
+    """The server accepted the notice (250 after DATA) and then failed its QUIT: the worker
+    counted the notice unsent and sent it again on every retry (3 copies in 3 ticks)."""
+    inbox = Inbox()
+    server = _Server(inbox, _QuitFails)
+    server.start()
+    try:
+        app.config["PBEM_SMTP_URL"] = f"smtp://127.0.0.1:{server.port}"
+        pig_game(make_player, clock)
+        for _ in range(3):
+            tick(app)
+            clock.advance(3600)
+        assert [s for s, _, _ in _notices(app)] == ["sent"]
+        assert len(inbox.messages) == 1
+    finally:
+        server.stop()
+
+
+def test_a_4xx_after_data_is_retried_and_delivered_once(app, make_player, clock):
+    inbox = _Flaky()
+    server = _Server(inbox)
+    server.start()
+    try:
+        app.config["PBEM_SMTP_URL"] = f"smtp://127.0.0.1:{server.port}"
+        pig_game(make_player, clock)
+        assert tick(app)["sent"] == 0
+        (status, attempts, error), = _notices(app)
+        assert status == "pending" and attempts == 1 and "451" in error
+        clock.advance(31)
+        assert tick(app)["sent"] == 1
+        clock.advance(3600)
+        assert tick(app)["sent"] == 0
+        assert inbox.refused == 1 and len(inbox.messages) == 1
+    finally:
+        server.stop()
+
+
+def _mail_on(player, clock):
+    from shared.delegation import make_delegation
+    made = player.post("/api/mail/key").get_json()
+    delegation = make_delegation(player.key, player.name, made["device_key"], "mail",
+                                 clock() + 30 * 86400)
+    assert player.post("/api/mail/key/delegation",
+                       {"delegation": delegation}).status_code == 200
+
+
+def test_header_injection_through_a_plain_reply_reaches_no_one_else(app, client, make_player,
+                                                                    clock, smtp):
+    """A reply whose Subject (an encoded word), Message-ID (folded) and move line carry CR/LF
+    and a Bcc: the answers go to the player's address alone, with none of the attacker's
+    headers, and the move line plays only its first line."""
+    app.config["PBEM_MAIL_FROM"] = "pbem@pbem.example"
+    game_id, ann, bob = pig_game(make_player, clock)
+    _mail_on(ann, clock)
+    tick(app)
+    (notice,) = [m for m in smtp.messages if m["To"] == "ann@example.org"]
+    smtp.messages.clear()
+    smtp.raw.clear()
+    hostile = (
+        f"From: ann@example.org\r\nTo: {notice['Reply-To']}\r\n"
+        "Subject: =?utf-8?q?Re:_move=0D=0ABcc:_evil@attacker.example=0D=0A=0D=0Ahi?=\r\n"
+        "Message-ID: <x@mail.example.org\r\n Bcc: evil@attacker.example>\r\n"
+        f"In-Reply-To: {notice['Message-ID']}\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n\r\n"
+        "nonsense\rBcc: evil@attacker.example\r\n").encode()
+    r = post_mail(client, hostile)
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["plain"]["code"] == "bad_notation"  # "nonsense" alone was read
+    tick(app)
+    assert smtp.messages and all(m["To"] == "ann@example.org" for m in smtp.messages)
+    for raw, msg in zip(smtp.raw, smtp.messages, strict=True):
+        head = raw.split(b"\r\n\r\n", 1)[0].lower()
+        assert b"\nbcc:" not in head and b"\ncc:" not in head
+        assert "\n" not in msg["Subject"] and "\r" not in msg["Subject"]
+    # the same line with a real move on it plays that move alone
+    msg = EmailMessage()
+    msg["From"], msg["To"] = "ann@example.org", smtp.messages[-1]["Reply-To"]
+    msg["Subject"], msg["In-Reply-To"] = "Re: x", smtp.messages[-1]["Message-ID"]
+    msg.set_content("hold\rpeek\n")
+    r = post_mail(client, msg.as_bytes())
+    assert r.get_json()["plain"]["move"] == "hold", r.get_json()
