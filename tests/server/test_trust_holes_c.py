@@ -214,3 +214,59 @@ def test_header_injection_through_a_plain_reply_reaches_no_one_else(app, client,
     msg.set_content("hold\rpeek\n")
     r = post_mail(client, msg.as_bytes())
     assert r.get_json()["plain"]["move"] == "hold", r.get_json()
+
+
+def _interleave(monkeypatch, domain, act):
+    """Run ``act`` once, as a second request, at the moment the service checks a signature
+    of ``domain``: the other request lands between that check and the write that follows."""
+    from server.game import tournaments
+    real, done = tournaments.verify, []
+
+    def verify(public_key, message, signature):
+        ok = real(public_key, message, signature)
+        if not done and message.startswith(domain):
+            done.append(None)
+            other = threading.Thread(target=lambda: done.__setitem__(0, act()))
+            other.start()  # a request of its own: its own context and session
+            other.join(60)
+        return ok
+
+    monkeypatch.setattr(tournaments, "verify", verify)
+    return done
+
+
+def test_an_entry_landing_during_the_close_is_never_left_out_of_the_signed_list(
+        app, make_player, monkeypatch):
+    """The close read the entrants, checked the organiser's signature of that list and then
+    closed: an entry committed in between was in the tournament, paired, and in no signed
+    list (the export then fails to verify).  Now the close is refused and signed again."""
+    from tests.helpers import tournaments as th
+    org, ann, bob, cyd = (make_player(n) for n in ("org", "ann", "bob", "cyd"))
+    tid = th.create(org, th.document(org, type_="pig", options={"target": 6})).get_json()["id"]
+    assert th.join(ann, tid).status_code == 200 and th.join(bob, tid).status_code == 200
+    late = _interleave(monkeypatch, b"pbem-tournament-close-v1\n",
+                       lambda: th.join(cyd, tid).status_code)
+    r = th.close(org, tid, ["ann", "bob"])
+    assert late == [200]
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "entry_changed", \
+        r.get_json()
+    info = org.get(f"/api/tournaments/{tid}").get_json()
+    assert info["status"] == "open" and len(info["entries"]) == 3
+    assert th.close(org, tid, ["ann", "bob", "cyd"]).status_code == 200
+
+
+def test_an_entry_checked_before_the_close_cannot_land_after_it(app, make_player, monkeypatch):
+    """The join checked that entry was open before its signature check, then wrote: a close
+    committed in between let an entry into a closed tournament, after the signed list."""
+    from tests.helpers import tournaments as th
+    org, ann, bob, cyd = (make_player(n) for n in ("org", "ann", "bob", "cyd"))
+    tid = th.create(org, th.document(org, type_="pig", options={"target": 6})).get_json()["id"]
+    assert th.join(ann, tid).status_code == 200 and th.join(bob, tid).status_code == 200
+    closed = _interleave(monkeypatch, b"pbem-tournament-entry-v1\n",
+                         lambda: th.close(org, tid, ["ann", "bob"]).status_code)
+    r = th.join(cyd, tid)
+    assert closed == [200]
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "entry_closed", \
+        r.get_json()
+    info = org.get(f"/api/tournaments/{tid}").get_json()
+    assert sorted(e["player"] for e in info["entries"]) == ["ann", "bob"]
