@@ -270,3 +270,48 @@ def test_an_entry_checked_before_the_close_cannot_land_after_it(app, make_player
         r.get_json()
     info = org.get(f"/api/tournaments/{tid}").get_json()
     assert sorted(e["player"] for e in info["entries"]) == ["ann", "bob"]
+
+
+def test_a_name_of_another_player_in_other_case_or_with_another_players_key_is_refused(
+        make_player):
+    """"ANN" registered beside "ann" (201), passing for her in every list and message; the
+    name of one player with the key of another matched two rows: a 500."""
+    ann, bob = make_player("ann"), make_player("bob")
+    for name in ("ANN", "Ann", "aNn"):
+        r = make_player(name, register=False).register()
+        assert r.status_code == 409 and r.get_json()["error"]["code"] == "name_taken", \
+            r.get_json()
+    thief = make_player("ann", register=False)
+    thief.key, thief.public_key = bob.key, bob.public_key
+    r = thief.register()
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "name_taken", r.get_json()
+    assert ann.get("/api/players/ann").get_json()["public_key"] == ann.public_key
+
+
+def test_a_channel_url_whose_host_two_parsers_read_differently_is_refused():
+    """A Discord URL that is not Discord's: "https://evil.example\\@discord.com/api/webhooks"
+    read as discord.com when it was checked and was sent to evil.example (urllib3 reads the
+    backslash as the path's start), with the notice and its game in it."""
+    from urllib3.util import parse_url
+
+    from server.workers.channels import ChannelError, check_target
+    hostile = ["https://evil.example\\@discord.com/api/webhooks/1/x",
+               "https://user:pw@discord.com/api/webhooks/1/x",
+               "https://discord.com\\@evil.example/api/webhooks/1/x"]
+    assert parse_url(hostile[0]).host == "evil.example"
+    for url in hostile:
+        for kind in ("discord", "json"):
+            try:
+                got = check_target(kind, {"url": url})
+            except ChannelError as refused:
+                assert "host" in refused.message or "discord" in refused.message
+            else:
+                raise AssertionError(f"{kind} {url!r} accepted as {got}")
+    for kind in ("slack", "json"):
+        try:
+            check_target(kind, {"url": "https://evil.example\\@hooks.slack.com/services/x"})
+            raise AssertionError("accepted")
+        except ChannelError:
+            pass
+    good = check_target("discord", {"url": "https://discord.com/api/webhooks/1/x"})
+    assert parse_url(good["url"]).host == "discord.com"
