@@ -315,3 +315,33 @@ def test_a_channel_url_whose_host_two_parsers_read_differently_is_refused():
             pass
     good = check_target("discord", {"url": "https://discord.com/api/webhooks/1/x"})
     assert parse_url(good["url"]).host == "discord.com"
+
+
+def test_a_move_stamped_in_the_future_cannot_end_an_agreed_pause(make_player, app, clock):
+    """The rules end a pause at the first entry signed at or after its end: a seat's move
+    stamped 400 days ahead was appended (201) and ended a 3-day pause the table had just
+    agreed.  A time more than the request window ahead is refused; an old one still plays."""
+    from client.signing import signed_move
+    ann, bob = (make_player(n, email=f"{n}@example.org") for n in ("ann", "bob"))
+    game_id = ann.post("/api/games", {"type": "pig", "seats": 2, "options": {"target": 50},
+                                      "move_hours": 24}).get_json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join", {}).status_code == 200
+
+    def play(p, seat, move, ts):
+        info = p.get(f"/api/games/{game_id}/view").get_json()
+        return p.post(f"/api/games/{game_id}/moves", signed_move(
+            p.key, game_id, info["next_seq"], info["prev"], seat, move, ts=ts))
+
+    assert ann.play(game_id, "north", "@pause 3").status_code == 201
+    assert bob.play(game_id, "east", "@pause 3").status_code == 201
+
+    def paused():
+        return ann.get(f"/api/games/{game_id}/view").get_json()["view"]["table"].get("paused")
+
+    assert paused()["days"] == 3
+    r = play(ann, "north", "roll", clock() + 400 * 86400)
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "future_ts", r.get_json()
+    assert paused()["days"] == 3
+    assert play(ann, "north", "roll", clock() + 60).status_code == 201  # a clock a bit fast
+    assert play(ann, "north", "hold", clock() - 7 * 86400).status_code == 201  # signed offline
+    assert paused()["days"] == 3
