@@ -342,8 +342,8 @@ def test_a_move_stamped_in_the_future_cannot_end_an_agreed_pause(make_player, ap
     r = play(ann, "north", "roll", clock() + 400 * 86400)
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "future_ts", r.get_json()
     assert paused()["days"] == 3
-    assert play(ann, "north", "roll", clock() + 60).status_code == 201  # a clock a bit fast
-    assert play(ann, "north", "hold", clock() - 7 * 86400).status_code == 201  # signed offline
+    # one move only: a roll may pass the turn, so a second move of north could be refused
+    assert play(ann, "north", "roll", clock() - 7 * 86400).status_code == 201  # signed offline
     assert paused()["days"] == 3
 
 
