@@ -30,7 +30,7 @@ LIMIT_SETTINGS = ("PBEM_LIMIT_ADDRESS", "PBEM_LIMIT_KEY", "PBEM_LIMIT_REGISTER",
                   "PBEM_LIMIT_MOVES", "PBEM_LIMIT_UNVERIFIED", "PBEM_LIMIT_TALK")
 #: outgoing mail (server/workers/mailer.py); unset: notices are logged
 MAIL_SETTINGS = ("PBEM_SMTP_URL", "PBEM_SMTP_HOST", "PBEM_SMTP_PORT", "PBEM_SMTP_TLS",
-                 "PBEM_SMTP_USER", "PBEM_SMTP_PASSWORD", "PBEM_MAIL_FROM")
+                 "PBEM_SMTP_USER", "PBEM_SMTP_PASSWORD", "PBEM_MAIL_FROM", "PBEM_SMTP_TIMEOUT")
 
 
 def instance_path():

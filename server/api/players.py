@@ -76,11 +76,14 @@ class Players(MethodView):
         possession), with X-Pbem-Player set to the new name.
         """
         ts, nonce = check_self_signed(data["name"], data["public_key"])
+        # a name differing only in case from one taken ("Ann" beside "ann") would pass for
+        # that player in every list, message and tournament; a name of one player and the
+        # key of another match two rows
         exists = db.session.execute(db.select(Player).where(
-            (Player.name == data["name"]) | (Player.public_key == data["public_key"]))
-        ).scalar_one_or_none()
+            (db.func.lower(Player.name) == data["name"].lower())
+            | (Player.public_key == data["public_key"])).order_by(Player.id)).scalars().first()
         if exists is not None:
-            what = "name" if exists.name == data["name"] else "key"
+            what = "name" if exists.name.lower() == data["name"].lower() else "key"
             fail(409, f"{what}_taken", f"that {what} is already registered")
         recovery = _recovery(data["name"], data["public_key"], data["recovery_key"],
                              data["recovery_cert"])

@@ -298,6 +298,13 @@ def _append_verified(game, log, env, envelope_text, signature, digest, forced, r
     if "delegation" in env:  # a new move of a device: ended by the server's clock? revoked?
         from .devicekeys import check_in_force
         check_in_force(env)
+    # the rules read an entry's signed time (a pause ends at the first entry stamped after
+    # its days): a time ahead of the server's clock by more than a request may be would end
+    # an agreed pause at once; an old time stays good (an outbox posts moves signed offline)
+    ahead = current_app.config.get("PBEM_AUTH_WINDOW", 300)
+    if not forced and isinstance(env.get("ts"), int) and env["ts"] > now_ts() + ahead:
+        raise Refused("future_ts", f"the move is signed {env['ts'] - now_ts()} s ahead of the "
+                      f"server's clock (at most {ahead} s): check this computer's clock")
     if game.status == "over":
         raise Conflict("game_over", f"game {game.id} is over")
     if env["seq"] != game.head_seq + 1 or env["prev"] != game.head_hash:

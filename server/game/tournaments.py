@@ -145,6 +145,12 @@ def join(t, player, public_key, signature, signing_key):
         raise Refused("bad_signature", "the entry is not signed by the key it names (sign "
                       "the tournament's entry message)")
     with write_lock():
+        # entry may have closed since the check above (a close committed while the
+        # signature was checked): read it again under the lock, the row locked on PostgreSQL
+        # (a close's update of it then waits for this entry, and sees it)
+        if _status_locked(t) != "open":
+            db.session.rollback()
+            raise Conflict("entry_closed", f"entry to tournament {t.id[:12]}... is closed")
         if _entry(t, player) is not None:
             db.session.rollback()
             raise Conflict("already_entered", f"{player.name} has entered already")
@@ -178,6 +184,9 @@ def leave(t, player, from_round, signature):
                   signature):
         raise Refused("bad_signature", "the withdrawal is not signed by the key of the entry")
     with write_lock():
+        if _status_locked(t) != t.status:  # entry closed since the check above
+            db.session.rollback()
+            raise Conflict("entry_changed", "entry closed while you were leaving: ask again")
         if t.status == "open":
             db.session.delete(entry)
         else:
@@ -207,9 +216,26 @@ def close(t, player, signature):
         if done.rowcount != 1:
             db.session.rollback()
             raise Conflict("entry_closed", "entry is closed already")
+        # an entry committed since the list was read and signed would be paired and in no
+        # signed list: read it again after the update (which holds the row, so no entry can
+        # land from here on) and refuse a list that is no longer the whole entry
+        now_names = sorted(db.session.execute(
+            db.select(Player.name).join(TournamentEntry,
+                                        TournamentEntry.player_id == Player.id)
+            .where(TournamentEntry.tournament_id == t.id)).scalars())
+        if now_names != names:
+            db.session.rollback()
+            raise Conflict("entry_changed", "someone entered or left while entry was being "
+                           f"closed: sign the close of the players who entered now: "
+                           f"{', '.join(now_names)}", {"players": now_names})
         db.session.commit()
     db.session.expire(t)
     return t
+
+
+def _status_locked(t):
+    return db.session.execute(db.select(Tournament.status).where(Tournament.id == t.id)
+                              .with_for_update()).scalar_one()
 
 
 def start(t, player):

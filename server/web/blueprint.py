@@ -1,10 +1,36 @@
 """The pages' blueprint and their error page (the page modules register their routes on
 ``bp``; server/web/__init__.py registers it on the app)."""
 
-from flask import Blueprint, render_template
+from urllib.parse import urlsplit
+
+from flask import Blueprint, render_template, request
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/assets")
+
+
+@bp.before_request
+def _refuse_other_origins():
+    """A page's POST (sign out, an archive upload) comes from our own pages only.
+
+    The session cookie is SameSite=Strict, but "site" ignores the port: a page on another
+    port of the same host (another origin) still sends it, and its form could sign the
+    reader out.  The browser says where a request came from (``Sec-Fetch-Site``; else
+    ``Origin``, whose host must be ours).
+    """
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    site = request.headers.get("Sec-Fetch-Site")
+    origin = request.headers.get("Origin")
+    if site is not None:
+        refused = site not in ("same-origin", "none")
+    else:
+        refused = origin is not None and urlsplit(origin).netloc != request.host
+    if refused:
+        from ..http.errors import fail
+        fail(403, "cross_origin", "this form was sent from another site's page, so it was "
+             "not acted on; use the form on this site's own page")
+    return None
 
 
 def error_page(error):

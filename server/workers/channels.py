@@ -110,6 +110,11 @@ def _https_url(url, hosts, what, allow_private, plain=False):
     if not isinstance(url, str) or len(url) > 500 or any(c.isspace() for c in url):
         raise ChannelError(f"a {what} URL is one address of at most 500 characters")
     u = urlparse(url)
+    # the host is the one the sender (urllib3) connects to: a backslash or a user part
+    # ("https://evil.example\\@discord.com/...") reads as discord.com here and is sent to
+    # evil.example
+    if "\\" in url or "@" in u.netloc or _sent_to(url) != (u.hostname or "").lower():
+        raise ChannelError(f"a {what} URL names its host plainly: no user part, no backslash")
     if (allow_private or plain) and u.scheme in ("http", "https") and u.hostname:
         return url
     if u.scheme != "https" or not u.hostname:
@@ -117,6 +122,14 @@ def _https_url(url, hosts, what, allow_private, plain=False):
     if hosts and u.hostname.lower() not in hosts:
         raise ChannelError(f"a {what} URL is on {' or '.join(hosts)}, not {u.hostname}")
     return url
+
+
+def _sent_to(url):
+    from urllib3.util import parse_url
+    try:
+        return (parse_url(url).host or "").lower().strip("[]")
+    except ValueError:
+        return None
 
 
 def _optional(value, pattern, what):

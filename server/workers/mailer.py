@@ -5,11 +5,21 @@
 ``PBEM_SMTP_PORT``, ``PBEM_SMTP_USER``, ``PBEM_SMTP_PASSWORD``,
 ``PBEM_SMTP_TLS`` (``starttls`` or ``ssl``).  ``PBEM_MAIL_FROM`` is the sender.
 Without any of them, every notice is written to the server log in full.
+
+``PBEM_SMTP_TIMEOUT`` (seconds, default 30) bounds the whole exchange of one mail with the
+SMTP server (the connection and its log-in, or the sending of one mail on a kept connection),
+not each read: a server that trickles its answers a line at a time, each within a
+socket timeout, is hung up on at that deadline (and the notice retried), so the worker is never
+held longer, and never past its two-minute claim on the notice (another worker would then
+send it again).  Once the server has accepted the message (250 after DATA) it is sent: a
+failing QUIT after that does not make it a retry, which would deliver it twice.
 """
 
 import email.policy
 import logging
 import smtplib
+import socket
+import threading
 from email.utils import make_msgid
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -106,6 +116,7 @@ class Mailer:
     def __init__(self, config):
         self.sender = config.get("PBEM_MAIL_FROM") or "pbem@localhost"
         self.settings = smtp_settings(config)
+        self.deadline = float(config.get("PBEM_SMTP_TIMEOUT") or SMTP_TIMEOUT)
         self.smtp = None
         self.connections = 0  # opened so far
 
@@ -119,15 +130,17 @@ class Mailer:
         smtp, self.smtp = self.smtp, None
         if smtp is not None:
             try:
+                smtp.arm(self.deadline)  # a QUIT that trickles is hung up on too
                 smtp.quit()
             except (OSError, smtplib.SMTPException):
                 smtp.close()
 
     def _connect(self):
         settings = self.settings
-        cls = smtplib.SMTP_SSL if settings["tls"] == "ssl" else smtplib.SMTP
-        smtp = cls(settings["host"], settings["port"], timeout=10)
+        smtp = _bounded(settings["tls"])(timeout=min(10.0, self.deadline))
+        smtp.arm(self.deadline)
         try:
+            smtp.connect(settings["host"], settings["port"])
             if settings["tls"] == "starttls":
                 smtp.starttls()
             if settings["user"]:
@@ -137,6 +150,13 @@ class Mailer:
             raise
         self.connections += 1
         return smtp
+
+    def _sendmail(self, to, data):
+        """One mail on the kept connection, within the deadline; accepted (250 after DATA)
+        is sent, whatever the connection does next."""
+        self.smtp.arm(self.deadline)
+        self.smtp.sendmail(self.sender, [to], data)
+        self.smtp.disarm()
 
     def send(self, to, subject, body, reply_to=None, headers=None):
         """Send one mail; ``headers`` ({name: value}) may set :data:`NOTICE_HEADERS` (a
@@ -153,18 +173,61 @@ class Mailer:
             if self.smtp is None:
                 self.smtp = self._connect()
             try:
-                self.smtp.sendmail(self.sender, [to], data)
+                self._sendmail(to, data)
             except (smtplib.SMTPServerDisconnected, ConnectionError):
-                if not reused:
+                if not reused or self.smtp.hung_up:
                     raise
                 # the kept connection was closed by the server while idle: a new one, once
                 self.close()
                 self.smtp = self._connect()
-                self.smtp.sendmail(self.sender, [to], data)
+                self._sendmail(to, data)
         except (OSError, smtplib.SMTPException) as exc:
+            hung_up = self.smtp is not None and self.smtp.hung_up
             self.close()
-            raise SendError(f"SMTP {settings['host']}:{settings['port']}: {exc}") from None
+            why = "no answer within the deadline" if hung_up else exc
+            raise SendError(f"SMTP {settings['host']}:{settings['port']}: {why}") from None
         return "sent"
+
+
+#: the longest one SMTP conversation may take, in seconds (``PBEM_SMTP_TIMEOUT``)
+SMTP_TIMEOUT = 30
+
+
+def _bounded(tls):
+    """An SMTP (or SMTP_SSL) class whose connection is shut when the time ``arm(seconds)``
+    gave runs out, whatever the server is doing: a blocked read then returns at once
+    (``hung_up`` says so).  ``disarm()`` stops the clock; each mail arms it anew."""
+    base = smtplib.SMTP_SSL if tls == "ssl" else smtplib.SMTP
+
+    class Bounded(base):
+        hung_up, _timer = False, None
+
+        def arm(self, seconds):
+            self.disarm()
+            self._timer = threading.Timer(seconds, self._hang_up)
+            self._timer.daemon = True
+            self._timer.start()
+
+        def disarm(self):
+            timer, self._timer = self._timer, None
+            if timer is not None:
+                timer.cancel()
+
+        def _hang_up(self):
+            sock = self.sock  # the TLS socket after STARTTLS: the one being read
+            if sock is None:
+                return
+            self.hung_up = True
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+        def close(self):
+            self.disarm()
+            super().close()
+
+    return Bounded
 
 
 class PrivateDestination(Exception):
