@@ -118,6 +118,7 @@ class Mailer:
         self.settings = smtp_settings(config)
         self.deadline = float(config.get("PBEM_SMTP_TIMEOUT") or SMTP_TIMEOUT)
         self.smtp = None
+        self.hung_up = False  # the last connection that failed was hung up on at its deadline
         self.connections = 0  # opened so far
 
     def __enter__(self):
@@ -146,6 +147,7 @@ class Mailer:
             if settings["user"]:
                 smtp.login(settings["user"], settings["password"] or "")
         except BaseException:
+            self.hung_up = smtp.hung_up
             smtp.close()
             raise
         self.connections += 1
@@ -182,7 +184,7 @@ class Mailer:
                 self.smtp = self._connect()
                 self._sendmail(to, data)
         except (OSError, smtplib.SMTPException) as exc:
-            hung_up = self.smtp is not None and self.smtp.hung_up
+            hung_up = self.hung_up or (self.smtp is not None and self.smtp.hung_up)
             self.close()
             why = "no answer within the deadline" if hung_up else exc
             raise SendError(f"SMTP {settings['host']}:{settings['port']}: {why}") from None
