@@ -20,7 +20,7 @@ PLACEHOLDERS = {"GAME": "k7m2q9xa3b", "$GAME": "k7m2q9xa3b", "TYPE": "zarahemla"
                 "CODE": "pbemrc-abcd", "MOVE": "roll", "SEAT": "north", "S": "north",
                 "N": "2", "ORDER": "hold", "ID": "k7m2q9xa3b", "DIR": "/tmp/h", "URL":
                 "http://127.0.0.1:5000", "ZONE": "Europe/Paris", "E": "ann@example.org",
-                "H": "24", "L": "greedy"}
+                "H": "24", "L": "greedy", "TID": "3f9a6c1d" * 8}
 SHELL_FUNCTIONS = ("ann", "bob", "cyd")   # docs/CLI.md: ann() { pbem --home ... "$@"; }
 
 
