@@ -75,14 +75,19 @@ class World:
         """A pig game made by the first of ``seats``, under the lucky seed; started when every
         seat has joined (``start``)."""
         first, *rest = [self.players[n] for n in seats]
-        game = first.run("new", "pig", "--seats", len(seats), "--option",
-                         f"target={target}").stdout.strip()
-        with sqlite3.connect(self.server.tmp / "pbem.sqlite") as con:
-            con.execute("UPDATE games SET seed = ?, seed_commitment = ? WHERE id = ?",
-                        (SEED.hex(), seed_commitment(SEED), game))
-        for p in rest if start else rest[:-1]:
-            p.run("join", game)
-        return game
+        for _ in range(5):
+            game = first.run("new", "pig", "--seats", len(seats), "--option",
+                             f"target={target}").stdout.strip()
+            with sqlite3.connect(self.server.tmp / "pbem.sqlite", timeout=30) as con:
+                con.execute("UPDATE games SET seed = ?, seed_commitment = ? WHERE id = ?",
+                            (SEED.hex(), seed_commitment(SEED), game))
+            for p in rest if start else rest[:-1]:
+                p.run("join", game)
+            listed = [g for g in first.json("games") if g["id"] == game]
+            # only a game that kept the seed is used (its dice are known)
+            if not listed or listed[0]["seed_commitment"] == seed_commitment(SEED):
+                return game
+        raise AssertionError("the server did not keep the seed given to the open game")
 
     def zarahemla(self, seats=("ann", "bob", "cyd"), start=True):
         first, *rest = [self.players[n] for n in seats]
@@ -112,7 +117,7 @@ class World:
     def finished_pig(self):
         """A pig game ann and bob played to its end (target 1: the first hold of a pot)."""
         game = self.pig(target=1)
-        self.play(game, "roll", "hold")
+        self.play(game, "roll", "hold")   # the lucky seed's first roll is not a 1
         assert self.players["ann"].json("show", game)["status"] == "over"
         return game
 
