@@ -22,8 +22,8 @@ from click.testing import CliRunner
 from client.cli import cli
 from shared.envelope import seed_commitment
 from tests.client.conftest import Player, Server, child_env
-from tests.client.test_examples import ALL
 from tests.fixtures.pig import GAME as PIG
+from tests.helpers.cli_examples import ALL
 from tests.helpers.receiver import Receiver
 
 EXAMPLE_ID = "k7m2q9xa3b"          # the game id the --help examples and docs/CLI.md use
