@@ -56,8 +56,8 @@ def tournament():
       pbem tournament close 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
       pbem tournament start 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
       pbem tournament next 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
-      pbem tournament export 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
-      pbem verify t.json        # the file export wrote (-o t.json)
+      pbem tournament export -o t.json TID   # TID: that same id
+      pbem verify t.json        # the file export wrote
     """
 
 
