@@ -41,6 +41,9 @@ def test_three_players_set_up_and_roll(make_player, tmp_path):
     assert out.startswith(f"move {len(played) + 1}: {seat} roll")  # numbered from 1
     # a refused move gives the rules' reason
     other = next(p for s, p in players.items() if s not in ann.json("show", game)["to_act"])
+    # on a view of the current head (a stale one would make it "not played: the game moved
+    # on", since the move is signed at the head its player last saw)
+    other.run("show", game)
     refused = other.run("play", game, "end", ok=1)
     assert refused.stderr.startswith("pbem: 'end' refused: ")
 

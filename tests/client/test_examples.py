@@ -61,15 +61,15 @@ def _check_options(name, rest):
         return f"no game type {rest[0]!r}"
     if game is None:
         from tests.fixtures.pig import GAME as game
-    schema = game.options_schema or {}
+    # the game's own check of its options, with the table's (on_timeout, time_bank, ...)
+    from shared import IllegalMove
     pairs = [rest[i + 1] for i, w in enumerate(rest[:-1]) if w in ("--option", "-o")]
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        if key not in schema:
-            return f"{game.name} has no option {key!r} (it has {', '.join(schema)})"
-        choices = schema[key].get("choices")
-        if choices and type(choices[0])(value) not in choices:
-            return f"{game.name} option {key}={value} is not one of {choices}"
+    seats = next((int(rest[i + 1]) for i, w in enumerate(rest[:-1]) if w == "--seats"),
+                 game.min_seats)
+    try:
+        game.normalize_options(dict(p.partition("=")[::2] for p in pairs), seats)
+    except IllegalMove as exc:
+        return f"{game.name}: {exc.message}"
     return None
 
 
@@ -88,10 +88,12 @@ def test_every_example_parses(where, line):
 def test_the_checker_catches_a_bad_example():
     """The checks above can fail: an unknown option, an option the game lacks, a bad value."""
     assert "no such option" in _raised(["play", "--frobnicate", "g", "roll"]).lower()
-    assert "no option 'target'" in _check(["new", "zarahemla", "--seats", "3", "--option",
+    assert "unknown option 'target'" in _check(["new", "zarahemla", "--seats", "3", "--option",
                                            "target=12"])
-    assert "not one of" in _check(["new", "zarahemla", "--seats", "3", "--option",
-                                   "vp_to_win=9"])
+    assert "must be one of" in _check(["new", "zarahemla", "--seats", "3", "--option",
+                                       "vp_to_win=9"])
+    assert "time_bank" in _check(["new", "zarahemla", "--seats", "3", "--option",
+                                  "time_bank=lots"])
     assert _check(["new", "pig", "--seats", "2", "--option", "target=20"]) is None
 
 
