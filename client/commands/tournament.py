@@ -57,7 +57,7 @@ def tournament():
       pbem tournament start 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
       pbem tournament next 3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d3f9a6c1d
       pbem tournament export -o t.json TID   # TID: that same id
-      pbem verify t.json        # the file export wrote
+      pbem verify t.json        # exit 5 while it runs: a verified prefix
     """
 
 
