@@ -171,7 +171,7 @@ def test_a_page_on_another_loopback_port_cannot_act_with_our_cookie(chrome, live
 @pytest.mark.parametrize("name", [
     "\u0430nn" + SUFFIX,  # a Cyrillic a: a name of its own, or a clear refusal
     "bad\u0000name", "tab\tname", "line\nbreak" + SUFFIX, "x" * 10_000, "\u202eevil",
-])
+], ids=["cyrillic", "nul", "tab", "newline", "10k", "right-to-left"])  # one id in every worker
 def test_hostile_names_on_the_sign_up_form_get_a_sentence_and_no_key(chrome, live, name):
     chrome.get(live.url + "/assets/pbem.css")
     chrome.delete_all_cookies()
