@@ -156,12 +156,15 @@ class Player:
         body = {"name": self.name, "public_key": self.public_key, **extra}
         return self.post("/api/players", body)
 
-    def move_body(self, game_id, seat, move, seq=None, prev=None):
+    def move_body(self, game_id, seat, move, seq=None, prev=None, ts=None):
+        """The signed body of ``move``, stamped with the fake clock (or ``ts``: a server in
+        another process keeps the real one, and refuses a move signed ahead of it)."""
         if seq is None or prev is None:
             info = self.get(f"/api/games/{game_id}/view").get_json()
             seq = info["next_seq"] if seq is None else seq
             prev = info["prev"] if prev is None else prev
-        return signed_move(self.key, game_id, seq, prev, seat, move, ts=self.clock())
+        return signed_move(self.key, game_id, seq, prev, seat, move,
+                           ts=self.clock() if ts is None else ts)
 
     def play(self, game_id, seat, move, **kw):
         return self.post(f"/api/games/{game_id}/moves", self.move_body(game_id, seat, move, **kw))

@@ -321,7 +321,8 @@ def test_a_waiter_wakes_on_a_move_appended_by_another_process(app, make_player, 
     url = app.config["SQLALCHEMY_DATABASE_URI"].replace("postgresql+psycopg://", "postgresql://")
     info, by_seat = pig(make_player)
     seat = info["to_act"][0]
-    body = by_seat[seat].move_body(info["id"], seat, "roll")
+    # the other process keeps the real clock: a move signed on the fake one is ahead of it
+    body = by_seat[seat].move_body(info["id"], seat, "roll", ts=int(time.time()))
     with LiveServer(url, tmp_path / "other", workers=1, threads=2,
                     extra_env={"PBEM_NOTIFY_INTERVAL": "0"}) as other:
         client = app.test_client()
@@ -349,7 +350,8 @@ def test_sqlite_watcher_reads_the_heads_when_another_process_commits(app, make_p
     assert hub.probe < 1
     info, by_seat = pig(make_player)
     seat = info["to_act"][0]
-    body = by_seat[seat].move_body(info["id"], seat, "roll")
+    # the other process keeps the real clock: a move signed on the fake one is ahead of it
+    body = by_seat[seat].move_body(info["id"], seat, "roll", ts=int(time.time()))
     with LiveServer(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path / "other", workers=1,
                     threads=2, extra_env={"PBEM_NOTIFY_INTERVAL": "0"}) as other:
         client = app.test_client()
