@@ -267,7 +267,7 @@ def read_signed(doc, validators, seat_keys, game_id=None, length=None, what="the
         raise DocumentError(f"{what} must be an object with exactly body and signature")
     body, signature = doc["body"], doc["signature"]
     kind = body.get("kind") if isinstance(body, dict) else None
-    if kind not in validators:
+    if not isinstance(kind, str) or kind not in validators:
         raise DocumentError(f"{what}'s kind must be one of {', '.join(validators)}")
     validate, domain = validators[kind]
     try:

@@ -207,3 +207,12 @@ def test_accept_takeback_orders_parse_and_reply_only_to_a_request_owed():
     # no rules move for any other order while a request waits
     assert reply(b.game, b.state, "east", parse_order(b.game, "roll"), 0, [],
                  b.log.table) is None
+
+
+@pytest.mark.parametrize("kind", [["message"], {"a": 1}, None, 3, "note"])
+def test_a_document_kind_that_is_no_known_name_is_refused_in_a_sentence(kind):
+    """The full-count fuzz run sent ``"kind": [null, null]``: an unhashable kind made the
+    lookup raise TypeError (a 500); every kind that is not one of the names is refused."""
+    doc = {"body": {"kind": kind, "game": "g", "seat": "north", "at": 0}, "signature": "0" * 128}
+    with pytest.raises(DocumentError, match="kind must be one of"):
+        read_message(doc, {"north": public_key_hex(bytes(32))}, "g")
