@@ -2,21 +2,18 @@
 
 from flask import Response, request
 from flask.views import MethodView
-from marshmallow import fields
 
 from ..game import calendar
 from ..http.auth import current_player
 from ..http.errors import Blueprint
-from ..http.schemas import NoBodySchema, Strict
+from ..http.schemas import (
+    FeedSchema,
+    NoBodySchema,
+)
 from .games import SIGNED
 
 blp = Blueprint("calendar", __name__, url_prefix="",
                 description="A private calendar feed (text/calendar) of your deadlines")
-
-
-class FeedSchema(Strict):
-    url = fields.String(dump_only=True)
-
 
 
 @blp.route("/api/players/me/calendar")

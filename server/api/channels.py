@@ -3,17 +3,26 @@ server/workers/channel_outbox.py, server/workers/webpush.py)."""
 
 from flask import current_app
 from flask.views import MethodView
-from marshmallow import fields, validate
 
 from ..clock import now_ts
 from ..db import db
 from ..db.models import NoticeChannel
 from ..http.auth import current_player
 from ..http.errors import Blueprint, fail
-from ..http.schemas import NoBodySchema, Strict
+from ..http.schemas import (
+    ChannelCreateSchema,
+    ChannelListSchema,
+    ChannelSchema,
+    ChatIdsSchema,
+    NoBodySchema,
+    PushEndpointSchema,
+    PushSubscribeSchema,
+    SecretSchema,
+    TestResultSchema,
+    VapidSchema,
+)
 from ..workers import channel_outbox, webpush
 from ..workers.channels import (
-    KINDS,
     ChannelError,
     build_request,
     check_target,
@@ -29,72 +38,6 @@ blp = Blueprint("channels", __name__, url_prefix="/api",
 #: channels one player may have (its own) and one game may have
 MAX_CHANNELS, MAX_GAME_CHANNELS = 8, 3
 GAME_KINDS = ("discord", "slack", "matrix", "telegram")
-
-
-class ChannelCreateSchema(Strict):
-    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
-    target = fields.Dict(required=True)
-    # the fields check_target reads of a target (each kind its own: a URL, an id, a token, a
-    # chat id number); OpenAPI 3.0 cannot say a key has no NUL but by naming the keys
-    target.pbem_schema = {"type": "object", "additionalProperties": False, "properties": {
-        name: {"anyOf": [{"type": "string", "maxLength": 500, "pattern": r"^[^\x00]*$"},
-                         {"type": "integer"}]}
-        for name in ("url", "mention", "homeserver", "room", "token", "chat_id", "secret")}}
-
-
-class ChannelSchema(Strict):
-    id = fields.Integer(dump_only=True)
-    kind = fields.String(dump_only=True)
-    target = fields.Dict(dump_only=True)
-    status = fields.String(dump_only=True)
-    failures = fields.Integer(dump_only=True)
-    stopped_reason = fields.String(dump_only=True, allow_none=True)
-    game = fields.String(dump_only=True, allow_none=True)
-    secret = fields.String(dump_only=True, allow_none=True)
-
-
-class ChannelListSchema(Strict):
-    channels = fields.List(fields.Nested(ChannelSchema), dump_only=True)
-    chat_ids = fields.Dict(dump_only=True)
-    push = fields.List(fields.Dict(), dump_only=True)
-
-
-class ChatIdsSchema(Strict):
-    discord = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
-    slack = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
-    matrix = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
-
-
-class TestResultSchema(Strict):
-    sent = fields.Boolean(dump_only=True)
-    reason = fields.String(dump_only=True, allow_none=True)
-
-
-class SecretSchema(Strict):
-    secret = fields.String(dump_only=True)
-
-
-class PushKeysSchema(Strict):
-    p256dh = fields.String(required=True, validate=validate.Length(max=200))
-    auth = fields.String(required=True, validate=validate.Length(max=100))
-
-
-class PushSubscribeSchema(Strict):
-    endpoint = fields.String(required=True, validate=validate.Length(max=1000))
-    keys = fields.Nested(PushKeysSchema, required=True)
-    label = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
-    # a browser's PushSubscription.toJSON() also names expirationTime
-    expirationTime = fields.Raw(load_default=None, allow_none=True)  # noqa: N815
-    expirationTime.pbem_schema = {"type": "number", "nullable": True}
-
-
-class PushEndpointSchema(Strict):
-    endpoint = fields.String(required=True, validate=validate.Length(max=1000))
-
-
-
-class VapidSchema(Strict):
-    public_key = fields.String(dump_only=True)
 
 
 def _allow_private():

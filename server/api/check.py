@@ -11,11 +11,8 @@ and the move's effect worked out on worlds sampled from their own view
 import hashlib
 import random
 
-import marshmallow as ma
 from flask.views import MethodView
-from marshmallow import fields, validate
 
-from shared.envelope import MAX_MOVE_LENGTH
 from shared.games import get_game
 from shared.preview import check_move
 
@@ -23,32 +20,11 @@ from ..db.state_cache import load_state
 from ..game.domain import Conflict, Forbidden, Unauthenticated
 from ..game.views import seat_of
 from ..http.auth import current_player
+from ..http.schemas import (
+    CheckAnswerSchema,
+    CheckSchema,
+)
 from .games import OPTIONAL, blp, get_or_404
-
-
-class CheckSchema(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-
-    move = fields.String(required=True, validate=validate.Length(min=1, max=MAX_MOVE_LENGTH))
-    seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
-
-
-class CheckAnswerSchema(ma.Schema):
-    seat = fields.String(dump_only=True)
-    move = fields.String(dump_only=True)
-    legal = fields.Boolean(dump_only=True)
-    code = fields.String(dump_only=True)
-    reason = fields.String(dump_only=True)
-    outcome = fields.String(dump_only=True, metadata={
-        "description": "certain, chance (dice or a draw decide it), hidden (cards you "
-                       "cannot see decide it) or unknown"})
-    events = fields.List(fields.String(), dump_only=True)
-    changes = fields.List(fields.String(), dump_only=True)
-    next = fields.Dict(keys=fields.String(), values=fields.String(), dump_only=True)
-    summary = fields.String(dump_only=True)
-    next_seq = fields.Integer(dump_only=True)
-    prev = fields.String(dump_only=True, allow_none=True)
 
 
 def caller():

@@ -6,7 +6,6 @@ Managing devices takes the player's main key: a request signed by a device key
 the page's (``/device/TOKEN``): the token is their only credential.
 """
 
-import marshmallow as ma
 from flask import current_app, g, request
 from flask.views import MethodView
 
@@ -16,75 +15,21 @@ from ..clock import now_ts
 from ..game import devicekeys
 from ..http.auth import current_player
 from ..http.errors import Blueprint, fail
-from ..http.schemas import DELEGATION_JSON
+from ..http.schemas import (
+    DelegationSchema,
+    DeviceLinkSchema,
+    DeviceListSchema,
+    DeviceSchema,
+    KeySchema,
+    LinkCreateSchema,
+    PageDelegationSchema,
+    PageKeyAnswerSchema,
+    RevokedSchema,
+)
 from .games import SIGNED
 
 blp = Blueprint("devices", __name__, url_prefix="/api",
                 description="Device keys delegated by a player's main key")
-
-
-class DelegationSchema(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-    delegation = ma.fields.Dict(required=True)
-    delegation.pbem_schema = DELEGATION_JSON  # its shape, published (server/http/openapi.py)
-
-
-class LinkCreateSchema(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-    label = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=MAX_LABEL))
-
-
-class KeySchema(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-    public_key = ma.fields.String(required=True, validate=ma.validate.Length(max=64))
-
-
-class DeviceSchema(ma.Schema):
-    label = ma.fields.String(dump_only=True)
-    device_key = ma.fields.String(dump_only=True)
-    fingerprint = ma.fields.String(dump_only=True)
-    not_after = ma.fields.Integer(dump_only=True)
-    created_at = ma.fields.DateTime(dump_only=True)
-    ended = ma.fields.Boolean(dump_only=True)
-    delegation = ma.fields.Dict(dump_only=True)
-
-
-class DeviceListSchema(ma.Schema):
-    devices = ma.fields.List(ma.fields.Nested(DeviceSchema), dump_only=True)
-
-
-class RevokedSchema(ma.Schema):
-    revoked = ma.fields.List(ma.fields.String(), dump_only=True, metadata={
-        "description": "the device keys revoked"})
-    orders_ended = ma.fields.List(ma.fields.Dict(), dump_only=True, metadata={
-        "description": "the standing orders those devices signed, ended with them: "
-                       "{game, seat, order, hash}"})
-
-
-class DeviceLinkSchema(ma.Schema):
-    id = ma.fields.Integer(dump_only=True)
-    label = ma.fields.String(dump_only=True)
-    expires_at = ma.fields.DateTime(dump_only=True)
-    status = ma.fields.String(dump_only=True, metadata={
-        "description": "waiting, key, delegated, done, cancelled or expired"})
-    public_key = ma.fields.String(dump_only=True, allow_none=True)
-    fingerprint = ma.fields.String(dump_only=True, allow_none=True)
-    path = ma.fields.String(dump_only=True)
-    url = ma.fields.String(dump_only=True)
-
-
-class PageKeyAnswerSchema(ma.Schema):
-    fingerprint = ma.fields.String(dump_only=True)
-    label = ma.fields.String(dump_only=True)
-
-
-class PageDelegationSchema(ma.Schema):
-    status = ma.fields.String(dump_only=True, metadata={"description": "no_key, waiting or "
-                                                                        "done"})
-    delegation = ma.fields.Dict(dump_only=True)
 
 
 def main_key_player():

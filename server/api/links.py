@@ -1,27 +1,20 @@
 """One-time sign-in links for the pages: ``pbem open GAME`` asks for one with a signed request."""
 
-import marshmallow as ma
 from flask import current_app, request
 from flask.views import MethodView
 
 from ..game.views import seat_of
 from ..http.auth import current_player
 from ..http.errors import Blueprint, fail
+from ..http.schemas import (
+    LinkSchema,
+    SessionSchema,
+)
 from ..web.signin import issue_link
 from .games import SIGNED, get_or_404
 
 blp = Blueprint("links", __name__, url_prefix="/api",
                 description="One-time links that sign a player into the web pages")
-
-
-class LinkSchema(ma.Schema):
-    path = ma.fields.String(dump_only=True, metadata={
-        "description": "the link's path on this server, e.g. /login/TOKEN (one use)"})
-    url = ma.fields.String(dump_only=True, metadata={
-        "description": "the whole link, as this server sees its own address"})
-    expires_at = ma.fields.DateTime(dump_only=True)
-    game = ma.fields.String(dump_only=True)
-    seat = ma.fields.String(dump_only=True)
 
 
 @blp.route("/games/<game_id>/link")
@@ -46,12 +39,6 @@ class Link(MethodView):
         base = (current_app.config.get("PBEM_BASE_URL") or request.host_url).rstrip("/")
         return {"path": path, "url": base + path, "expires_at": expires, "game": game.id,
                 "seat": seat}
-
-
-class SessionSchema(ma.Schema):
-    player = ma.fields.String(dump_only=True)
-    expires_in = ma.fields.Integer(dump_only=True, metadata={
-        "description": "seconds the session cookie lasts (PBEM_SESSION_HOURS)"})
 
 
 @blp.route("/session")

@@ -3,43 +3,20 @@ offers, and its claim."""
 
 from flask import current_app, request
 from flask.views import MethodView
-from marshmallow import fields
 
 from ..game import substitutes
 from ..http.auth import current_player
 from ..http.errors import Blueprint
-from ..http.schemas import NoBodySchema, Strict
+from ..http.schemas import (
+    NoBodySchema,
+    OfferLinkSchema,
+    OfferListSchema,
+    OfferSchema,
+)
 from .games import SIGNED, get_or_404
 
 blp = Blueprint("offers", __name__, url_prefix="/api",
                 description="Seats offered to substitutes through one-time links")
-
-
-class OfferLinkSchema(Strict):
-    game = fields.String(dump_only=True)
-    seat = fields.String(dump_only=True)
-    path = fields.String(dump_only=True, metadata={
-        "description": "the link's path on this server, /seat/TOKEN (claimed once)"})
-    url = fields.String(dump_only=True)
-    signer = fields.String(dump_only=True, metadata={
-        "description": "who signs the hand-over once the link is claimed: server, or the "
-                       "name of the player whose key does"})
-
-
-class OfferSchema(Strict):
-    game = fields.String(dump_only=True)
-    type = fields.String(dump_only=True)
-    seat = fields.String(dump_only=True)
-    status = fields.String(dump_only=True, metadata={
-        "description": "open, claimed (waiting for the signer), done or void"})
-    held_by = fields.String(dump_only=True, allow_none=True)
-    signer = fields.String(dump_only=True, allow_none=True)
-    claimant = fields.String(dump_only=True, allow_none=True)
-    claimant_key = fields.String(dump_only=True, allow_none=True)
-
-
-class OfferListSchema(Strict):
-    offers = fields.List(fields.Nested(OfferSchema), dump_only=True)
 
 
 def link_for(token):

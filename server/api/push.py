@@ -8,57 +8,20 @@ import json
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from marshmallow import fields, validate
 
 from ..http.errors import Blueprint, fail
-from ..http.schemas import MAX_SEQ, Strict
+from ..http.schemas import (
+    EventsQuerySchema,
+    WaitQuerySchema,
+    WaitSchema,
+)
 from ..workers import push
 
 blp = Blueprint("push", __name__, url_prefix="/api",
                 description="Learn of a game's moves without polling")
 
-MAX_WAIT = 60
-MAX_STREAM = 600
 HEARTBEAT = 15.0
 RETRY_AFTER = "5"
-
-
-class WaitQuerySchema(Strict):
-    after = fields.Integer(required=True, validate=validate.Range(min=-1, max=MAX_SEQ),
-                           metadata={"description": "the last seq the client knows (-1: none)"})
-    status = fields.String(load_default=None,
-                           validate=validate.OneOf(["open", "playing", "over"]),
-                           metadata={"description": "the status the client knows: a change "
-                                                    "of status answers too (a game starts)"})
-    timeout = fields.Float(load_default=25.0, validate=validate.Range(min=0, max=MAX_WAIT),
-                           metadata={"description": f"seconds to wait, at most {MAX_WAIT}"})
-
-
-class EventsQuerySchema(Strict):
-    timeout = fields.Float(load_default=120.0, validate=validate.Range(min=1, max=MAX_STREAM),
-                           metadata={"description": "seconds before the server ends the "
-                                                    "stream (EventSource reconnects by "
-                                                    f"itself); at most {MAX_STREAM}"})
-
-
-class HeadSchema(Strict):
-    game = fields.String(dump_only=True)
-    status = fields.String(dump_only=True, metadata={"description": "open, playing or over"})
-    seq = fields.Integer(dump_only=True, metadata={"description": "the last entry's seq "
-                                                   "(-1: none yet)"})
-    head = fields.String(dump_only=True, allow_none=True,
-                         metadata={"description": "the last entry's hash (the genesis hash "
-                                                  "before the first move)"})
-    to_act = fields.List(fields.String(), dump_only=True,
-                         metadata={"description": "the seats that owe a move"})
-    result = fields.Dict(dump_only=True, allow_none=True)
-    seats_taken = fields.Integer(dump_only=True)
-
-
-class WaitSchema(HeadSchema):
-    changed = fields.Boolean(dump_only=True, metadata={
-        "description": "true: the head is news (seq > after, or another status); false: "
-                       "the wait timed out and this is the unchanged head"})
 
 
 def _held(seconds):

@@ -1,10 +1,8 @@
 """Table talk and standing orders: messages, mutes, orders (server/game/talk.py,
 server/game/orders.py)."""
 
-import marshmallow as ma
 from flask import g
 from flask.views import MethodView
-from marshmallow import fields, validate
 
 from shared.games import get_game
 
@@ -15,101 +13,23 @@ from ..game import talk
 from ..http.auth import current_player
 from ..http.errors import Blueprint
 from ..http.limits import talk_limit
-from ..http.schemas import HEX128, MAX_SEQ, Strict, document_body
+from ..http.schemas import (
+    CancelDocumentSchema,
+    MessageDocumentSchema,
+    MessageListSchema,
+    MessageSchema,
+    MessagesQuerySchema,
+    MuteListSchema,
+    MuteSchema,
+    OrderDocumentSchema,
+    OrderListSchema,
+    OrderPostedSchema,
+    OrderSchema,
+)
 from .games import OPTIONAL, SIGNED, get_or_404
 
 blp = Blueprint("talk", __name__, url_prefix="/api",
                 description="Table talk (signed messages), mutes and standing orders")
-
-
-class DocumentSchema(Strict):
-    """A signed side document: its body (an object) and the seat's signature (hex).
-
-    The published body is the shape shared/messages.py takes for each kind (``pbem_schema``,
-    server/http/openapi.py); the service checks it, and the signature, whole."""
-
-    body = fields.Dict(required=True)
-    signature = fields.String(required=True, validate=validate.Length(max=200),
-                              metadata={"pattern": HEX128})
-
-
-def _body(kind):
-    body = fields.Dict(required=True)
-    body.pbem_schema = document_body(kind)
-    return body
-
-
-class MessageDocumentSchema(DocumentSchema):
-    """A signed message (shared/messages.py)."""
-    body = _body("message")
-
-
-class OrderDocumentSchema(DocumentSchema):
-    """A signed standing order (shared/orders.py)."""
-    body = _body("order")
-
-
-class CancelDocumentSchema(DocumentSchema):
-    """A signed cancellation of a standing order (shared/orders.py)."""
-    body = _body("cancel")
-
-
-class MessagesQuerySchema(Strict):
-    # a message id: the column is a 32-bit integer on PostgreSQL and SQLite refuses 2^63
-    since = fields.Integer(load_default=0, strict=False,
-                           validate=validate.Range(min=0, max=MAX_SEQ), metadata={
-                               "description": "only the messages numbered above this (a "
-                                              "message's id for the same reader)"})
-
-
-class MessageSchema(Strict):
-    id = fields.Integer(dump_only=True, metadata={
-        "description": "the message's number for this reader: its place (from 1) among the "
-                       "game's messages the reader may read; messages of other audiences "
-                       "are not counted (server/talk.py readable)"})
-    at = fields.Integer(dump_only=True)
-    seat = fields.String(dump_only=True)
-    to = fields.String(dump_only=True, allow_none=True)
-    player = fields.String(dump_only=True, allow_none=True)
-    text = fields.String(dump_only=True)
-    hash = fields.String(dump_only=True)
-    document = fields.Dict(dump_only=True)
-    created_at = fields.DateTime(dump_only=True)
-
-
-class MessageListSchema(Strict):
-    messages = fields.List(fields.Nested(MessageSchema), dump_only=True)
-
-
-class OrderSchema(Strict):
-    id = fields.Integer(dump_only=True)
-    hash = fields.String(dump_only=True)
-    seat = fields.String(dump_only=True)
-    at = fields.Integer(dump_only=True)
-    text = fields.String(dump_only=True)
-    meaning = fields.String(dump_only=True, allow_none=True)
-    status = fields.String(dump_only=True)
-    cancelled_at = fields.Integer(dump_only=True, allow_none=True)
-    played = fields.Integer(dump_only=True)
-    created_at = fields.DateTime(dump_only=True)
-
-
-class OrderPostedSchema(Strict):
-    order = fields.Nested(OrderSchema, dump_only=True)
-    played = fields.Integer(dump_only=True, metadata={
-        "description": "entries the server played for standing orders right away"})
-
-
-class OrderListSchema(Strict):
-    orders = fields.List(fields.Nested(OrderSchema), dump_only=True)
-
-
-class MuteSchema(Strict):
-    player = fields.String(required=True, validate=validate.Length(min=1, max=32))
-
-
-class MuteListSchema(ma.Schema):
-    muted = fields.List(fields.String(), dump_only=True)
 
 
 @blp.app_template_global("table_talk")

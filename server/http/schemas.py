@@ -6,6 +6,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from shared.delegation import MAX_LABEL
+from shared.envelope import MAX_MOVE_LENGTH
+
+from ..workers.channels import KINDS
+
 NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
 #: a page cursor (server/api/games.py): a creation time in microseconds (up to the year 5138)
 #: and a game id; any such text is a position in the list, so the schema can say it whole
@@ -696,3 +701,355 @@ class TournamentExportSchema(Strict):
     round_keys = fields.List(fields.String(), dump_only=True, allow_none=True)
     archives = fields.Dict(dump_only=True)
     standings = fields.List(fields.Dict(), dump_only=True)
+
+
+# Table talk, mutes and standing orders (server/api/talk.py)
+
+class DocumentSchema(Strict):
+    """A signed side document: its body (an object) and the seat's signature (hex).
+
+    The published body is the shape shared/messages.py takes for each kind (``pbem_schema``,
+    server/http/openapi.py); the service checks it, and the signature, whole."""
+
+    body = fields.Dict(required=True)
+    signature = fields.String(required=True, validate=validate.Length(max=200),
+                              metadata={"pattern": HEX128})
+
+
+def _body(kind):
+    body = fields.Dict(required=True)
+    body.pbem_schema = document_body(kind)
+    return body
+
+
+class MessageDocumentSchema(DocumentSchema):
+    """A signed message (shared/messages.py)."""
+    body = _body("message")
+
+
+class OrderDocumentSchema(DocumentSchema):
+    """A signed standing order (shared/orders.py)."""
+    body = _body("order")
+
+
+class CancelDocumentSchema(DocumentSchema):
+    """A signed cancellation of a standing order (shared/orders.py)."""
+    body = _body("cancel")
+
+
+class MessagesQuerySchema(Strict):
+    # a message id: the column is a 32-bit integer on PostgreSQL and SQLite refuses 2^63
+    since = fields.Integer(load_default=0, strict=False,
+                           validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+                               "description": "only the messages numbered above this (a "
+                                              "message's id for the same reader)"})
+
+
+class MessageSchema(Strict):
+    id = fields.Integer(dump_only=True, metadata={
+        "description": "the message's number for this reader: its place (from 1) among the "
+                       "game's messages the reader may read; messages of other audiences "
+                       "are not counted (server/talk.py readable)"})
+    at = fields.Integer(dump_only=True)
+    seat = fields.String(dump_only=True)
+    to = fields.String(dump_only=True, allow_none=True)
+    player = fields.String(dump_only=True, allow_none=True)
+    text = fields.String(dump_only=True)
+    hash = fields.String(dump_only=True)
+    document = fields.Dict(dump_only=True)
+    created_at = fields.DateTime(dump_only=True)
+
+
+class MessageListSchema(Strict):
+    messages = fields.List(fields.Nested(MessageSchema), dump_only=True)
+
+
+class OrderSchema(Strict):
+    id = fields.Integer(dump_only=True)
+    hash = fields.String(dump_only=True)
+    seat = fields.String(dump_only=True)
+    at = fields.Integer(dump_only=True)
+    text = fields.String(dump_only=True)
+    meaning = fields.String(dump_only=True, allow_none=True)
+    status = fields.String(dump_only=True)
+    cancelled_at = fields.Integer(dump_only=True, allow_none=True)
+    played = fields.Integer(dump_only=True)
+    created_at = fields.DateTime(dump_only=True)
+
+
+class OrderPostedSchema(Strict):
+    order = fields.Nested(OrderSchema, dump_only=True)
+    played = fields.Integer(dump_only=True, metadata={
+        "description": "entries the server played for standing orders right away"})
+
+
+class OrderListSchema(Strict):
+    orders = fields.List(fields.Nested(OrderSchema), dump_only=True)
+
+
+class MuteSchema(Strict):
+    player = fields.String(required=True, validate=validate.Length(min=1, max=32))
+
+
+class MuteListSchema(ma.Schema):
+    muted = fields.List(fields.String(), dump_only=True)
+
+
+# Seats offered to substitutes (server/api/offers.py)
+
+class OfferLinkSchema(Strict):
+    game = fields.String(dump_only=True)
+    seat = fields.String(dump_only=True)
+    path = fields.String(dump_only=True, metadata={
+        "description": "the link's path on this server, /seat/TOKEN (claimed once)"})
+    url = fields.String(dump_only=True)
+    signer = fields.String(dump_only=True, metadata={
+        "description": "who signs the hand-over once the link is claimed: server, or the "
+                       "name of the player whose key does"})
+
+
+class OfferSchema(Strict):
+    game = fields.String(dump_only=True)
+    type = fields.String(dump_only=True)
+    seat = fields.String(dump_only=True)
+    status = fields.String(dump_only=True, metadata={
+        "description": "open, claimed (waiting for the signer), done or void"})
+    held_by = fields.String(dump_only=True, allow_none=True)
+    signer = fields.String(dump_only=True, allow_none=True)
+    claimant = fields.String(dump_only=True, allow_none=True)
+    claimant_key = fields.String(dump_only=True, allow_none=True)
+
+
+class OfferListSchema(Strict):
+    offers = fields.List(fields.Nested(OfferSchema), dump_only=True)
+
+
+# Notice channels, chat ids and Web Push subscriptions (server/api/channels.py)
+
+class ChannelCreateSchema(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+    target = fields.Dict(required=True)
+    # the fields check_target reads of a target (each kind its own: a URL, an id, a token, a
+    # chat id number); OpenAPI 3.0 cannot say a key has no NUL but by naming the keys
+    target.pbem_schema = {"type": "object", "additionalProperties": False, "properties": {
+        name: {"anyOf": [{"type": "string", "maxLength": 500, "pattern": r"^[^\x00]*$"},
+                         {"type": "integer"}]}
+        for name in ("url", "mention", "homeserver", "room", "token", "chat_id", "secret")}}
+
+
+class ChannelSchema(Strict):
+    id = fields.Integer(dump_only=True)
+    kind = fields.String(dump_only=True)
+    target = fields.Dict(dump_only=True)
+    status = fields.String(dump_only=True)
+    failures = fields.Integer(dump_only=True)
+    stopped_reason = fields.String(dump_only=True, allow_none=True)
+    game = fields.String(dump_only=True, allow_none=True)
+    secret = fields.String(dump_only=True, allow_none=True)
+
+
+class ChannelListSchema(Strict):
+    channels = fields.List(fields.Nested(ChannelSchema), dump_only=True)
+    chat_ids = fields.Dict(dump_only=True)
+    push = fields.List(fields.Dict(), dump_only=True)
+
+
+class ChatIdsSchema(Strict):
+    discord = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    slack = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    matrix = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=128))
+
+
+class TestResultSchema(Strict):
+    sent = fields.Boolean(dump_only=True)
+    reason = fields.String(dump_only=True, allow_none=True)
+
+
+class SecretSchema(Strict):
+    secret = fields.String(dump_only=True)
+
+
+class PushKeysSchema(Strict):
+    p256dh = fields.String(required=True, validate=validate.Length(max=200))
+    auth = fields.String(required=True, validate=validate.Length(max=100))
+
+
+class PushSubscribeSchema(Strict):
+    endpoint = fields.String(required=True, validate=validate.Length(max=1000))
+    keys = fields.Nested(PushKeysSchema, required=True)
+    label = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    # a browser's PushSubscription.toJSON() also names expirationTime
+    expirationTime = fields.Raw(load_default=None, allow_none=True)  # noqa: N815
+    expirationTime.pbem_schema = {"type": "number", "nullable": True}
+
+
+class PushEndpointSchema(Strict):
+    endpoint = fields.String(required=True, validate=validate.Length(max=1000))
+
+
+class VapidSchema(Strict):
+    public_key = fields.String(dump_only=True)
+
+
+# Waiting for a game's next move (server/api/push.py)
+
+#: the longest long poll and event stream, in seconds
+MAX_WAIT = 60
+MAX_STREAM = 600
+
+
+class WaitQuerySchema(Strict):
+    after = fields.Integer(required=True, validate=validate.Range(min=-1, max=MAX_SEQ),
+                           metadata={"description": "the last seq the client knows (-1: none)"})
+    status = fields.String(load_default=None,
+                           validate=validate.OneOf(["open", "playing", "over"]),
+                           metadata={"description": "the status the client knows: a change "
+                                                    "of status answers too (a game starts)"})
+    timeout = fields.Float(load_default=25.0, validate=validate.Range(min=0, max=MAX_WAIT),
+                           metadata={"description": f"seconds to wait, at most {MAX_WAIT}"})
+
+
+class EventsQuerySchema(Strict):
+    timeout = fields.Float(load_default=120.0, validate=validate.Range(min=1, max=MAX_STREAM),
+                           metadata={"description": "seconds before the server ends the "
+                                                    "stream (EventSource reconnects by "
+                                                    f"itself); at most {MAX_STREAM}"})
+
+
+class PublicHeadSchema(Strict):
+    """A game's public head (server/workers/push.py ``public_head``)."""
+
+    game = fields.String(dump_only=True)
+    status = fields.String(dump_only=True, metadata={"description": "open, playing or over"})
+    seq = fields.Integer(dump_only=True, metadata={"description": "the last entry's seq "
+                                                   "(-1: none yet)"})
+    head = fields.String(dump_only=True, allow_none=True,
+                         metadata={"description": "the last entry's hash (the genesis hash "
+                                                  "before the first move)"})
+    to_act = fields.List(fields.String(), dump_only=True,
+                         metadata={"description": "the seats that owe a move"})
+    result = fields.Dict(dump_only=True, allow_none=True)
+    seats_taken = fields.Integer(dump_only=True)
+
+
+class WaitSchema(PublicHeadSchema):
+    changed = fields.Boolean(dump_only=True, metadata={
+        "description": "true: the head is news (seq > after, or another status); false: "
+                       "the wait timed out and this is the unchanged head"})
+
+
+# Device keys and their one-time links (server/api/devices.py)
+
+class DelegationSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+    delegation = ma.fields.Dict(required=True)
+    delegation.pbem_schema = DELEGATION_JSON  # its shape, published (server/http/openapi.py)
+
+
+class LinkCreateSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+    label = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=MAX_LABEL))
+
+
+class KeySchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+    public_key = ma.fields.String(required=True, validate=ma.validate.Length(max=64))
+
+
+class DeviceSchema(ma.Schema):
+    label = ma.fields.String(dump_only=True)
+    device_key = ma.fields.String(dump_only=True)
+    fingerprint = ma.fields.String(dump_only=True)
+    not_after = ma.fields.Integer(dump_only=True)
+    created_at = ma.fields.DateTime(dump_only=True)
+    ended = ma.fields.Boolean(dump_only=True)
+    delegation = ma.fields.Dict(dump_only=True)
+
+
+class DeviceListSchema(ma.Schema):
+    devices = ma.fields.List(ma.fields.Nested(DeviceSchema), dump_only=True)
+
+
+class RevokedSchema(ma.Schema):
+    revoked = ma.fields.List(ma.fields.String(), dump_only=True, metadata={
+        "description": "the device keys revoked"})
+    orders_ended = ma.fields.List(ma.fields.Dict(), dump_only=True, metadata={
+        "description": "the standing orders those devices signed, ended with them: "
+                       "{game, seat, order, hash}"})
+
+
+class DeviceLinkSchema(ma.Schema):
+    id = ma.fields.Integer(dump_only=True)
+    label = ma.fields.String(dump_only=True)
+    expires_at = ma.fields.DateTime(dump_only=True)
+    status = ma.fields.String(dump_only=True, metadata={
+        "description": "waiting, key, delegated, done, cancelled or expired"})
+    public_key = ma.fields.String(dump_only=True, allow_none=True)
+    fingerprint = ma.fields.String(dump_only=True, allow_none=True)
+    path = ma.fields.String(dump_only=True)
+    url = ma.fields.String(dump_only=True)
+
+
+class PageKeyAnswerSchema(ma.Schema):
+    fingerprint = ma.fields.String(dump_only=True)
+    label = ma.fields.String(dump_only=True)
+
+
+class PageDelegationSchema(ma.Schema):
+    status = ma.fields.String(dump_only=True, metadata={"description": "no_key, waiting or "
+                                                                        "done"})
+    delegation = ma.fields.Dict(dump_only=True)
+
+
+# One-time sign-in links and sessions (server/api/links.py)
+
+class LinkSchema(ma.Schema):
+    path = ma.fields.String(dump_only=True, metadata={
+        "description": "the link's path on this server, e.g. /login/TOKEN (one use)"})
+    url = ma.fields.String(dump_only=True, metadata={
+        "description": "the whole link, as this server sees its own address"})
+    expires_at = ma.fields.DateTime(dump_only=True)
+    game = ma.fields.String(dump_only=True)
+    seat = ma.fields.String(dump_only=True)
+
+
+class SessionSchema(ma.Schema):
+    player = ma.fields.String(dump_only=True)
+    expires_in = ma.fields.Integer(dump_only=True, metadata={
+        "description": "seconds the session cookie lasts (PBEM_SESSION_HOURS)"})
+
+
+# May I play this move? (server/api/check.py)
+
+class CheckSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+    move = fields.String(required=True, validate=validate.Length(min=1, max=MAX_MOVE_LENGTH))
+    seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
+
+
+class CheckAnswerSchema(ma.Schema):
+    seat = fields.String(dump_only=True)
+    move = fields.String(dump_only=True)
+    legal = fields.Boolean(dump_only=True)
+    code = fields.String(dump_only=True)
+    reason = fields.String(dump_only=True)
+    outcome = fields.String(dump_only=True, metadata={
+        "description": "certain, chance (dice or a draw decide it), hidden (cards you "
+                       "cannot see decide it) or unknown"})
+    events = fields.List(fields.String(), dump_only=True)
+    changes = fields.List(fields.String(), dump_only=True)
+    next = fields.Dict(keys=fields.String(), values=fields.String(), dump_only=True)
+    summary = fields.String(dump_only=True)
+    next_seq = fields.Integer(dump_only=True)
+    prev = fields.String(dump_only=True, allow_none=True)
+
+
+# The calendar feed (server/api/calendar.py)
+
+class FeedSchema(Strict):
+    url = fields.String(dump_only=True)
