@@ -590,7 +590,9 @@ def main(argv=None, out=None, err=None):
         return 1
     for name, what in PROPERTIES:
         n = counts.get(name, 0)
-        note = f"checked {_times(n)}" if n else NOTHING.get(name, NOTHING[None])
+        # no sentinel planted: the game keeps no hidden field, whatever its moves draw
+        why = NOTHING.get(name if counts.get("sentinels") else None, NOTHING[None])
+        note = f"checked {_times(n)}" if n else why
         print(f"ok    {name}: {what} ({note})", file=out)
     print(f"{game.name}: every property holds ({args.games} game(s) per seat count, seed "
           f"{args.seed})", file=out)

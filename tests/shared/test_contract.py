@@ -6,6 +6,7 @@ games per type, ``pytest -m slow`` longer ones.  The two Liar's Dice fixtures ar
 a stranger writes them (``tests/fixtures/liars_dice.py`` and its leaky twin).
 """
 
+import io
 import os
 import subprocess
 import sys
@@ -235,6 +236,24 @@ def test_the_command_checks_a_built_in_game(site):
     done = run(["title_of_liberty", "--plies", "30"], site)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok    leaks:" in done.stdout
+    # it keeps no hidden field: the leak check had nothing to compare, and says why
+    leaks = next(line for line in done.stdout.splitlines() if line.startswith("ok    leaks:"))
+    assert leaks.endswith("(nothing to check (no such state or field))")
+
+
+def test_the_command_says_when_the_leak_check_compared_no_outcomes(monkeypatch):
+    """Sentinels planted but no two outcomes compared (Stone Age's short games at seed 0 steal
+    no card that could have been another): the leak line says so, not "checked"."""
+    from shared import games
+    monkeypatch.setitem(games._loaded, "liars_dice", liars_dice.GAME)
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(contract, "check_game",
+                        lambda game, **kw: dict.fromkeys(dict(contract.PROPERTIES), 1) |
+                        {"leaks": 0})
+    assert contract.main(["liars_dice"], out, err) == 0
+    assert "(nothing to check: no two outcomes of a move differed only in fields hidden " \
+           "from a viewer)" in out.getvalue()
+    assert "(checked once)" in out.getvalue()
 
 
 @pytest.mark.parametrize("args", [["liars_dice", "--games", "0"], ["liars_dice", "--plies", "-3"],
