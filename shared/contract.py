@@ -147,7 +147,8 @@ class _Trial:
         return self.game.new_game(self.seats, {}, self.seed)
 
     def reproduction(self, then=None):
-        lines = [f"game = shared.games.get_game({self.game.name!r})",
+        lines = ["import shared.games",
+                 f"game = shared.games.get_game({self.game.name!r})",
                  f"state = game.new_game({self.seats!r}, {{}}, {self.seed!r})"]
         for seat, move, entropy in self.moves:
             lines.append(f"state = game.play(state, {seat!r}, {move!r}, {entropy!r})")
@@ -380,18 +381,24 @@ class Checker:
         """Play ``text`` under several entropies; each viewer must be shown the same wherever
         two outcomes agree on all it may know."""
         game = self.game
+        self.prop = "leaks"
         outcomes = []
+        told = []   # whether the first play drew randomness or told a seat a secret
         for i in range(self.entropies):
             entropy = b"leak-%d" % i
             try:
-                after = game.play(clone(state), seat, text, entropy)
+                after = game.play(clone(state), seat, text, entropy,
+                                  reveals=told if i == 0 else None)
             except IllegalMove:
                 return
             outcomes.append((entropy, after))
-            if i == 1 and (state_hash(outcomes[0][1]) == state_hash(after) or not any(
-                    game.hidden_fields(st) for _, st in outcomes)):
-                return   # the entropy changes nothing, or there is no secret to leak
-        self.at("leaks")
+            if i == 1 and not any(game.hidden_fields(st) for _, st in outcomes):
+                return   # there is no secret to leak
+            if i == 1 and not told[0] and state_hash(outcomes[0][1]) == state_hash(after):
+                # the move drew nothing: the entropy changes nothing.  A move that drew is
+                # played under every entropy even when two agree (a steal from a hand of
+                # two cards gives the same card half the time)
+                return
         seats = state_seats(game, state)
         for viewer in seats + [None]:
             groups = {}
@@ -406,6 +413,9 @@ class Checker:
                     # the same state: what differs is public randomness its events tell
                     # (a duel's dice), no secret; only a hidden difference is checked
                     continue
+                # a pair to compare: counted, so that "checked N times" says how many
+                # comparisons were made, not how many moves were replayed
+                self.counts["leaks"] += 1
                 for part in ("log", "facts", "view"):
                     if json.dumps(seen[part], sort_keys=True) != \
                             json.dumps(first_seen[part], sort_keys=True):
@@ -519,6 +529,16 @@ def check_game(game, games=1, seed=0, plies=90, entropies=ENTROPIES):
     return checker.counts
 
 
+#: what a property checked no times means
+NOTHING = {None: "nothing to check (no such state or field)",
+           "leaks": "nothing to check: no two outcomes of a move differed only in fields "
+                    "hidden from a viewer"}
+
+
+def _times(n):
+    return "once" if n == 1 else f"{n} times"
+
+
 def main(argv=None, out=None, err=None):
     """``python -m shared.contract TYPE [--games N] [--seed S] [--plies P]``; the exit code."""
     from .games import get_game, load_errors
@@ -561,7 +581,7 @@ def main(argv=None, out=None, err=None):
         counts = getattr(failure, "counts", {})
         for name, what in PROPERTIES:
             if name != failure.prop and counts.get(name):
-                print(f"ok    {name}: {what} (held {counts[name]} times before the failure)",
+                print(f"ok    {name}: {what} (held {_times(counts[name])} before the failure)",
                       file=out)
         print(f"FAIL  {failure.prop}: {failure.message}", file=out)
         print("to reproduce:", file=out)
@@ -570,7 +590,9 @@ def main(argv=None, out=None, err=None):
         return 1
     for name, what in PROPERTIES:
         n = counts.get(name, 0)
-        note = f"checked {n} times" if n else "nothing to check (no such state or field)"
+        # no sentinel planted: the game keeps no hidden field, whatever its moves draw
+        why = NOTHING.get(name if counts.get("sentinels") else None, NOTHING[None])
+        note = f"checked {_times(n)}" if n else why
         print(f"ok    {name}: {what} ({note})", file=out)
     print(f"{game.name}: every property holds ({args.games} game(s) per seat count, seed "
           f"{args.seed})", file=out)

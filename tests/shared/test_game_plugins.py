@@ -229,14 +229,49 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "ADDING-A-GAME.md"
 
 
+def doc_blocks():
+    """Every fenced block of the page, in order: (the PATH of a block the page marks
+    ``<!-- file: PATH -->``, or "", its language, its text)."""
+    return re.findall(r"(?:<!-- file: (\S+) -->\n)?```([a-z]*)\n(.*?)\n```", DOC.read_text(),
+                      re.S)
+
+
 def doc_files():
     """{path: text} of the blocks the page marks ``<!-- file: PATH -->`` (blocks of the same
     path are one file, in order)."""
     blocks = {}
-    for path, body in re.findall(r"<!-- file: (\S+) -->\n```[a-z]*\n(.*?)\n```", DOC.read_text(),
-                                 re.S):
-        blocks.setdefault(path, []).append(body)
+    for path, _, body in doc_blocks():
+        if path:
+            blocks.setdefault(path, []).append(body)
     return {path: "\n\n\n".join(parts) + "\n" for path, parts in blocks.items()}
+
+
+def doc_commands():
+    """Every line of the page's unmarked blocks: the commands it tells a reader to run."""
+    return [line for path, _, body in doc_blocks() if not path for line in body.splitlines()]
+
+
+def test_every_block_of_the_page_is_a_file_it_builds_or_a_command_it_runs():
+    """No example is left out: each fenced block is a file of the plug-in, or shell commands
+    that the install test below runs one by one (``python -m ...`` in the plug-in's site)."""
+    text = DOC.read_text()
+    blocks = doc_blocks()
+    fences = re.findall(r"^\s*(```|~~~)", text, re.M)
+    assert len(fences) == 2 * len(blocks), "a block the extraction does not read"
+    assert all(path or lang == "sh" for path, lang, _ in blocks)
+    assert len(doc_files()) + len(doc_commands()) >= 7
+    for command in doc_commands():
+        assert re.fullmatch(r"python -m shared\.contract liars_dice( --\w+ \d+)*", command), \
+            f"{command!r}: the install test runs only the contract's commands"
+
+
+def test_every_file_the_page_names_is_in_the_repository_or_the_plug_in():
+    named = set(re.findall(r"[\w/.-]+\.(?:md|py|cfg|toml)\b", DOC.read_text()))
+    plug_in = {Path(path).name for path in doc_files()} | set(doc_files())
+    for name in sorted(named - plug_in):
+        found = (ROOT / name).exists() or any(ROOT.glob(f"*/{name}")) or \
+            any(ROOT.glob(f"shared/*/{name}"))
+        assert found, f"the page names {name}, which is not in this repository"
 
 
 def install_like_pip(source, site):
@@ -294,10 +329,10 @@ def test_the_pages_plug_in_installs_ships_its_notes_and_passes_the_contract(tmp_
     assert (site / "pbem_liars" / "RULES.md").is_file()
     metadata = next(site.glob("*.dist-info")) / "METADATA"
     assert "Requires-Dist: pbem" in metadata.read_text()      # it depends on pbem
-    commands = re.findall(r"^python -m (shared\.contract .*)$", DOC.read_text(), re.M)
+    commands = doc_commands()
     assert len(commands) >= 2
     for command in commands:
-        done = run_here(["-m", *command.split()], site, tmp_path)
+        done = run_here(command.split()[1:], site, tmp_path)
         assert done.returncode == 0, command + "\n" + done.stdout + done.stderr
         assert "liars_dice: every property holds" in done.stdout
     rules = run_here(["-c", "from client.cli import main; main()", "rules", "liars_dice"],

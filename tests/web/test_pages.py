@@ -100,6 +100,22 @@ def test_the_score_column_is_named_by_the_game(client, make_player):
     assert get_game("zarahemla").score_label == "VP"
 
 
+def test_a_plug_in_games_own_score_name_heads_its_column(client, make_player, monkeypatch):
+    """Liar's Dice (a plug-in as docs/ADDING-A-GAME.md builds it) counts dice, and says so."""
+    from shared import games
+    from tests.fixtures.liars_dice import GAME as LIARS
+    monkeypatch.setitem(games._extra, LIARS.name, LIARS)
+    monkeypatch.setitem(games._loaded, LIARS.name, LIARS)
+    ann, bob = make_player("anndice"), make_player("bobdice")
+    r = ann.post("/api/games", {"type": "liars_dice", "seats": 2})
+    assert r.status_code == 201, r.get_json()
+    game_id = r.get_json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join", {}).get_json()["status"] == "playing"
+    html = client.get(f"/g/{game_id}").get_data(as_text=True)
+    head = html.split("<thead>")[1].split("</thead>")[0]
+    assert "<th>dice</th>" in head and "points" not in head
+
+
 def test_html_in_a_rules_file_is_shown_as_text(tmp_path, monkeypatch):
     from server.web import pages
     md = "# Rules\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(2)>\n"
