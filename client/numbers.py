@@ -9,9 +9,10 @@ types (``pbem play GAME "@takeback 15"`` posts ``@takeback 14``).  ``--json`` ke
 API's fields (``seq`` from 0) unchanged, and adds nothing a script must translate back.
 """
 
-from shared.numbering import TAKEBACK, shown, shown_event, shown_events, shown_text
+from shared.numbering import TAKEBACK, joined_events, shown, shown_event, shown_events, shown_text
 
-__all__ = ["shown", "shown_event", "shown_events", "shown_text", "wire_text"]
+__all__ = ["joined_events", "shown", "shown_event", "shown_events", "shown_text",
+           "wire_text"]
 
 
 def wire_text(text):

@@ -47,8 +47,8 @@ def _sleep(seconds):  # tests replace it: no test waits for a back-off
 def entry_line(entry):
     """One posted entry as the commands print it: ``move 15: red settle 14  (events)``
     (moves are numbered from 1, as on the game's pages; see client/numbers.py)."""
-    from .numbers import shown_events, shown_text
-    events = "; ".join(shown_events(entry))
+    from .numbers import joined_events, shown_text
+    events = joined_events(entry)
     return f"move {entry['seq'] + 1}: {entry['seat']} {shown_text(entry['move'])}" + \
         (f"  ({events})" if events else "")
 

@@ -61,3 +61,27 @@ def shown_events(entry):
     if str(entry.get("move", "")).startswith("@"):
         events = [shown_event(e) for e in events]
     return [str(e).rstrip(".") for e in events]
+
+
+#: the first words of an event that begin a sentence, not a name: lower-cased when the event
+#: follows another after "; " (a seat's name, Red or moroni, stays as the game writes it)
+_SENTENCE_WORDS = ("The", "Round", "Set-up", "A", "An")
+
+
+def joined_events(entry):
+    """The events of a log entry as one text, joined with "; " as the CLI prints them.
+
+    >>> joined_events({"move": "duel", "events": ["helaman's captain is killed.",
+    ...                "The army of helaman is lost: its captain was killed."]})
+    "helaman's captain is killed; the army of helaman is lost: its captain was killed"
+    >>> joined_events({"move": "road 33-38", "events": ["Red placed a road on 33-38.",
+    ...                "Set-up done: every player now chooses."]})
+    'Red placed a road on 33-38; set-up done: every player now chooses'
+    """
+    out = []
+    for i, text in enumerate(shown_events(entry)):
+        word = text.split(" ", 1)[0].rstrip(":")
+        if i and word in _SENTENCE_WORDS:
+            text = text[0].lower() + text[1:]
+        out.append(text)
+    return "; ".join(out)

@@ -73,7 +73,7 @@ def log(c, game_id):
       pbem log k7m2q9xa3b
       pbem --json log k7m2q9xa3b | jq -r '.[].move'
     """
-    from ..numbers import shown_events, shown_text
+    from ..numbers import joined_events, shown_text
     resp = c.api.log(game_id)
     c.heads.check(game_id, resp.get("head"))
     entries = resp["entries"]
@@ -83,7 +83,7 @@ def log(c, game_id):
         if kind == "message":
             lines.append(_talk_line(e))
             continue
-        events = "; ".join(shown_events(e))
+        events = joined_events(e)
         forced = " (forced)" if e.get("forced") else ""
         forced += _device_note(e)  # a move signed by a device key (pbem device)
         if forced and '"order":' in e.get("envelope", ""):

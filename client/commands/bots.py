@@ -320,7 +320,7 @@ def watch(c, game_id, quiet, timeout, interval):
     """
     from ..api import RateLimited, ServerError, ServerUnreachable
     from ..context import WaitTimeout
-    from ..numbers import shown_events, shown_text
+    from ..numbers import joined_events, shown_text
     from ..waiting import until_moved
     push = {"on": True}
     start = time.monotonic()
@@ -346,7 +346,7 @@ def watch(c, game_id, quiet, timeout, interval):
         for e in entries:
             seen.append(e)
             if not quiet and not c.json:
-                events = "; ".join(shown_events(e))
+                events = joined_events(e)
                 click.echo(f"{e['seq'] + 1:>4}  {e['seat']:<10} {shown_text(e['move'])}"
                            + (f"  -- {events}" if events else ""))
         if entries:

@@ -188,10 +188,15 @@ def games(c, status):
                   "this year).", ""]
     if waiting:
         lines.append("Waiting for you:")
-        lines += [f"  {w['game']:<12} {w['text']}: {w['command']}" for w in waiting]
+        for w in waiting:
+            line = f"  {w['game']:<10}  {w['text']}: {w['command']}"
+            # 80 columns: a long one gives its command a line of its own
+            lines += [line] if len(line) <= 80 else [f"  {w['game']:<10}  {w['text']}:",
+                                                     f"{'':<14}{w['command']}"]
         lines.append("")
     if rows:
-        lines.append(f"{'GAME':<12} {'TYPE':<16} {'STATUS':<8} {'YOU':<8} {'TO ACT':<18} DUE")
+        # 80 columns with a deadline (Fri 04 Dec 06:52 CET); ids are 10 letters
+        lines.append(f"{'GAME':<10} {'TYPE':<16} {'STATUS':<7} {'YOU':<7} {'TO ACT':<14} DUE")
     for g in rows:
         if g["status"] == "playing":
             to_act = to_act_text(g.get("you") or [], g.get("to_act") or [])
@@ -201,8 +206,8 @@ def games(c, status):
         else:
             free = sum(1 for s in g["seats"] if not s["player"])
             to_act = f"{free} seat(s) free"
-        lines.append(f"{g['id']:<12} {g['type']:<16} {g['status']:<8} "
-                     f"{','.join(g.get('you') or []):<8} {to_act:<18} {g['deadline_local'] or ''}"
+        lines.append(f"{g['id']:<10} {g['type']:<16} {g['status']:<7} "
+                     f"{','.join(g.get('you') or []):<7} {to_act:<14} {g['deadline_local'] or ''}"
                      .rstrip())
     if not rows and not c.json:
         c.note(_none_text(api, status))

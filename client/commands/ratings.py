@@ -46,7 +46,10 @@ def ratings(c, game_type):
 
     A rating is openskill's ordinal (mu - 3 sigma, Plackett-Luce model): a
     new player starts at 0.  Only rated games count: not games with bots,
-    not games made with pbem new --unrated.
+    not games made with pbem new --unrated; and a rated game changes ratings
+    only when each of its players' accounts has some history (at least 7 days
+    old, 3 other games finished: the server's settings), which an empty table
+    then says.
 
     \b
     Example:
@@ -67,6 +70,15 @@ def ratings(c, game_type):
         for i, r in enumerate(table["ratings"], 1):
             lines.append(f"{i:>3}  {r['player']:<20} {r['rating']:>7.1f} {r['games']:>6} "
                          f"{r['wins']:>5}")
-        if not table["ratings"]:
+        finished = table.get("rated_finished") or 0
+        if not table["ratings"] and finished:
+            rule = table.get("history") or {}
+            import textwrap
+            lines = textwrap.wrap(
+                f"no rating of {game_type} yet: {finished} rated game(s) finished, but a "
+                "game changes ratings only when every one of its players' accounts is at "
+                f"least {rule.get('days', 7)} days old and had finished at least "
+                f"{rule.get('games', 3)} other games", 79, subsequent_indent="  ")
+        elif not table["ratings"]:
             lines = [f"no rated game of {game_type} has finished yet"]
     c.emit(table, lines)

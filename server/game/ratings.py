@@ -231,7 +231,13 @@ def leaderboard(game_type, limit=100):
         Player, Player.id == Rating.player_id).where(Rating.game_type == game_type)).all()
     table = sorted((rating_json(r, name) for r, name in rows),
                    key=lambda e: (-e["rating"], -e["games"], e["player"]))[:limit]
-    return {"type": game_type, "cooperative": False, "ratings": table, "teams": []}
+    # an empty table says why: no rated game finished, or those that did changed no rating
+    # (their players had too little history, see history_rule)
+    finished = db.session.execute(db.select(db.func.count(Game.id)).where(
+        Game.type == game_type, Game.status == "over", Game.rated.is_(True))).scalar_one()
+    days, games = history_rule()
+    return {"type": game_type, "cooperative": False, "ratings": table, "teams": [],
+            "rated_finished": finished, "history": {"days": days, "games": games}}
 
 
 def player_ratings(player):

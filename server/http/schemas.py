@@ -263,6 +263,13 @@ class RatingTableSchema(Strict):
     cooperative = fields.Boolean(dump_only=True)
     ratings = fields.List(fields.Nested(RatingSchema), dump_only=True)
     teams = fields.List(fields.Nested(TeamRecordSchema), dump_only=True)
+    rated_finished = fields.Integer(dump_only=True, metadata={
+        "description": "rated games of the type that are over (a competitive type): those "
+                       "whose players had too little history changed no rating"})
+    history = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True,
+                          metadata={"description": "the history a rated game asks of each "
+                                    "player's account to change ratings: days old, other "
+                                    "games finished (PBEM_RATING_MIN_DAYS, _GAMES)"})
 
 
 class RecordSchema(Strict):

@@ -197,7 +197,9 @@ def render(view, color=False):
                 lines.append(f"Paid nomad steps left this turn: {view['steps_left']}.")
     if view["status"] == "over":
         res = view["result"]
-        lines += _wrap(f"Game over: {', '.join(res['winners'])} wins. {res['reason']}.")
+        # the reason starts with a seat's name, in lower case: not a sentence of its own
+        lines += _wrap(f"Game over: {', '.join(res['winners'])} wins "
+                       f"({str(res['reason']).rstrip('.')}).")
     else:
         for s, what in view["owes"].items():
             lines += _wrap(f"{s} to act: {what}.")

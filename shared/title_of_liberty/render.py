@@ -18,9 +18,23 @@ def _wrap(text, indent=""):
     return textwrap.wrap(text, WIDTH, subsequent_indent=indent) or [""]
 
 
+# the kinds in the order of the army table (and of the drawing, svg.TROOPS): the same state
+# reads the same whether its counts came from the server's JSON or from a local replay
+_ORDER = ("king", "captain", "scout", "infantry", "archer", "slinger")
+
+
+def _in_order(mapping, order):
+    """The items of ``mapping``, its keys in ``order`` first (then the others sorted): a
+    mapping read from JSON and the engine's own give the same text."""
+    keys = [k for k in order if k in mapping] + sorted(k for k in mapping if k not in order)
+    return [(k, mapping[k]) for k in keys]
+
+
 def _counts(counts, short=False):
+    kinds = [t for t in _ORDER if t in counts] + sorted(t for t in counts if t not in _ORDER)
     parts = []
-    for t, n in counts.items():
+    for t in kinds:
+        n = counts[t]
         if n:
             parts.append(f"{n} {_SHORT[t] if short else plural(t, n)}")
     return ", ".join(parts) or "none"
@@ -134,7 +148,8 @@ def _city(view, battle, name):
     held = city.get("stockade_by_kind") or {}
     if held:
         out += _wrap(f"Held in the Stockade of {name.capitalize()}: " + "; ".join(
-            f"{seat} {_counts(c, True)}" for seat, c in held.items()) + ".", "  ")
+            f"{seat} {_counts(c, True)}"
+            for seat, c in _in_order(held, view["seats"])) + ".", "  ")
     waiting = {lv: c for lv, c in (city.get("temple_wounded") or {}).items() if any(
         c.values())}
     if waiting:
@@ -178,7 +193,8 @@ def _inset(view):
     pending = battle.get("captives") or {}
     if pending:
         out += _wrap("Captured in this attack, led to a Stockade when it ends: " + "; ".join(
-            f"{seat} {_counts(c, True)}" for seat, c in pending.items()) + ".", "  ")
+            f"{seat} {_counts(c, True)}"
+            for seat, c in _in_order(pending, view["seats"])) + ".", "  ")
     return out + _dice_lines(view, battle)
 
 
@@ -239,7 +255,7 @@ def _boards(view):
         if held:
             extra.append("sectors taken: " + ", ".join(held))
         held_in = [f"{name.upper()} {_counts(c['stockade_by_kind'][seat], True)}"
-                   for name, c in view["cities"].items()
+                   for name, c in _in_order(view["cities"], CITIES)
                    if (c.get("stockade_by_kind") or {}).get(seat)]
         led = ((view["battle"] or {}).get("captives") or {}).get(seat)
         if led:
@@ -283,7 +299,8 @@ def _status(view):
                  f"{_counts(lam['captured'], True)}.", "  ")
     if view["fields"]:
         now = view["battle"]["site"] if view["battle"] else None
-        parts = [f"{s} ({_counts(f['lamanites'], True)})" for s, f in view["fields"].items()
+        parts = [f"{s} ({_counts(f['lamanites'], True)})"
+                 for s, f in _in_order(view["fields"], ())
                  if s in BATTLEFIELDS and s != now]
         if parts:
             out += _wrap("Battles left unfinished: " + "; ".join(parts) + ".", "  ")

@@ -36,6 +36,9 @@ def test_three_players_set_up_and_roll(make_player, tmp_path):
     else:
         pytest.fail("the set-up did not end")
     assert len(played) >= 12 and any(m.startswith("road") for m in played)
+    # the last road's events, joined: the second one's sentence goes on in lower case
+    said = " ".join(bob.run("log", game).stdout.split())
+    assert "; set-up done: every player now chooses" in said and "; Set-up" not in said
     assert players[seat].run("wait", game, "--timeout", 2).exit_code == 0
     out = players[seat].run("play", game, "roll").stdout
     assert out.startswith(f"move {len(played) + 1}: {seat} roll")  # numbered from 1

@@ -392,8 +392,9 @@ def world(tmp_path_factory):
 
 
 HELP = [(where, line) for where, line in ALL if where.endswith("--help")]
-# not run here: the device link waits for the phone that opens it (device add --browser,
-# device claim); the all-bot game of watch plays to its end (test_watch_examples_run, slow)
+# not run here: the device link waits for the phone that opens it (device claim; device add
+# --browser runs in test_doc_blocks_run.py, its page played by a test client); the all-bot
+# games of pbem watch --help play to their end (test_doc_blocks_run.py, beside the doc's)
 NOT_HERE = ("pbem device add --browser", "pbem --home ~/pbem-laptop device claim")
 SINGLE = [(where, line) for where, line in HELP if where not in SEQUENCES
           and where != "pbem watch --help" and not line.startswith(("#",) + NOT_HERE)]

@@ -25,6 +25,8 @@ def test_next_and_games_put_the_first_deadline_first(make_player):
     assert listed[0]["waiting"][0]["kind"] == "move"
     text = ann.run("games").stdout
     assert text.startswith("Waiting for you:") and text.index(soon) < text.index(late)
+    # a row with its deadline (Fri 04 Dec 06:52 CET) fits 80 columns
+    assert all(len(line) <= 80 for line in text.splitlines()), text
     ann.run("play", soon, "hold")
     assert ann.run("next").stdout.strip() == late
     # a filter tells the truth: three games, none open
@@ -48,6 +50,9 @@ def test_takeback_and_rematch_wait_in_the_inbox(make_player):
     bob.run("rematch", short)                           # bob offers; ann is invited
     offered = [w for g in ann.json("games") for w in g["waiting"] if w["kind"] == "rematch"]
     assert [w["command"] for w in offered] == [f"pbem rematch {short} (or --decline)"]
+    text = ann.run("games").stdout
+    assert f"pbem rematch {short} (or --decline)" in text
+    assert all(len(line) <= 80 for line in text.splitlines()), text
     assert not [w for g in bob.json("games") for w in g["waiting"] if w["kind"] == "rematch"]
 
 

@@ -43,3 +43,24 @@ def test_declining_and_bad_input(make_player):
     assert "no game called" in r.stderr and "Traceback" not in r.stderr
     out = bob.run("ratings", "title_of_liberty").stdout
     assert "cooperative game, recorded by team size" in out
+
+
+def test_ratings_after_a_rated_game_of_newcomers_say_why_they_are_empty(make_player):
+    """A rated game of two new accounts finishes: it changes no rating (the README's history
+    rule), and pbem ratings says so, with the rule, rather than "no rated game has finished
+    yet"; --json carries the count and the rule."""
+    ann, bob = make_player("ann"), make_player("bob")
+    game = ann.json("new", "pig", "--seats", 2, "--option", "target=1")["id"]
+    bob.run("join", game)
+    assert finish_pig([ann, bob], game)["status"] == "over"
+    table = ann.json("ratings", "pig")
+    assert table["rated_finished"] >= 1
+    assert table["history"] == {"days": 7, "games": 3}
+    out = ann.run("ratings", "pig").stdout
+    assert "has finished yet" not in out
+    if not table["ratings"]:      # no account on this server has the history yet
+        said = " ".join(out.split())
+        assert said.startswith(f"no rating of pig yet: {table['rated_finished']} rated "
+                               "game(s) finished, but a game changes ratings only when")
+        assert said.endswith("at least 7 days old and had finished at least 3 other games")
+        assert all(len(line) <= 80 for line in out.splitlines())

@@ -103,3 +103,28 @@ def test_hidden_information_the_seed_never_shows():
     for seed in range(40):
         random_game(seed, every=every)
     assert checked > 100
+
+
+def _reordered(value):
+    """The same value with every mapping's keys in the reverse order."""
+    if isinstance(value, dict):
+        return {k: _reordered(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reordered(v) for v in value]
+    return value
+
+
+def test_render_reads_the_same_whatever_order_the_counts_come_in():
+    """The text board of one state is the same from the server's JSON (its keys sorted) as
+    from a local replay (the engine's own order): pbem show and pbem verify printed
+    "28 arch, 5 capt, 42 inf" and "28 arch, 25 inf, 3 capt" for the same kind of count.  The
+    kinds read in the army table's order (captains before scouts, infantry, archers)."""
+    for seed in (3, 8, 21):
+        state, _ = random_game(seed, n=2, cap=400)
+        for seat in (None, "moroni"):
+            view = GAME.view(state, seat)
+            text = GAME.render(view)
+            assert GAME.render(json.loads(json.dumps(view, sort_keys=True))) == text
+            assert GAME.render(_reordered(view)) == text
+    text = GAME.render(GAME.view(fresh(2), None))
+    assert "Lamanites on the boards: 1 KING, 5 capt, 42 inf, 48 arch;" in text
