@@ -237,3 +237,26 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"{len(shots)} screenshots in {', '.join(folders)}")
         for path in shots:
             terminalreporter.write_line(f"  {os.path.basename(path)}")
+
+
+#: the fixtures that start a real server process or a browser, by the module defining them:
+#: a test using one is end-to-end (marker ``e2e``), left out of the default run and run by
+#: ``pytest -m e2e`` (.ci/run, on both databases)
+E2E_FIXTURES = {"server": "tests.client.conftest", "bot_server": None, "live": None,
+                "chrome": None, "launch_chromium": None}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark ``e2e`` every test that starts a server process or drives Chromium through a
+    fixture (before ``-m`` selects): a module that starts one itself says so with
+    ``pytestmark = pytest.mark.e2e`` (tests/test_test_suite.py keeps that true)."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("slow"):
+            continue          # a slow test is run by ``-m slow`` alone
+        for name, module in E2E_FIXTURES.items():
+            defs = info.name2fixturedefs.get(name)
+            if defs and (module is None or defs[-1].func.__module__ == module):
+                item.add_marker(pytest.mark.e2e)
+                break

@@ -6,6 +6,7 @@ import ast
 import configparser
 import glob
 import os
+import re
 import shlex
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -20,8 +21,9 @@ def test_the_default_run_leaves_out_the_slow_marker():
     cfg = configparser.ConfigParser()
     cfg.read(os.path.join(ROOT, "setup.cfg"))
     addopts = shlex.split(cfg["tool:pytest"]["addopts"])
-    assert addopts[addopts.index("-m") + 1] == "not slow"
+    assert addopts[addopts.index("-m") + 1] == "not slow and not e2e"
     assert "slow:" in cfg["tool:pytest"]["markers"]
+    assert "e2e:" in cfg["tool:pytest"]["markers"]
 
 
 def test_the_default_run_uses_every_core_and_the_readme_names_its_time():
@@ -49,6 +51,9 @@ def test_ci_runs_the_readme_command_and_the_slow_runs():
     assert "pip install --quiet '.[test]'" in ci and re.search(r"^pytest$", ci, re.M)
     assert re.search(r"^ruff check \.$", ci, re.M)  # the linter runs in CI
     assert "pytest -m slow" in ci and "pytest -m slow" in readme
+    # the end-to-end tests the default run leaves out, on each database
+    assert re.search(r"^pytest -m e2e$", ci, re.M) and "pytest -m e2e" in readme
+    assert re.search(r"^PBEM_TEST_DATABASE_URL=\S+ pytest -m e2e$", ci, re.M)
     assert "PBEM_TEST_DATABASE_URL=postgresql://" in ci
 
 
@@ -164,3 +169,64 @@ def test_every_test_checks_something():
     idle = [f"{path}::{node.name}" for path, node in tests
             if not (_checks(node)[0] or _checks(node)[1] & checking)]
     assert not idle, idle
+
+
+#: what starts a real server process in a test module: the CLI's server, gunicorn or nginx
+#: through tests/liveserver.py, the Procfile's processes, ``pbem-server`` itself
+_STARTS_SERVER = re.compile(r"\bLiveServer\(|ProcfileDeployment\(|\bServer\(|BotServer\(|"
+                            r"[\"']pbem-server[\"'], [\"']run")
+
+
+def _marks(node):
+    """The ``pytest.mark`` names decorating ``node``."""
+    return {d.attr if isinstance(d, ast.Attribute) else getattr(d, "attr", None)
+            for d in (dec.func if isinstance(dec, ast.Call) else dec
+                      for dec in node.decorator_list)}
+
+
+def _left_out(node, tree, lines, fixtures, seen=()):
+    """Whether the module-level ``node`` (a test, a fixture, a helper or a server class) runs
+    only in tests the default run leaves out: a test marked e2e or slow, a fixture the hook
+    marks by name, or anything whose every user in the module is one of those."""
+    if node.name.startswith("test_"):
+        return bool(_marks(node) & {"e2e", "slow"})
+    if node.name in fixtures:
+        return True
+    word = re.compile(rf"\b{re.escape(node.name)}\b")
+    users = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+             and n is not node and n.name not in seen
+             and word.search("\n".join(lines[n.lineno - 1:n.end_lineno]))]
+    return bool(users) and all(_left_out(n, tree, lines, fixtures, seen + (node.name,))
+                               for n in users)
+
+
+def test_every_test_that_starts_a_server_is_left_out_of_the_default_run():
+    """A test that starts a server process itself is marked ``e2e`` (or ``slow``), or its
+    module is, or it reaches the server through a fixture tests/conftest.py marks by name
+    (E2E_FIXTURES): the default run stays free of process start-ups."""
+    from tests.conftest import E2E_FIXTURES
+    unmarked = []
+    for path, tree in _test_sources():
+        if not os.path.basename(path).startswith("test_") or path == "tests/test_test_suite.py":
+            continue
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            source = f.read()
+        if re.search(r"^pytestmark = pytest\.mark\.(e2e|slow)$", source, re.M):
+            continue
+        lines = source.splitlines()
+        for node in tree.body:
+            if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                continue
+            body = "\n".join(lines[node.lineno - 1:node.end_lineno])
+            if not _STARTS_SERVER.search(body):
+                continue
+            if not _left_out(node, tree, lines, E2E_FIXTURES):
+                unmarked.append(f"{path}::{node.name}")
+    assert not unmarked, unmarked
+
+
+def test_the_server_check_sees_an_unmarked_start():
+    tree = ast.parse("@pytest.mark.e2e\ndef test_a():\n    LiveServer(url)\n")
+    assert _marks(tree.body[0]) == {"e2e"}
+    assert _STARTS_SERVER.search("srv = Server(tmp)") and _STARTS_SERVER.search(
+        'Popen(["pbem-server", "run"')

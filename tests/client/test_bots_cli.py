@@ -264,6 +264,7 @@ def test_a_game_of_bots_only_from_the_shell(bot_server, tmp_path):
     assert "Traceback" not in ann.run("watch", "nosuchgame1", ok=None).stderr
 
 
+@pytest.mark.e2e
 def test_the_bots_walk_through_in_the_cli_doc_runs(tmp_path):
     """docs/CLI.md's Bots block, as written, against pbem-server run (its bot thread plays)."""
     import re

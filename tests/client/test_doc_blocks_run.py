@@ -22,6 +22,9 @@ from shared.envelope import public_key_hex
 from tests.client.conftest import ROOT, Player, Server, child_env
 from tests.helpers.cli_examples import ALL
 
+# end-to-end: starts real server processes (left out of the default run)
+pytestmark = pytest.mark.e2e
+
 DOC = (ROOT / "docs" / "CLI.md").read_text()
 BLOCKS = re.findall(r"```sh\n(.*?)```", DOC, re.S)
 

@@ -215,6 +215,7 @@ def test_completion_after_show(make_player):
 
 # --- audit: a refused sign-up leaves nothing half done --------------------------------
 
+@pytest.mark.e2e
 def test_a_sign_up_refused_by_the_limit_leaves_no_half_registered_key(tmp_path):
     """"too many requests ... after the key was already created".  The refusal names
     the limit and its setting, says the name is not registered and the key is kept; nothing

@@ -26,6 +26,9 @@ from tests.fixtures.pig import GAME as PIG
 from tests.helpers.cli_examples import ALL
 from tests.helpers.receiver import Receiver
 
+# end-to-end: starts real server processes (left out of the default run)
+pytestmark = pytest.mark.e2e
+
 EXAMPLE_ID = "k7m2q9xa3b"          # the game id the --help examples and docs/CLI.md use
 OPEN_ID = "g7hk2m4xqp"             # pbem open's
 TOURNAMENT_ID = "3f9a6c1d" * 8     # pbem tournament's

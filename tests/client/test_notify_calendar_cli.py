@@ -11,6 +11,9 @@ import requests
 from tests.client.conftest import Player, Server
 from tests.helpers.receiver import Receiver
 
+# end-to-end: starts real server processes (left out of the default run)
+pytestmark = pytest.mark.e2e
+
 
 @pytest.fixture(scope="module")
 def open_server(tmp_path_factory):

@@ -41,6 +41,7 @@ def test_cli_doc_walk_through_runs(tmp_path):
     _run(script, tmp_path)
 
 
+@pytest.mark.e2e
 def test_readme_walk_through_runs_against_the_first_set_up_command(tmp_path):
     blocks = re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
     # the set-up command that starts the service, and the walk-through (the block that

@@ -97,6 +97,7 @@ def test_an_oversized_body_is_413_on_every_writing_route_with_limits_on(limited_
            f"{len(seen)} requests over {len(routes)} routes, {len(seen)} x 413, 0 x 5xx")
 
 
+@pytest.mark.e2e
 def test_an_oversized_chunked_body_to_the_procfile_web_process_is_413(tmp_path):
     """Item 4, as reported: straight to the Procfile's web process (gunicorn, gthread, limits
     on), a 70 KB move or message, with a length or chunked, is a 413 with the JSON body (it
@@ -346,6 +347,7 @@ def _started_pig(base):
     return game, ann, bob
 
 
+@pytest.mark.e2e
 def test_links_made_behind_nginx_on_another_port_keep_the_port(front):
     """Item 14: deploy/nginx.conf passed ``Host $host``, which drops the port: behind nginx on
     port 8080 a sign-in link named port 80.  It passes ``$http_host`` now."""
@@ -362,6 +364,7 @@ def test_links_made_behind_nginx_on_another_port_keep_the_port(front):
            f"names {base.split(':')[-1]}, the front's port (it named none: port 80)")
 
 
+@pytest.mark.e2e
 def test_a_real_archive_uploads_to_the_archive_page_through_nginx(front):
     """Item 9: deploy/nginx.conf capped every body at 64k, and the archive page's upload of a
     real archive (a finished Zarahemla game is ~474 KB) got nginx's 413.  /archive has the
@@ -682,6 +685,7 @@ def _alive(pid):
         return False
 
 
+@pytest.mark.e2e
 def test_killing_the_gunicorn_master_alone_ends_its_workers_and_loses_no_move(tmp_path):
     """Not attacked before: SIGKILL to the Procfile web process's master only.  Its workers
     see their parent gone and exit (no orphan keeps the port or a database connection);

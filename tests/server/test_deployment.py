@@ -26,6 +26,9 @@ from tests.client.conftest import Player
 from tests.conftest import database_url
 from tests.liveserver import ROOT, ProcfileDeployment, free_port
 
+# end-to-end: starts real server processes (left out of the default run)
+pytestmark = pytest.mark.e2e
+
 NGINX = shutil.which("nginx") or next(
     (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.path.exists(p)), None)
 

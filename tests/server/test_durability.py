@@ -17,6 +17,9 @@ from shared.envelope import public_key_hex
 from tests.conftest import PG_URL, database_url
 from tests.liveserver import LiveServer
 
+# end-to-end: starts real server processes (left out of the default run)
+pytestmark = pytest.mark.e2e
+
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 STATS = {}
 

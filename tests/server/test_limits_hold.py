@@ -83,6 +83,7 @@ def test_forged_moves_never_spend_the_seats_allowance(limited, clock):
            f"seat's player then moves (201)")
 
 
+@pytest.mark.e2e
 def test_registration_limit_holds_across_two_app_instances_sharing_a_database(tmp_path):
     """Item 6: with the Procfile's two workers the registration limit measured 40 an hour
     instead of 20 (in-memory counters per worker).  Two separate server processes on one
@@ -133,6 +134,7 @@ def test_a_refusal_names_the_limit_and_the_setting_that_raises_it(limited, clock
     assert "PBEM_LIMIT_REGISTER" in error["message"] and "2 per 1 hour" in error["message"]
 
 
+@pytest.mark.e2e
 def test_the_development_server_on_loopback_spares_local_sign_ups(limited, clock):
     """around the 20th `pbem register` on a fresh local server the sign-up
     limit refused, and a four-player game could not start.  `pbem-server run` on a loopback
@@ -327,6 +329,7 @@ def test_what_the_limiter_reads_from_a_body_is_never_a_500(limited, clock):
         assert 400 <= r.status_code < 500 and set(r.get_json()) == {"error"}, r.get_json()
 
 
+@pytest.mark.e2e
 def test_twenty_local_sign_ups_on_pbem_server_run(tmp_path):
     """As reported: around the 20th `pbem register` on a fresh local server
     (`pbem-server run`, loopback) the sign-up limit refused.  The same server process, limits

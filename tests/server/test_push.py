@@ -311,6 +311,7 @@ def test_the_spec_documents_both_endpoints(app):
 
 # --- across processes -----------------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_a_waiter_wakes_on_a_move_appended_by_another_process(app, make_player, hub, wakes,
                                                               tmp_path):
     """The move goes to a gunicorn process on the same database: only LISTEN/NOTIFY
@@ -337,6 +338,7 @@ def test_a_waiter_wakes_on_a_move_appended_by_another_process(app, make_player, 
     assert True in wakes
 
 
+@pytest.mark.e2e
 def test_sqlite_watcher_reads_the_heads_when_another_process_commits(app, make_player, hub,
                                                                      wakes, tmp_path):
     """SQLite: with the periodic read an hour away, only the watcher's ``PRAGMA

@@ -48,6 +48,7 @@ def _signed(key, name, method, url, path, body=None):
     return requests.request(method, url + path, data=data, headers=headers, timeout=30)
 
 
+@pytest.mark.e2e
 def test_pbem_server_run_without_smtp_writes_each_notice_to_its_log(tmp_path):
     """The attack: notices were marked sent and none was in the log, as the migrations'
     logging set-up (alembic.ini) left the root logger at WARN before ``run`` served."""
