@@ -16,7 +16,8 @@ from shared.title_of_liberty.board import ROAD_NEXT
 from shared.title_of_liberty.rules import is_battle_site
 
 from ..svg_checks import own_title, parse, pieces
-from .helpers import act, clear_temple, conserved, fresh, kill, pass_all, random_game
+from .helpers import (act, clear_temple, conserved, fresh, kill, pass_all, random_game,
+                      take_sector)
 
 
 def army(state, seat="moroni"):
@@ -421,6 +422,48 @@ def test_howto_examples_are_legal_where_the_text_says():
         army(state)["gold"] = 1
         state["box"]["gold"] -= 1
         GAME.check(state, "moroni", line)
+
+
+def _prepared():
+    """Positions for the moves random play seldom reaches, each as the guide describes it."""
+    out = []
+    state = fresh(2)                       # moroni gives at the start of helaman's turn
+    pass_all(state)
+    GAME.play(state, "moroni", "rest")
+    for item, n in (("food", 3), ("gold", 2), ("weapons", 1)):
+        army(state)[item] = max(army(state)[item], n)
+    assert "moroni" in state["givers"]
+    out.append((state, "moroni"))
+    state = fresh()                        # gold to train, weapons to arm
+    army(state)["gold"], army(state)["weapons"] = 2, 2
+    out.append((state, "moroni"))
+    state = fresh()
+    army(state)["gold"], army(state)["weapons"] = 2, 2
+    act(state, "moroni", "buy 2 archers")
+    out.append((state, "moroni"))
+    state = fresh()                        # a scout was killed: "at most two scouts an army"
+    army(state)["gold"], army(state)["weapons"] = 2, 2
+    army(state)["live"]["scout"] -= 1
+    army(state)["dead"]["scout"] += 1
+    out.append((state, "moroni"))
+    state = fresh()                        # Amalickiah on Morianton's temple
+    pass_all(state)
+    act(state, "moroni", "move bountiful~lehi-morianton")
+    take_sector(state, "moroni", "palace")
+    for _ in range(3):
+        kill(state, "moroni", "captain", "infantry@temple")
+    out.append((state, "moroni"))
+    return out
+
+
+def test_every_example_in_the_guide_is_accepted_by_the_game():
+    """Examples that work: each move the guide shows is one the engine accepts in a position
+    a player meets (random games with fixed seeds, and prepared positions for the gifts,
+    training and arming, a scout for one killed, and the duel with Amalickiah on Morianton's temple)."""
+    from ..howto_checks import not_accepted
+    blocks = re.findall(r"```\n(.*?)```", _howto(), re.S)
+    examples = [ln.strip() for b in blocks for ln in b.splitlines() if ln.strip()]
+    assert not_accepted(GAME, examples, _prepared(), seeds=range(3)) == []
 
 
 # --- a hostile stranger's version-3 games ------------------------------------------------------
