@@ -83,6 +83,9 @@ def test_rules_pages_show_how_to_play_first_and_the_notes_behind_a_link(client):
         assert howto < html.index("<svg") < html.index('id="moves"')
         assert game.how_to_play().splitlines()[0].lstrip("# ") in html
         assert f'href="/rules/{name}/choices"' in html
+        # for players: no test names or the notes' file; the board picture is labelled
+        assert "test_" not in html and "RULES.md" not in html
+        assert "<title>" in html.split("<svg", 1)[1].split("</svg>")[0]
         notes = client.get(f"/rules/{name}/choices").get_data(as_text=True)
         assert "<h1>" in notes and "<table>" in notes   # RULES.md as HTML, tables included
     pig = client.get("/rules/pig").get_data(as_text=True)
