@@ -230,6 +230,6 @@ HELP = """Notation (crossings are the numbers on the map, landscapes like e3):
   neanderthal e3 [steal blue]   move a disruption figure (also: predator a8)
   desert g2                     place a desert (Desertification chip)
   take 45 | take none           take a free people chip, or none (second to Spread)
-  discard 2meat+1bone           discard after a 7
+  discard 2meat+2bone           discard after a 7 (half your cards)
   place 92                      advanced set-up: place a tribe on a black crossing
   end                           end your turn"""

@@ -165,7 +165,7 @@ def _city(view, battle, name):
 def _inset(view):
     battle = view["battle"]
     if not battle:
-        return []
+        return _dice_reference(view)
     site = battle["site"]
     adv = {"nephite": "Nephite Advantage", "lamanite": "Lamanite Advantage",
            None: "no Advantage"}[battle["advantage"]]
@@ -198,6 +198,48 @@ def _inset(view):
     return out + _dice_lines(view, battle)
 
 
+def _chart_rows(chart, throwers, column):
+    """The chart's four dice, each with ``throwers[die]`` (texts) in the column ``column``."""
+    out = ["", "DICE NUMBERS CHART (the loser reads his own roll; ties roll again)",
+           f"{'DIE':<11}{'KILLED':<7}{'WOUNDED':<8}{'CAPTURED':<9}{'FIT':<6}{column}"]
+    for row in chart["dice"]:
+        def span(pair):
+            return str(pair[0]) if pair[0] == pair[1] else f"{pair[0]}-{pair[1]}"
+        head = (f"{row['die']:<11}{span(row['killed']):<7}{span(row['wounded']):<8}"
+                f"{span(row['captured']):<9}{span(row['fit']):<6}")
+        who = "; ".join(throwers.get(row["die"], [])) or "-"
+        lines = textwrap.wrap(who, WIDTH - len(head)) or ["-"]
+        out.append(head + lines[0])
+        out += [" " * len(head) + rest for rest in lines[1:]]
+    return out
+
+
+def _thrower(kind):
+    return "Helaman's infantry" if kind == "helaman infantry" else (
+        "king" if kind == "king" else plural(kind, 2))
+
+
+def _dice_reference(view):
+    """Outside a battle: the chart each army holds ("Give each Nephite army 5 food tokens and
+    a Dice Numbers Chart"), who throws each die, and what the Advantage changes."""
+    chart = view.get("dice_chart")
+    if not chart:
+        return []
+    throwers, ups = {}, []
+    for side, who in (("nephite", "Nephite"), ("lamanite", "Lamanite")):
+        by_die, up = {}, []
+        for kind, dice in chart[side].items():
+            by_die.setdefault(dice["plain"], []).append(_thrower(kind))
+            if dice["advantage"] != dice["plain"]:
+                up.append(f"{_thrower(kind)} {dice['advantage']}")
+        for die, kinds in by_die.items():
+            throwers.setdefault(die, []).append(f"{who} {', '.join(kinds)}")
+        if up:
+            ups.append(f"{who} {', '.join(up)}")
+    return (_chart_rows(chart, throwers, "THROWN BY")
+            + _wrap("With the Advantage: " + "; ".join(ups) + ".", "  "))
+
+
 def _dice_lines(view, battle):
     """The Dice Numbers Chart with the dice each side throws now (the Advantage counted)."""
     chart = view.get("dice_chart")
@@ -212,17 +254,7 @@ def _dice_lines(view, battle):
         for die, kinds in by_die.items():
             throwers.setdefault(die, []).append(f"{who} {', '.join(kinds)}")
     path = now.get("lamanite_vs_path") or {}
-    out = ["", "DICE NUMBERS CHART (the loser reads his own roll; ties roll again)",
-           f"{'DIE':<11}{'KILLED':<7}{'WOUNDED':<8}{'CAPTURED':<9}{'FIT':<6}THROWN NOW BY"]
-    for row in chart["dice"]:
-        def span(pair):
-            return str(pair[0]) if pair[0] == pair[1] else f"{pair[0]}-{pair[1]}"
-        head = (f"{row['die']:<11}{span(row['killed']):<7}{span(row['wounded']):<8}"
-                f"{span(row['captured']):<9}{span(row['fit']):<6}")
-        who = "; ".join(throwers.get(row["die"], [])) or "-"
-        lines = textwrap.wrap(who, WIDTH - len(head)) or ["-"]
-        out.append(head + lines[0])
-        out += [" " * len(head) + rest for rest in lines[1:]]
+    out = _chart_rows(chart, throwers, "THROWN NOW BY")
     if path:
         out += _wrap("Against soldiers led up a forest path the Lamanites have no Advantage: "
                      + ", ".join(f"{plural(k, 2) if k != 'king' else k} {d}"

@@ -14,7 +14,7 @@ text                               move
 ``temple``                         ("temple",)
 ``buy``                            ("buy",)                a development card
 ``start 14``                       ("start", 13)           starting resources
-``discard 2wood+1stone``           ("discard", bundle)
+``discard 2wood+2stone``           ("discard", bundle)
 ``robber F blue`` / ``robber F``   ("robber", hex, seat or None)
 ``play warrior``                   ("warrior",)
 ``play liahona 8``                 ("liahona", 8)
@@ -70,7 +70,7 @@ EXAMPLES = (
     ("set-up", ("settle 14", f"road {EXAMPLE_PATH}", "start 14")),
     ("turn", ("roll", "end")),
     ("build", (f"road {EXAMPLE_PATH}", "settle 14", "city 14", "temple", "buy")),
-    ("7/warrior", ("discard 2wood+1stone", "robber F blue", "robber F")),
+    ("7/warrior", ("discard 2wood+2stone", "robber F blue", "robber F")),
     ("cards", ("play warrior", "play liahona 8", "play harvest 1wood+1stone", "play roads",
                "play temples", "play prosperity wood")),
     ("bank", ("bank 4wood for 1stone", "bank 2water for 1stone", "bank 4water for 2stone")),
@@ -211,7 +211,7 @@ def _parse(text):
         return Move("road", (parse_edge(args[0]),))
     if verb == "discard":
         if len(args) != 1:
-            _bad("write discard and the cards, like: discard 2wood+1stone")
+            _bad("write discard and the cards, like: discard 2wood+2stone")
         return Move("discard", (parse_bundle(args[0]),))
     if verb == "robber":
         if not 1 <= len(args) <= 2:

@@ -409,6 +409,24 @@ def test_rules_fit_the_terminal(width, monkeypatch):
     assert "--option vp_to_win" in text and "(default 12)" in text
 
 
+@pytest.mark.parametrize("name", ["zarahemla", "stone_age", "title_of_liberty"])
+def test_rules_of_each_game_start_with_how_to_play_and_name_no_code(name):
+    """pbem rules TYPE is for players: How to play (the guide) first, then the moves; the
+    developers' notes, with their test names and files, only behind --choices."""
+    from shared.games import get_game
+    game = get_game(name)
+    text = invoke("rules", name).stdout
+    guide = game.how_to_play().strip().splitlines()
+    assert text.index("How to play") < text.index(guide[0]) < text.index("\nMoves\n")
+    for heading in (ln for ln in guide if ln.startswith("## ")):
+        assert heading in text
+    for bad in ("test_", ".py", "RULES.md", "shared/"):
+        assert bad not in text, bad
+    assert f"pbem rules {name} --choices" in " ".join(text.split())
+    notes = invoke("rules", name, "--choices").stdout
+    assert game.rules_notes().splitlines()[0] in notes
+
+
 def test_wrap_lines_keeps_words_and_indents():
     from client.context import wrap_lines
     line = "  --option board=...  " + "word " * 30

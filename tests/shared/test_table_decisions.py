@@ -346,3 +346,24 @@ def test_a_running_archive_with_pending_decisions_verifies_as_a_prefix():
     forged.force_entry("south", "@draw offer", signer=forged.keys["south"])
     with pytest.raises(ArchiveError, match="has resigned"):
         verify_archive(forged.archive())
+
+
+@pytest.mark.parametrize("name,book", [("zarahemla", "zarahemla-rulebook.txt"),
+                                       ("stone_age", "stone-age-rulebook.txt"),
+                                       ("title_of_liberty", "nephite-war-rules.txt")])
+def test_every_rules_md_names_its_rulebook_inside_the_repository(name, book):
+    """Each RULES.md names its rulebook by its place in this repository (a file that is
+    there), and neither it nor the players' guide names a path outside the repository."""
+    import os
+    import re
+    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    assert os.path.isfile(os.path.join(root, "docs", "rulebooks", book))
+    with open(os.path.join(root, "shared", name, "RULES.md"), encoding="utf-8") as f:
+        notes = f.read()
+    assert f"`docs/rulebooks/{book}` in this repository" in _norm(notes[:1500])
+    with open(os.path.join(root, "shared", name, "HOWTO.md"), encoding="utf-8") as f:
+        guide = f.read()
+    for text in (notes, guide):
+        assert not re.search(r"(?<![\w.])(/(work|home|tmp|root|usr|opt|mnt)/|~/|[A-Z]:\\)",
+                             text)
+        assert not re.search(r"\.\./", text)

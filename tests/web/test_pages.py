@@ -83,8 +83,20 @@ def test_rules_pages_show_how_to_play_first_and_the_notes_behind_a_link(client):
         assert howto < html.index("<svg") < html.index('id="moves"')
         assert game.how_to_play().splitlines()[0].lstrip("# ") in html
         assert f'href="/rules/{name}/choices"' in html
+        # for players: no test names or the notes' file; the board picture is labelled
+        assert "test_" not in html and "RULES.md" not in html
+        assert "<title>" in html.split("<svg", 1)[1].split("</svg>")[0]
         notes = client.get(f"/rules/{name}/choices").get_data(as_text=True)
         assert "<h1>" in notes and "<table>" in notes   # RULES.md as HTML, tables included
+    # Stone Age's picture: the boxes of a new game's map with their requirements, and the
+    # guide's table of which crossings connect
+    from shared.stone_age import board as sa_board
+    html = client.get("/rules/stone_age").get_data(as_text=True)
+    for letter, (a, b, clo, con, _) in sa_board.MAPS[sa_board.CURRENT_MAP].boxes.items():
+        assert (f"condition box {letter} on path {a}-{b}: Clothing {clo}, Construction {con}"
+                in html), letter
+        assert f">{clo}/{con}</text>" in html
+    assert "Which crossings connect" in html
     pig = client.get("/rules/pig").get_data(as_text=True)
     assert "roll (a 1 ends your turn with nothing)" in pig
     assert "Pig to 20" in pig                           # its text board: it draws no SVG

@@ -123,9 +123,11 @@ def _neighbours(h):
 
 
 def test_map_2_number_spread_is_symmetric_around_seven_and_never_favours_a_far_number():
-    """The issue "The books' last mile": "A designer's spread is symmetric around seven (n and
-    14-n equally often, within one) and never gives a number further from seven more
-    landscapes than a nearer one"."""
+    """The book: "Each landscape bears a number. When one of these numbers is rolled during
+    the game with 2 dice, the corresponding landscape produces raw materials" (silent on
+    which numbers: its board is a picture we do not have).  Map 2's spread, as a designer's:
+    symmetric around seven (n and 14-n equally often, within one), and never a number
+    further from seven on more landscapes than a nearer one."""
     numbers = board.MAPS[2].numbers
     counts = Counter(numbers.values())
     assert counts == board.NUMBER_COUNTS_2 and sum(counts.values()) == 43 and 7 not in counts
@@ -141,8 +143,9 @@ def test_map_2_number_spread_is_symmetric_around_seven_and_never_favours_a_far_n
 
 
 def test_map_2_no_six_or_eight_on_neighbouring_landscapes():
-    """"six and eight never on neighbouring landscapes (Catan's rule for its red numbers)";
-    nor does any number stand next to itself."""
+    """Six and eight, the likeliest numbers "rolled during the game with 2 dice", never on
+    neighbouring landscapes (Catan's rule for its red numbers); nor does any number stand
+    next to itself."""
     numbers = board.MAPS[2].numbers
     for h in board.HEX_NAMES:
         for g in _neighbours(h):
@@ -157,9 +160,10 @@ def test_map_2_no_six_or_eight_on_neighbouring_landscapes():
 
 
 def test_map_2_every_region_and_resource_gets_its_share_of_the_good_numbers():
-    """"each region gets a fair share of the good numbers": 5, 6, 8 and 9 ("good" as the
-    Zarahemla tactics count them); each region, and each kind of landscape, holds its share
-    of them rounded down or up.  The fixed starting layout stays fair: each colour's three
+    """Each region gets a fair share of the good numbers (the book: "Depending on the roll of
+    the dice and the landscape, players receive the raw materials"): 5, 6, 8 and 9 ("good"
+    as the Zarahemla tactics count them); each region, and each kind of landscape, holds its
+    share of them rounded down or up.  The fixed starting layout stays fair: each colour's three
     tribes touch landscapes worth the same dice chances within one."""
     numbers = board.MAPS[2].numbers
     good = sum(1 for n in numbers.values() if n in GOOD)

@@ -86,11 +86,12 @@ def test_rules_note_4_paid_crossings_go_with_the_nomad_that_becomes_a_tribe():
 
 
 def test_rules_note_4_the_book_example_hans_one_meat_three_crossings():
-    """RULES.md note 4 (the book contradicts itself).  "Hans has developed the second progress
-    steps of both the 'Clothing' and 'Construction' areas. He gives up one 'Meat' and moves
-    his nomad 3 crossings. Since he was the first to move across the box marked '2/1,' he
-    takes the associated event chip."  One Meat buys 2 crossings plus one per Food step, so
-    Hans must have Food 1, which the example does not say; with Food 0 one Meat is short."""
+    """RULES.md note 4 (book followed; the example agrees with it).  "Hans has developed the
+    second progress steps of both the 'Clothing' and 'Construction' areas. He gives up one
+    'Meat' and moves his nomad 3 crossings. Since he was the first to move across the box
+    marked '2/1,' he takes the associated event chip."  One Meat buys 2 crossings plus one
+    per Food step, so Hans has Food 1: the example names the levels the box asks for and
+    only leaves out his Food level; with Food 0 one Meat is short."""
     st = main_phase()
     _only_red_nomads(st, 24)
     st["tracks"]["red"] = [0, 0, 2, 2]                    # Construction 2, Clothing 2
@@ -270,3 +271,27 @@ def test_every_quotation_in_the_rule_choices_is_in_the_book():
         for frag in quote.split(" ... "):
             frag = frag.strip(" .")
             assert frag in book or frag.replace("'", '"') in book, frag
+
+
+def _note(text, n):
+    start = text.index(f"\n{n}. **")
+    return " ".join(text[start:text.index(f"\n{n + 1}. **", start)].split())
+
+
+def test_rules_notes_4_and_18_say_what_the_book_says():
+    """Notes 4 and 18 called the book contradictory where it is not.  The Hans example ("He
+    gives up one 'Meat' and moves his nomad 3 crossings") only leaves out his Food level;
+    "Whoever rolls highest begins and places one of their tribes" is about placing the
+    tribes, and "The youngest player begins" still picks the first player."""
+    import os
+    here = os.path.dirname(__file__)
+    with open(os.path.join(here, "..", "..", "..", "shared", "stone_age", "RULES.md"),
+              encoding="utf-8") as f:
+        text = f.read()
+    four, eighteen = _note(text, 4), _note(text, 18)
+    for note in (four, eighteen):
+        assert "(book followed" in note.split(")")[0] and "contradicts itself" not in note
+    assert "leaves out his Food level; it does not contradict the rule" in four
+    assert '"The youngest player begins"' in eighteen and "that \"begins\" is the placing" \
+        in eighteen
+    assert "Then red rolls first" in eighteen

@@ -83,3 +83,45 @@ def test_the_guide_is_for_players():
     doc = _doc()
     for bad in ("test_", ".py", "RULES.md", "shared", "/", "state[", "def "):
         assert bad not in doc, bad
+
+
+def _examples(doc):
+    return [example.strip("`") for _kind, example, _what in _rows(_section(doc, "Writing moves"))]
+
+
+def _prepared():
+    """Positions for the moves random play seldom reaches, each as the guide describes it."""
+    from .helpers import GAME, give, main_phase, new, roll_to
+    from .test_sa_book import _second_to_spread
+    out = []
+    st = new(4, setup="advanced", seed=b"guide")                # "advanced set-up"
+    out.append((st, GAME.to_act(st)[0]))
+    st = main_phase()                                            # a nomad on the chip at 59
+    st["nomads"]["red"] = [59]
+    give(st, "red", hide=1, bone=1, flint=1)
+    out.append((st, "red"))
+    st = main_phase()                                            # "when all 5 tribes stand"
+    st["nomads"]["red"] = [59]
+    st["tribes"]["red"] = [92, 107, 125, 2, 3]
+    give(st, "red", hide=1, bone=1, flint=1)
+    out.append((st, "red"))
+    out.append((_second_to_spread(), "blue"))                    # "the second player to own"
+    st = new(4)                                                  # blue holds 8 on a 7
+    give(st, "blue", meat=2, bone=1, flint=3)
+    roll_to(st, "red", 7)
+    assert st["discards"] == {"blue": 4}
+    out.append((st, "blue"))
+    return out
+
+
+def test_every_example_move_in_the_guide_is_accepted_by_the_game():
+    """Examples that work: each move the guide shows is one the engine accepts in a position
+    a player meets (random games with fixed seeds, and prepared positions for the set-up
+    option, a tribe on a chip, the sixth tribe, the free chip and the discard).  "Every
+    player who owns more than 7 raw material cards selects half of their raw material cards
+    and discards them": a discard is at least 4 cards, so the example discards 4."""
+    from ..howto_checks import not_accepted
+    from .helpers import GAME
+    examples = _examples(_doc())
+    assert not_accepted(GAME, examples, _prepared(), seeds=range(2)) == []
+    assert "discard 2meat+1bone" not in examples

@@ -16,7 +16,7 @@ from shared.title_of_liberty.board import ROAD_NEXT
 from shared.title_of_liberty.rules import is_battle_site
 
 from ..svg_checks import own_title, parse, pieces
-from .helpers import act, clear_temple, conserved, fresh, kill, pass_all, random_game
+from .helpers import act, clear_temple, conserved, fresh, kill, pass_all, random_game, take_sector
 
 
 def army(state, seat="moroni"):
@@ -315,7 +315,20 @@ def test_the_dice_numbers_chart_is_on_the_text_board_and_in_the_help():
     assert "moroni's scouts, infantry;" in rows["purple d12"]  # green d10 upgraded
     assert "infantry" not in rows["green d10"].split(";")[0]
     assert "Lamanite infantry" in board.split("white d8")[1].split("\n\n")[0]
-    assert "DICE NUMBERS CHART" not in GAME.render(GAME.view(fresh(), None))  # no battle
+    # outside a battle the board shows the chart each army holds ("Give each Nephite army 5
+    # food tokens and a Dice Numbers Chart"): who throws each die, what the Advantage changes
+    quiet = GAME.render(GAME.view(fresh(), None))
+    assert "DICE NUMBERS CHART" in quiet and "THROWN NOW BY" not in quiet
+    rows = {line.split()[0] + " " + line.split()[1]: line for line in quiet.splitlines()
+            if line.split()[:1] and line.split()[0] in ("blue", "purple", "green", "white")}
+    for die, spans in BOOK_CHART.items():
+        assert rows[die].split()[2:6] == list(spans), rows[die]
+    flat = " ".join(quiet.split())
+    assert "8-20 Nephite captains" in flat
+    assert "7-10 Nephite infantry; Lamanite archers" in flat
+    assert ("With the Advantage: Nephite infantry purple d12, archers green d10, slingers green "
+            "d10, Helaman's infantry blue d20; Lamanite infantry green d10.") in flat
+    assert all(len(line) <= 80 for line in quiet.splitlines())
     help_text = GAME.help_text
     for die, spans in BOOK_CHART.items():
         line = next(ln for ln in help_text.splitlines() if ln.strip().startswith(die))
@@ -421,6 +434,49 @@ def test_howto_examples_are_legal_where_the_text_says():
         army(state)["gold"] = 1
         state["box"]["gold"] -= 1
         GAME.check(state, "moroni", line)
+
+
+def _prepared():
+    """Positions for the moves random play seldom reaches, each as the guide describes it."""
+    out = []
+    state = fresh(2)                       # moroni gives at the start of helaman's turn
+    pass_all(state)
+    GAME.play(state, "moroni", "rest")
+    for item, n in (("food", 3), ("gold", 2), ("weapons", 1)):
+        army(state)[item] = max(army(state)[item], n)
+    assert "moroni" in state["givers"]
+    out.append((state, "moroni"))
+    state = fresh()                        # gold to train, weapons to arm
+    army(state)["gold"], army(state)["weapons"] = 2, 2
+    out.append((state, "moroni"))
+    state = fresh()
+    army(state)["gold"], army(state)["weapons"] = 2, 2
+    act(state, "moroni", "buy 2 archers")
+    out.append((state, "moroni"))
+    state = fresh()                        # a scout was killed: "at most two scouts an army"
+    army(state)["gold"], army(state)["weapons"] = 2, 2
+    army(state)["live"]["scout"] -= 1
+    army(state)["dead"]["scout"] += 1
+    out.append((state, "moroni"))
+    state = fresh()                        # Amalickiah on Morianton's temple
+    pass_all(state)
+    act(state, "moroni", "move bountiful~lehi-morianton")
+    take_sector(state, "moroni", "palace")
+    for _ in range(3):
+        kill(state, "moroni", "captain", "infantry@temple")
+    out.append((state, "moroni"))
+    return out
+
+
+def test_every_example_in_the_guide_is_accepted_by_the_game():
+    """Examples that work: each move the guide shows is one the engine accepts in a position
+    a player meets (random games with fixed seeds, and prepared positions for the gifts,
+    training and arming, a scout for one killed, and the duel with Amalickiah on Morianton's
+    temple)."""
+    from ..howto_checks import not_accepted
+    blocks = re.findall(r"```\n(.*?)```", _howto(), re.S)
+    examples = [ln.strip() for b in blocks for ln in b.splitlines() if ln.strip()]
+    assert not_accepted(GAME, examples, _prepared(), seeds=range(3)) == []
 
 
 # --- a hostile stranger's version-3 games ------------------------------------------------------

@@ -82,3 +82,18 @@ def test_every_test_the_choices_name_exists():
     assert len(names) > 20
     for name, dots in names:
         assert ("def " + name) in source if dots else ("def " + name + "(") in source, name
+
+
+def test_the_round_budget_is_called_a_departure_with_its_reason_and_the_hour_beside_it():
+    """SETTING UP THE GAME: "... before the ONE HOUR time limit expires."  The book states the
+    limit, so the 12-round budget is a departure: note 2 says so, gives the reason (a game by
+    mail) and names `deadline_hours=1`, the book's hour; the options table says it too."""
+    items = re.split(r"\n(?=\d+(?:-\d+)?\. \*\*)", _choices())[1:]
+    two = _norm(items[1])
+    assert two.startswith("2. **The ONE HOUR limit. [book, departure]**")
+    assert "ONE HOUR time limit expires" in two and "**departure**" in two
+    assert "because it cannot be followed literally in a game played by mail" in two
+    assert "`deadline_hours=1`" in two and "option `rounds`" in two and "**12**" in two
+    table = _norm(_rules().split("## Rules versions")[0])
+    assert "| `rounds` | int >= 0 | 0 | round budget, a departure for slow play (note 2)" in table
+    assert "`1` is the book's ONE HOUR (note 2)" in table

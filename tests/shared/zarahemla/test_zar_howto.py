@@ -56,3 +56,43 @@ def test_the_guide_is_for_players():
     doc = _doc()
     for bad in ("test_", ".py", "RULES.md", "shared", "/", "def "):
         assert bad not in doc, bad
+
+
+def _prepared():
+    """Positions for the moves random play seldom reaches, each as the guide describes it."""
+    from shared.zarahemla.board import EDGES, POST_EDGES
+    from shared.zarahemla.turn import resolve_roll
+
+    from .helpers import GAME, empty_play_state, put_building, set_hand
+    out = []
+    st = empty_play_state()                                    # a settlement on 14
+    put_building(st, "red", 14)
+    set_hand(st, "red", wheat=2, stone=3)
+    out.append((st, "red"))
+    st = empty_play_state()                                    # "at a water post"
+    water = st["posts"].index("water")
+    put_building(st, "red", EDGES[POST_EDGES[water]][0] + 1)
+    set_hand(st, "red", water=2)
+    out.append((st, "red"))
+    st = empty_play_state(rolled=False)                        # blue holds 8 on a 7
+    set_hand(st, "blue", wood=2, brick=4, stone=2)
+    resolve_roll(st, "red", 7, "Red rolled 7")
+    assert st["discard"] == {"blue": 4}
+    out.append((st, "blue"))
+    assert GAME.to_act(out[-1][0]) == ["blue"]
+    return out
+
+
+def test_every_example_move_in_the_guide_is_accepted_by_the_game():
+    """Examples that work: each move the guide shows is one the engine accepts in a position
+    a player meets (random games with fixed seeds, and prepared positions for a city, a
+    water post and the discard).  "Each player who holds more than seven Resource Cards must
+    select half (round down) of his Resource Cards and discard them": a discard is at least
+    4 cards, so the example discards 4."""
+    from shared.zarahemla import GAME
+
+    from ..howto_checks import not_accepted
+    examples = [example.strip("`") for _kind, example, _what
+                in _rows(_section(_doc(), "Writing moves"))]
+    assert not_accepted(GAME, examples, _prepared(), seeds=range(3)) == []
+    assert "discard 2wood+1stone" not in examples
