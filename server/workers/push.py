@@ -38,7 +38,9 @@ connection stays up: a head read while the listener was up is current until a no
 for its game comes (or the listener drops), so a long poll that renews on a game that did not
 move, the common case by far, answers from memory and never checks out a connection; the
 waiters of a game that moved share one read.  This is what keeps 5,000 waiters within the push
-process's fixed pool of connections (bench/ANALYSIS.md, "Cost at scale").  What a waiter answers is :func:`public_head`: game id, status, seq, head hash, the
+process's fixed pool of connections (bench/ANALYSIS.md, "Cost at scale").
+
+What a waiter answers is :func:`public_head`: game id, status, seq, head hash, the
 seats that owe a move, the result, the number of seats taken: what anyone may read in the
 game's summary, never a hand.
 
