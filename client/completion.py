@@ -9,7 +9,12 @@ owe a move).  Any failure completes nothing rather than printing an error.
 
 import os
 
-from click.shell_completion import CompletionItem
+
+def CompletionItem(value, help=None):  # noqa: N802 - click's class, imported on first use
+    """click's CompletionItem; click.shell_completion loads only when something completes,
+    not with every command whose arguments complete (``pbem play``)."""
+    from click.shell_completion import CompletionItem as item
+    return item(value, help=help)
 
 
 def _root(ctx):

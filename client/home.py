@@ -17,7 +17,6 @@ import json
 import os
 import re
 import secrets
-import tempfile
 
 
 class HomeError(Exception):
@@ -41,13 +40,29 @@ def default_home():
     return platformdirs.user_data_dir("pbem", appauthor=False)
 
 
+def _temporary(directory):
+    """A new file in ``directory`` opened for writing (0600): (fd, path).  What
+    ``tempfile.mkstemp`` does, without importing tempfile (with shutil, bz2 and lzma behind
+    it) into every command that saves the home."""
+    import secrets
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
+        | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(directory, f".tmp-{secrets.token_hex(6)}")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {directory}")
+
+
 def atomic_write(path, data, mode=0o600):
     """Write ``data`` (bytes or str) to ``path`` atomically with ``mode``."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    fd, tmp = _temporary(directory)
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:

@@ -160,7 +160,6 @@ def play(c, game_id, move_list, seat, offline, armor, force):
       pbem play --offline k7m2q9xa3b hold     # queue now, pbem sync later
       pbem play --armor k7m2q9xa3b hold       # print a block to paste into an email
     """
-    from ..armor import encode_block
     from ..numbers import shown_text, wire_text
     from ..poster import advance_cache, known_view, queue, sign_chain
     from ..precheck import rules_for
@@ -196,6 +195,7 @@ def play(c, game_id, move_list, seat, offline, armor, force):
         c.note(f"note: when last fetched, {me} owed no move in game {game_id}; the server "
                "will judge")
     if armor:
+        from ..armor import encode_block
         signed, _, _ = sign_chain(c, game_id, me, move_list, resp["next_seq"], resp["prev"])
         blocks = [encode_block(s["game"], s["envelope"], s["signature"]) for s in signed]
         c.emit([{"game": s["game"], "envelope": s["envelope"], "signature": s["signature"]}

@@ -19,7 +19,6 @@ from ..http.schemas import (
     MailRevokedSchema,
     NoBodySchema,
 )
-from ..workers import mailin
 from .devices import main_key_player
 from .games import SIGNED
 
@@ -28,6 +27,7 @@ blp = Blueprint("mail", __name__, url_prefix="/api/mail", description="Moves by 
 
 def _raw_message():
     """The raw RFC 822 bytes: a message/rfc822 (or text) body, or a provider's form field."""
+    from ..workers import mailin
     if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
         for field in ("body-mime", "email", "message", "raw"):
             if field in request.form:
@@ -70,6 +70,9 @@ class Inbound(MethodView):
             fail(403, "inbound_closed", "this server takes no inbound mail: its operator sets "
                  "PBEM_INBOUND_TOKEN (and gives it to the mail provider), or PBEM_INBOUND_OPEN=1 "
                  "to take unauthenticated posts")
+        # the mail parser (email.parser, email.policy: ~3 MB) loads with the first inbound
+        # mail, not in every web worker (bench/ANALYSIS.md, "Web worker memory")
+        from ..workers import mailin
         raw = _raw_message()
         if len(raw) > mailin.MAX_MESSAGE:
             fail(413, "too_large", "the message is too large")

@@ -31,9 +31,16 @@ wake-ups come from three sources:
   but a few microseconds per probe and at most ten cheap indexed queries a second, per
   process, not one request per client.
 
-A wake-up is only a hint: the waiter re-reads the head from the database before it answers,
-so a spurious or a lost wake-up costs a query or a wait for the timeout, never a wrong
-answer.  What a waiter answers is :func:`public_head`: game id, status, seq, head hash, the
+A wake-up is only a hint: the waiter re-reads the head before it answers, so a spurious or
+a lost wake-up costs a query or a wait for the timeout, never a wrong answer.  On PostgreSQL
+the hub keeps the heads its waiters read (:meth:`Hub.head`) for as long as its ``LISTEN``
+connection stays up: a head read while the listener was up is current until a notification
+for its game comes (or the listener drops), so a long poll that renews on a game that did not
+move, the common case by far, answers from memory and never checks out a connection; the
+waiters of a game that moved share one read.  This is what keeps 5,000 waiters within the push
+process's fixed pool of connections (bench/ANALYSIS.md, "Cost at scale").
+
+What a waiter answers is :func:`public_head`: game id, status, seq, head hash, the
 seats that owe a move, the result, the number of seats taken: what anyone may read in the
 game's summary, never a hand.
 
@@ -47,6 +54,7 @@ import queue
 import sys
 import threading
 import time
+from collections import OrderedDict
 from contextlib import contextmanager
 
 from flask import current_app
@@ -101,6 +109,8 @@ _HEADS_IN = select(_GAMES.c.id, _GAMES.c.head_seq, _GAMES.c.status) \
 # the SQLite watcher reads the heads at most this often, however often SQLite says that
 # something was committed
 READ_GAP = 0.1
+# PostgreSQL: the heads a hub keeps (the games waited on lately; a head is a few hundred bytes)
+HEADS_KEPT = 20000
 
 
 def public_head(game_id):
@@ -207,6 +217,7 @@ class Hub:
         self.per_address = int(app.config.get("PBEM_PUSH_PER_ADDRESS") or 32)
         self.by_address = {}
         self.poll = float(app.config.get("PBEM_PUSH_POLL") or 0.25)
+        self.head_ttl = float(app.config.get("PBEM_PUSH_HEAD_TTL") or 60)
         self.probe = float(app.config.get("PBEM_PUSH_PROBE") or 0.02)
         self.pid = os.getpid()
         self.listening = False     # PostgreSQL: the LISTEN connection is up
@@ -217,19 +228,89 @@ class Hub:
         self._outgoing = queue.SimpleQueue()  # PostgreSQL: (game_id, seq) to pg_notify
         self._stop = threading.Event()
         self.any_mark = None       # SQLite watcher: what "any game moved" last looked like
+        # PostgreSQL: game_id -> [tick, epoch, head, until]; head None: a wake-up's tombstone, so a
+        # read that began before it is not kept (see head())
+        self._heads = OrderedDict()
+        self._tick = 0             # wake-ups so far (under self.lock)
+        self._dropped = 0          # the tick of the last entry evicted or of the last wake_all
+        self._reading = {}         # game_id -> Event of the read in flight
+        self.head_reads = 0        # heads read from the database by head() (tests, bench)
 
     # waking ------------------------------------------------------------------------------
     def wake(self, game_id):
         with self.lock:
+            self._tick += 1
+            if self.postgres:
+                self._forget(game_id)
             targets = list(self.waiters.get(game_id, ())) + list(self.waiters.get(ANY, ()))
         for w in targets:
             w.event.set()
 
     def wake_all(self):
         with self.lock:
+            self._tick += 1
+            self._heads.clear()
+            self._dropped = self._tick
             targets = [w for ws in self.waiters.values() for w in ws]
         for w in targets:
             w.event.set()
+
+    # the heads read while the LISTEN connection was up (PostgreSQL) ----------------------
+    def _forget(self, game_id):
+        """A wake-up of ``game_id`` (under self.lock): its kept head is stale, and a read
+        that began before now must not be kept either (a tombstone with this tick)."""
+        entry = self._heads.get(game_id)
+        if entry is not None:
+            entry[0], entry[2] = self._tick, None
+            self._heads.move_to_end(game_id)
+        elif game_id in self._reading:
+            self._keep(game_id, [self._tick, self.epoch, None, 0.0])
+
+    def _keep(self, game_id, entry):
+        self._heads[game_id] = entry
+        self._heads.move_to_end(game_id)
+        while len(self._heads) > HEADS_KEPT:
+            self._heads.popitem(last=False)
+            self._dropped = self._tick
+
+    def head(self, game_id):
+        """The public head of ``game_id``: the one kept when it is current, else read from
+        the database (one read for all the waiters of a game that ask at once).  Heads are
+        kept only on PostgreSQL with the ``LISTEN`` connection up, where every commit that
+        moves a head is followed by a notification that drops the kept one, and for at most
+        ``PBEM_PUSH_HEAD_TTL`` seconds (60): a notification lost with a crashed process costs
+        a waiter at most that long, as a lost wake-up costs it its timeout."""
+        if not self.postgres:
+            return public_head(game_id)
+        while True:
+            with self.lock:
+                heard = self.epoch if self.listening else None
+                entry = self._heads.get(game_id)
+                if heard is not None and entry is not None and entry[2] is not None \
+                        and entry[1] == heard and time.monotonic() < entry[3]:
+                    self._heads.move_to_end(game_id)
+                    return entry[2]
+                reading = self._reading.get(game_id)
+                if reading is None:
+                    mine = self._reading[game_id] = threading.Event()
+                    start = self._tick
+                    break
+            reading.wait(10.0)  # another waiter of this game reads it: take its answer
+        head = None
+        try:
+            self.head_reads += 1
+            head = public_head(game_id)
+        finally:
+            with self.lock:
+                del self._reading[game_id]
+                entry = self._heads.get(game_id)
+                # no wake-up of this game (nor a wake_all, nor an eviction) since the read began
+                fresh = entry[0] <= start if entry is not None else self._dropped <= start
+                if head is not None and fresh and heard is not None and self.listening \
+                        and self.epoch == heard:
+                    self._keep(game_id, [start, heard, head, time.monotonic() + self.head_ttl])
+            mine.set()
+        return head
 
     # subscribing -------------------------------------------------------------------------
     @contextmanager
@@ -497,9 +578,10 @@ def wait_for_move(game_id, after, status=None, timeout=25.0):
     with the_hub.subscribe(game_id, address=_address()) as w:
         while True:
             heard = the_hub.listening and the_hub.epoch  # the LISTEN connection read with
-            head = public_head(game_id)
+            head = the_hub.head(game_id)
             w.known = (head["seq"], head["status"], head["seats_taken"])
-            db.session.close()  # give the connection back while sleeping
+            # give the connection back, and drop the session object, while sleeping
+            db.session.remove()
             if moved(head, after, status):
                 return head, True
             left = deadline - time.monotonic()
@@ -534,7 +616,7 @@ class HeadStream:
 
     def _read(self):
         with self.app.app_context():
-            head = public_head(self.game_id)
+            head = hub(self.app).head(self.game_id)
             db.session.remove()
         return head
 

@@ -419,9 +419,69 @@ def test_a_timed_out_long_poll_reads_the_head_again_only_without_a_steady_listen
         assert len(reads) == 1
         # the listener reconnects while the long poll sleeps: the head is read again
         reads.clear()
+        hub.wake_all()  # forget the kept head: this long poll reads it
         epoch = hub.epoch
         t, out = in_thread(lambda: client.get(url.replace("timeout=0.3", "timeout=3")))
         until(lambda: reads, "the long poll read the head")
         hub.epoch = epoch + 1
         assert finished(t, out).get_json()["changed"] is False
         assert len(reads) == 2
+
+
+def test_long_polls_on_a_game_that_did_not_move_share_one_head_read(app, make_player, hub,
+                                                                    monkeypatch):
+    """PostgreSQL: a head read while the LISTEN connection is up is kept until a notification
+    of its game (or a new LISTEN connection), so renewing long polls need no database
+    connection; a move, then a listener that reconnects, make the next long poll read it."""
+    if not hub.postgres:
+        pytest.skip("PostgreSQL's listener")
+    info, by_seat = pig(make_player)
+    reads = []
+    original = push.public_head
+    monkeypatch.setattr(push, "public_head", lambda g: reads.append(g) or original(g))
+    client = app.test_client()
+
+    def poll(after):
+        body = client.get(f"/api/games/{info['id']}/wait?after={after}&timeout=0").get_json()
+        return body["seq"]
+
+    with app.app_context(), hub.subscribe(None, bounded=False):  # start the listener
+        until(lambda: hub.listening, "the listener is up")
+        assert [poll(info["seq"]) for _ in range(5)] == [info["seq"]] * 5
+        assert len(reads) == 1
+        tick = hub._tick
+        moved = move(info, by_seat)
+        # the move drops the kept head: in-process after its commit, then by its NOTIFY
+        until(lambda: hub._tick >= tick + 2, "the move's notification came")
+        reads.clear()
+        assert poll(info["seq"]) == moved["seq"] and len(reads) == 1
+        assert poll(moved["seq"]) == moved["seq"] and len(reads) == 1
+        hub.epoch += 1  # a new LISTEN connection: what was kept may have missed a notification
+        assert poll(moved["seq"]) == moved["seq"] and len(reads) == 2
+
+
+def test_a_head_read_that_a_notification_overtakes_is_not_kept(app, make_player, hub):
+    """A notification of the game that arrives while its head is being read drops that read:
+    it may predate the move."""
+    if not hub.postgres:
+        pytest.skip("PostgreSQL's listener")
+    info, _ = pig(make_player)
+    original = push.public_head
+
+    def slow(game_id):
+        head = original(game_id)
+        hub.wake(game_id)  # the notification of a commit the read may have missed
+        return head
+
+    with app.app_context(), hub.subscribe(None, bounded=False):
+        until(lambda: hub.listening, "the listener is up")
+        push.public_head = slow
+        try:
+            hub.head(info["id"])
+        finally:
+            push.public_head = original
+        before = hub.head_reads
+        hub.head(info["id"])
+        assert hub.head_reads == before + 1  # nothing was kept: read again
+        hub.head(info["id"])
+        assert hub.head_reads == before + 1  # this one was kept
