@@ -214,6 +214,10 @@ def _chart_rows(chart, throwers, column):
     return out
 
 
+#: the chart's soldier kinds in the army table's order, then Helaman's own infantry
+_CHART_ORDER = ("king", "captain", "scout", "infantry", "archer", "slinger", "helaman infantry")
+
+
 def _thrower(kind):
     return "Helaman's infantry" if kind == "helaman infantry" else (
         "king" if kind == "king" else plural(kind, 2))
@@ -228,7 +232,7 @@ def _dice_reference(view):
     throwers, ups = {}, []
     for side, who in (("nephite", "Nephite"), ("lamanite", "Lamanite")):
         by_die, up = {}, []
-        for kind, dice in chart[side].items():
+        for kind, dice in _in_order(chart[side], _CHART_ORDER):
             by_die.setdefault(dice["plain"], []).append(_thrower(kind))
             if dice["advantage"] != dice["plain"]:
                 up.append(f"{_thrower(kind)} {dice['advantage']}")
@@ -249,7 +253,7 @@ def _dice_lines(view, battle):
     throwers = {}
     for side, who in (("nephite", f"{view['turn']}'s"), ("lamanite", "Lamanite")):
         by_die = {}
-        for kind, die in (now.get(side) or {}).items():
+        for kind, die in _in_order(now.get(side) or {}, _CHART_ORDER):
             by_die.setdefault(die, []).append(plural(kind, 2) if kind != "king" else kind)
         for die, kinds in by_die.items():
             throwers.setdefault(die, []).append(f"{who} {', '.join(kinds)}")
@@ -258,7 +262,7 @@ def _dice_lines(view, battle):
     if path:
         out += _wrap("Against soldiers led up a forest path the Lamanites have no Advantage: "
                      + ", ".join(f"{plural(k, 2) if k != 'king' else k} {d}"
-                                 for k, d in path.items()) + ".", "  ")
+                                 for k, d in _in_order(path, _CHART_ORDER)) + ".", "  ")
     return out
 
 

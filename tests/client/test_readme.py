@@ -5,6 +5,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.client.conftest import ROOT, child_env, free_port
 
 CLI_DOC = ROOT / "docs" / "CLI.md"

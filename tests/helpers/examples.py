@@ -1,7 +1,8 @@
-"""How many examples a Hypothesis property tries.
+"""How many examples a property tries: Hypothesis's ``max_examples``, or the number of seeded
+random games (or texts, or bit flips) a property plays through.
 
 The default run (the one run after every change) tries a tenth of a property's full count,
-never fewer than 40; ``PBEM_FULL_EXAMPLES=1`` restores the full count, and .ci/run runs the
+never fewer than ``least`` (40 unless the test names another); ``PBEM_FULL_EXAMPLES=1`` restores the full count, and .ci/run runs the
 properties (marker ``properties``) that way. Both runs are derandomized, so each is the same
 every time.
 """

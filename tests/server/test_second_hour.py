@@ -4,6 +4,7 @@ mail-in command naming the database it read."""
 import json
 import time
 
+import pytest
 import requests
 
 from client.signing import request_headers

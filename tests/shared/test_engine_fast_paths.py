@@ -21,6 +21,7 @@ from shared.trade import open_offer, owed
 from shared.zarahemla import build, legal, roads, turn
 from shared.zarahemla.board import CORNER_EDGES, EDGES, POST_EDGES, RESOURCES
 from shared.zarahemla.state import bundle_text, post_rates, res_dict
+from tests.helpers.examples import examples
 
 ZAR = get_game("zarahemla")
 SA = get_game("stone_age")
@@ -105,9 +106,10 @@ def _old_answer_moves(st, seat):
     return out + counters
 
 
+@pytest.mark.properties
 def test_zarahemla_fast_paths_match_the_plain_code():
     seen = {"answers": 0, "roads": 0, "posts": 0}
-    for st, seat in _states(ZAR, range(6)):
+    for st, seat in _states(ZAR, range(examples(6, least=2))):
         if st["phase"] != "play":
             continue
         for s in st["order"]:
@@ -130,11 +132,12 @@ def test_zarahemla_fast_paths_match_the_plain_code():
     assert all(n > 50 for n in seen.values()), seen
 
 
+@pytest.mark.properties
 @pytest.mark.parametrize("bank", [[18] * 5, [0, 1, 2, 0, 18], [1, 0, 0, 0, 0]])
 def test_zarahemla_production_pays_as_the_resource_by_resource_loop(bank):
     """The one-step payment when the bank holds enough, and the loop when it does not, give
     the same hands, bank and event as the loop alone (``_short_paid``) on every roll."""
-    for st, seat in _states(ZAR, range(3), every=7):
+    for st, seat in _states(ZAR, range(examples(3, least=1)), every=7):
         if st["phase"] != "play":
             continue
         for total in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12):
@@ -204,9 +207,10 @@ def _old_produce(st, number):
     return gains
 
 
+@pytest.mark.properties
 def test_stone_age_fast_paths_match_the_plain_code():
     seen = {"paths": 0, "boxed": 0}
-    for st, seat in _states(SA, range(4), every=3):
+    for st, seat in _states(SA, range(examples(4, least=2)), every=3):
         occ = set()
         for s in st["seats"]:
             occ |= set(st["tribes"][s]) | set(st["nomads"][s])

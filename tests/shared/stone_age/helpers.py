@@ -122,3 +122,21 @@ def entropy_where(st, seat, text, predicate):
         if predicate(trial):
             return GAME.play(st, seat, text, b"find|%d" % i)
     raise AssertionError("no entropy gives that outcome")
+
+
+def found_tribe(st, seat, x, people_before):
+    """``seat`` founds a tribe at crossing ``x`` holding the people chips ``people_before``."""
+    st["people"][seat] = list(people_before)
+    st["nomads"][seat] = [x]
+    give(st, seat, hide=1, bone=1, flint=1)
+    play(st, seat, f"tribe {x}")
+
+
+def second_to_spread():
+    """A main phase where red spread to every people first and blue second."""
+    st = main_phase()
+    found_tribe(st, "red", 59, [0, 1, 1, 1])
+    st["current"] = "blue"
+    found_tribe(st, "blue", 44, [0, 1, 1, 1])
+    assert st["spread"] == "red" and st["spread2"] == "blue"
+    return st

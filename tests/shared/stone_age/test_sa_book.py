@@ -4,7 +4,16 @@ of ``docs/rulebooks/stone-age-rulebook.txt`` it guards, and names the RULES.md n
 
 from shared.stone_age import board
 
-from .helpers import GAME, cards_conserved, give, main_phase, play, points, refused
+from .helpers import (
+    GAME,
+    cards_conserved,
+    give,
+    main_phase,
+    play,
+    points,
+    refused,
+    second_to_spread,
+)
 
 
 def _only_red_nomads(st, *xs):
@@ -106,27 +115,11 @@ def test_rules_note_4_the_book_example_hans_one_meat_three_crossings():
 
 # --- note 10: the second player "may take" a free chip ---------------------------------------
 
-def _found(st, seat, x, people_before):
-    st["people"][seat] = list(people_before)
-    st["nomads"][seat] = [x]
-    give(st, seat, hide=1, bone=1, flint=1)
-    play(st, seat, f"tribe {x}")
-
-
-def _second_to_spread():
-    st = main_phase()
-    _found(st, "red", 59, [0, 1, 1, 1])
-    st["current"] = "blue"
-    _found(st, "blue", 44, [0, 1, 1, 1])
-    assert st["spread"] == "red" and st["spread2"] == "blue"
-    return st
-
-
 def test_rules_note_10_the_second_player_may_take_a_free_chip():
     """RULES.md note 10.  The book: "the second player who manages to own at least one people
     chip from every people receives one victory point: they may take any free (unoccupied)
     people chip from the board and place it in front of themselves.\""""
-    st = _second_to_spread()
+    st = second_to_spread()
     assert GAME.to_act(st) == ["blue"]
     legal = GAME.legal_moves(st, "blue")
     assert legal[0] == "take none" and "take 46" in legal
@@ -143,7 +136,7 @@ def test_rules_note_10_the_second_player_may_decline_and_the_timeout_declines():
     """RULES.md note 10 and the timeout policy.  "they may take": a choice, so `take none`
     declines; a player who lets the deadline pass takes nothing (the server makes no choice
     the book leaves to the player, as with the optional steal on a 7)."""
-    st = _second_to_spread()
+    st = second_to_spread()
     chips = dict(st["chips"])
     assert GAME.timeout_move(st, "blue") == "take none"
     play(st, "blue", "take none")

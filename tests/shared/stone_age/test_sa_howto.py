@@ -91,8 +91,7 @@ def _examples(doc):
 
 def _prepared():
     """Positions for the moves random play seldom reaches, each as the guide describes it."""
-    from .helpers import GAME, give, main_phase, new, roll_to
-    from .test_sa_book import _second_to_spread
+    from .helpers import GAME, give, main_phase, new, roll_to, second_to_spread
     out = []
     st = new(4, setup="advanced", seed=b"guide")                # "advanced set-up"
     out.append((st, GAME.to_act(st)[0]))
@@ -105,7 +104,7 @@ def _prepared():
     st["tribes"]["red"] = [92, 107, 125, 2, 3]
     give(st, "red", hide=1, bone=1, flint=1)
     out.append((st, "red"))
-    out.append((_second_to_spread(), "blue"))                    # "the second player to own"
+    out.append((second_to_spread(), "blue"))                    # "the second player to own"
     st = new(4)                                                  # blue holds 8 on a 7
     give(st, "blue", meat=2, bone=1, flint=3)
     roll_to(st, "red", 7)

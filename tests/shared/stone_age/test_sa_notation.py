@@ -83,6 +83,7 @@ def test_help_names_every_move():
         assert word in text
 
 
+@pytest.mark.properties
 def test_fuzzed_text_only_ever_raises_invalid_or_illegal_move():
     """Random word salad from the notation's own vocabulary never crashes the engine."""
     import copy
@@ -96,7 +97,7 @@ def test_fuzzed_text_only_ever_raises_invalid_or_illegal_move():
              "2meat+1bone", "1hide", "3meat", "0bone", "+", "meat", ",", "blue,white", "1-1-1"]
     rng = Rng(b"fuzz")
     st, _ = random_game(b"fuzz-state", n=4, cap=300)
-    for _ in range(3000):
+    for _ in range(examples(3000, least=500)):
         text = " ".join(rng.choice(words) for _ in range(1 + rng.randbelow(6)))
         for seat in ("red", "blue", "white", "orange", "nobody"):
             before = copy.deepcopy(st)

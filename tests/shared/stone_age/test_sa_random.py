@@ -8,6 +8,7 @@ import pytest
 
 from shared.rng import Rng
 from shared.stone_age import parse_move
+from tests.helpers.examples import examples
 
 from .helpers import GAME, cards_conserved, pieces_conserved, random_game
 
@@ -126,6 +127,7 @@ def _perturb(st, a, b, rng):
             ha[j] += 1
 
 
+@pytest.mark.properties
 def test_hidden_information_property():
     """Changing A's hand never changes what B or a spectator sees, reads or renders."""
     rng = Rng(b"perturb")
@@ -155,7 +157,7 @@ def test_hidden_information_property():
         for ev in st["events"]:
             if ev.get("private"):
                 assert not any(r in ev["public"] for r in ("meat", "bone", "flint", "hide"))
-    for i in range(8):
+    for i in range(examples(8, least=2)):
         random_game(b"hidden-%d" % i, n=3 + i % 2, cap=700, each=each)
     assert checked[0] > 500 and changed[0] > 200
 
@@ -168,6 +170,7 @@ def test_own_hand_is_shown_to_its_owner():
     assert "Your hand" not in GAME.render(GAME.view(st, None))
 
 
+@pytest.mark.properties
 def test_render_fits_80_columns_and_views_are_json():
     def each(st, seat, move):
         if st["ply"] % 11:
@@ -179,10 +182,11 @@ def test_render_fits_80_columns_and_views_are_json():
                 text = GAME.render(view, color=color)
                 if not color:
                     assert max(len(line) for line in text.splitlines()) <= 80
-    for i in range(3):
+    for i in range(examples(3, least=1)):
         random_game(b"render-%d" % i, n=4, cap=1500, each=each)
 
 
+@pytest.mark.properties
 def test_illegal_moves_leave_the_state_unchanged():
     from shared import IllegalMove
     tries = ["roll", "end", "move 1-2", "tribe 59", "develop food", "bank 3meat for 1bone",
@@ -204,7 +208,7 @@ def test_illegal_moves_leave_the_state_unchanged():
                     else:
                         raise AssertionError(f"play accepted {text} which check refused")
                     assert st == before
-    for i in range(3):
+    for i in range(examples(3, least=1)):
         random_game(b"illegal-%d" % i, n=4, cap=600, each=each)
 
 

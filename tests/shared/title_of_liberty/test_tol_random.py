@@ -8,6 +8,7 @@ import pytest
 
 from shared.bots.title_of_liberty import choose_for_state as greedy_choice
 from shared.title_of_liberty import GAME
+from tests.helpers.examples import examples
 
 from .helpers import conserved, random_game
 
@@ -65,11 +66,12 @@ def test_one_thousand_random_games(version, options, games):
     assert moves > games
 
 
+@pytest.mark.properties
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_greedy_games_end_cleanly(version):
     """The greedy player of the balance note wins often; every invariant still holds."""
     wins = 0
-    for seed in range(20):
+    for seed in range(examples(20, least=5)):
         state, _ = random_game(seed, chooser=greedy_choice, every=_check_every_move,
                                version=version)
         wins += bool(GAME.result(state)["winners"])
@@ -120,6 +122,7 @@ def _candidates(rnd, state):
     ]
 
 
+@pytest.mark.properties
 def test_fuzz_check_agrees_with_play_and_refusals_change_nothing():
     import random
 
@@ -148,6 +151,6 @@ def test_fuzz_check_agrees_with_play_and_refusals_change_nothing():
                         GAME.play(copy_, who, cand)
                     assert copy_ == state
 
-    for seed in range(15):
+    for seed in range(examples(15, least=4)):
         random_game(seed, every=every, version="2" if seed % 3 else "1")
     assert tried > 1000 and accepted > 20
