@@ -44,7 +44,6 @@ def _temporary(directory):
     """A new file in ``directory`` opened for writing (0600): (fd, path).  What
     ``tempfile.mkstemp`` does, without importing tempfile (with shutil, bz2 and lzma behind
     it) into every command that saves the home."""
-    import secrets
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
         | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
