@@ -4,6 +4,7 @@ every test checks something."""
 
 import ast
 import configparser
+import functools
 import glob
 import os
 import re
@@ -83,10 +84,18 @@ def test_every_test_docs_reliability_names_exists():
     assert len(named) > 30
 
 
-def _test_sources():
+@functools.lru_cache(maxsize=1)
+def _parsed_sources():
+    found = []
     for path in sorted(glob.glob(os.path.join(ROOT, "tests", "**", "*.py"), recursive=True)):
         with open(path, encoding="utf-8") as f:
-            yield os.path.relpath(path, ROOT).replace(os.sep, "/"), ast.parse(f.read())
+            found.append((os.path.relpath(path, ROOT).replace(os.sep, "/"), ast.parse(f.read())))
+    return tuple(found)
+
+
+def _test_sources():
+    """(path, tree) of every module of tests/, parsed once for the checks of this file."""
+    return _parsed_sources()
 
 
 def _imported_modules(tree, path):

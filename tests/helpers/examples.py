@@ -2,9 +2,9 @@
 random games (or texts, or bit flips) a property plays through.
 
 The default run (the one run after every change) tries a tenth of a property's full count,
-never fewer than ``least`` (40 unless the test names another); ``PBEM_FULL_EXAMPLES=1`` restores the full count, and .ci/run runs the
-properties (marker ``properties``) that way. Both runs are derandomized, so each is the same
-every time.
+never fewer than ``least`` (40 unless the test names another); ``PBEM_FULL_EXAMPLES=1``
+restores the full count, and .ci/run runs the properties (marker ``properties``) that way.
+Both runs are derandomized, so each is the same every time.
 """
 
 import os

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from shared.games import get_game
+from tests.helpers.examples import examples
 
 from .helpers import sign_in, text_of
 
@@ -139,6 +140,7 @@ def _places(move, known):
     return out
 
 
+@pytest.mark.properties
 @pytest.mark.parametrize("name", ["zarahemla", "stone_age", "title_of_liberty"])
 def test_every_board_place_a_legal_move_names_is_on_the_drawing(name):
     """The page builds a move by clicking the places it names (``data-place``): every
@@ -152,7 +154,7 @@ def test_every_board_place_a_legal_move_names_is_on_the_drawing(name):
                    "stone_age": re.compile(r"^([0-9]+|[a-z][0-9]+)$"),
                    "title_of_liberty": None}[name]
     missing, named = set(), 0
-    for ply in range(500):
+    for ply in range(examples(500, least=150)):
         acting = game.to_act(state)
         if not acting:
             break

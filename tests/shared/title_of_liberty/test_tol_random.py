@@ -48,11 +48,12 @@ def _play(seeds, version=None, options=None):
     return moves, outcomes
 
 
+@pytest.mark.properties
 @pytest.mark.parametrize("version,options,games", [
     ("2", {}, 60), ("1", {}, 30), ("2", {"difficulty": "hard"}, 30),
     ("2", {"cities": "all"}, 20)])
 def test_random_games_quick(version, options, games):
-    _play(range(games), version, options)
+    _play(range(examples(games, least=5)), version, options)
 
 
 @pytest.mark.slow
