@@ -151,7 +151,8 @@ def test_set_up_duties_name_no_hex_letter_as_a_placeholder():
 def test_a_moves_event_texts_are_joined_without_doubled_punctuation():
     """Once shown as `(Red placed a road on 33-38.; Set-up done: ...)`.  Zarahemla's event
     texts end with a full stop; the client's one-line summary of a move
-    joins them with "; " and drops each text's own full stop."""
+    joins them with "; ", drops each text's own full stop and lower-cases the sentence word
+    that begins a joined text (shared.numbering.joined_events)."""
     from client.poster import entry_line
     st = GAME.new_game(["red", "blue"], {"board": "beginner"}, b"dots")
     texts = []
@@ -161,5 +162,5 @@ def test_a_moves_event_texts_are_joined_without_doubled_punctuation():
         texts = [e["public"] for e in st["events"]]
     assert len(texts) >= 2 and all(t.endswith(".") for t in texts)
     line = entry_line({"seq": 12, "seat": "red", "move": "road 1-5", "events": texts})
-    assert ".;" not in line and "; Set-up done: every player" in line
+    assert ".;" not in line and "; set-up done: every player" in line
     assert line.endswith(")") and not line.endswith(".)")
