@@ -223,7 +223,7 @@ def _render(game_type, view, board, color):
         return board or ""
 
 
-def _panel(resp, seat):
+def _panel(resp, seat, board=""):
     game, view = resp["game"], resp["view"]
     lines = []
     if view.get("status") == "over" or game["status"] == "over":
@@ -232,8 +232,11 @@ def _panel(resp, seat):
         reason = result.get("reason")
         why = f" ({reason.strip().rstrip('.')})" if isinstance(reason, str) and reason.strip() \
             else ""
+        # said once: a board that already ends with "Game over: ..." is not repeated here;
         # the commands on lines of their own: wrapping never cuts one a reader would copy
-        lines += [f"The game is over; won by {winners}{why}.  Check it:",
+        said = "Game over:" in board
+        lines += ["Check the finished game:" if said else
+                  f"Game over: {winners} won{why}.  Check the finished game:",
                   f"  pbem export {game['id']} -o {game['id']}.json",
                   f"  pbem verify {game['id']}.json"]
         return lines
@@ -321,11 +324,11 @@ def show(c, game_id, seat, no_color):
         return
     color = color_wanted(no_color)
     me = resp.get("seat")
+    board = _render(game["type"], view, resp.get("board"), color)
     lines = [f"{game['type']} game {game['id']}, {resp['next_seq']} move(s) played"
-             + (f", you are {me}" if me else ""),
-             _render(game["type"], view, resp.get("board"), color)]
+             + (f", you are {me}" if me else ""), board]
     import textwrap
-    for line in _panel(resp, me):
+    for line in _panel(resp, me, board):
         lines.extend(textwrap.wrap(line, 80, subsequent_indent="  ", break_on_hyphens=False))
     c.emit(None, lines)
 

@@ -93,7 +93,7 @@ def _box_lines(view):
 def _players(view):
     lines = ["Player    VP cards tribes nomads  food hunt cons clot  y g p c  events"]
     for s in view["seats"]:
-        mark = ">" if s == view["current"] else " "
+        mark = ">" if s == view["current"] and view["status"] != "over" else " "
         tr = view["tracks"][s]
         pe = view["people"][s]
         lines.append(f"{mark}{s:<8}{view['scores'][s]:>3}{view['hand_counts'][s]:>6}"
@@ -173,7 +173,7 @@ def render(view, color=False):
     lines.append("")
     lines += _players(view)
     lines.append("")
-    if view["dice"]:
+    if view["dice"] and view["status"] != "over":
         lines.append(f"Last roll: {view['dice'][0]}+{view['dice'][1]} = {sum(view['dice'])}."
                      f"  First to {WIN_POINTS} points on their own turn wins.")
     offer = view.get("offer")
@@ -198,7 +198,7 @@ def render(view, color=False):
     if view["status"] == "over":
         res = view["result"]
         # the reason starts with a seat's name, in lower case: not a sentence of its own
-        lines += _wrap(f"Game over: {', '.join(res['winners'])} wins "
+        lines += _wrap(f"Game over: {', '.join(res['winners']) or 'nobody'} won "
                        f"({str(res['reason']).rstrip('.')}).")
     else:
         for s, what in view["owes"].items():

@@ -342,8 +342,10 @@ def _status(view):
             out += _wrap("Battles left unfinished: " + "; ".join(parts) + ".", "  ")
     if view["status"] == "over":
         res = view["result"]
-        who = "THE NEPHITES WIN" if res["winners"] else "THE LAMANITES WIN"
-        out += _wrap(f"{who}: {res['reason']}", "  ")
+        # the table's decisions (a draw, an abort) end a game with no outcome of the rules
+        who = {"nephites": "the Nephites won", "lamanites": "the Lamanites won"}.get(
+            res.get("outcome"), f"{', '.join(res.get('winners') or []) or 'nobody'} won")
+        out += _wrap(f"Game over: {who} ({str(res['reason']).rstrip('.')}).", "  ")
     else:
         out.append(f"Turn of {view['turn']}. To act:")
         for seat in view["to_act"]:

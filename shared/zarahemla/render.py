@@ -183,21 +183,23 @@ def draw_panel(view):
                  f"robber on {view['board']['robber']}.")
     bank = " ".join(f"{n}{r}" for r, n in view["bank"].items())
     lines.append(f"Bank: {bank}   Development deck: {view['deck']}")
+    over = view["status"] == "over"
     status = f"Goal {view['vp_to_win']} VP."
-    if view.get("turn"):
+    if view.get("turn") and not over:
         status += f"  Turn: {view['turn']}."
         if view.get("last_roll") and view.get("rolled"):
             dice = view.get("dice")
             how = f"{dice[0]}+{dice[1]}" if dice else "Liahona"
             status += f"  Rolled {view['last_roll']} ({how})."
     lines.append(status)
-    lines.append("player  VP cards dev warriors stones road  special   (* = to play)")
+    lines.append("player  VP cards dev warriors stones road  special"
+                 + ("" if over else "   (* = to play)"))
     specials = {"longest_road": "Longest Road", "largest_army": "Largest Army",
                 "temple_contributor": "Temple"}
     for s in view["order"]:
         p = view["players"][s]
         mine = [name for key, name in specials.items() if view.get(key) == s]
-        mark = "*" if view.get("turn") == s else " "
+        mark = "*" if view.get("turn") == s and not over else " "
         row = (f"{s + mark:<8}{p['vp']:>2}{p['cards']:>6}{p['dev_cards']:>4}"
                f"{p['warriors']:>9}{p['temple_stones']:>7}{p['road_length']:>5}  "
                + ", ".join(mine))
@@ -226,13 +228,27 @@ def draw_panel(view):
                              f"{_bundle(c['get'])}")
             else:
                 lines.append(f"  {s} {a}s")
-    if view["status"] == "over":
-        res = view.get("result") or {}
-        lines += _text_lines(f"Game over: {', '.join(res.get('winners', []))} won "
-                             f"({res.get('reason', '')}).")
     for s in view["to_act"]:
         lines += _text_lines(f"{s} must {view['owes'].get(s, 'move')}.")
-    for t in view.get("log", []):
+    log = list(view.get("log", []))
+    if over:
+        # the game's last event says who won and the final score: it becomes the one
+        # "Game over" sentence, after the log, instead of a second way of saying it there
+        res = view.get("result") or {}
+        winners = res.get("winners") or []
+        said = [t for t in log if any(t.startswith(f"{w.capitalize()} wins ") for w in winners)]
+        for t in said:
+            log.remove(t)
+        for t in log:
+            lines += _text_lines("> " + t)
+        if said:
+            text = said[-1]  # "Red wins with 12 victory points ... Final: Red 12, ..."
+            lines += _text_lines("Game over: " + text[0].lower() + text[1:])
+        else:
+            lines += _text_lines(f"Game over: {', '.join(winners) or 'nobody'} won "
+                                 f"({str(res.get('reason', '')).rstrip('.')}).")
+        return lines
+    for t in log:
         lines += _text_lines("> " + t)
     return lines
 

@@ -386,11 +386,14 @@ def test_the_end_of_game_commands_are_never_cut_by_the_wrapping():
              for w in textwrap.wrap(line, 80, subsequent_indent="  ", break_on_hyphens=False)]
     lines = wrap_lines(_panel(resp, "moroni"), 80, indent="    ")
     assert shown == lines
-    assert lines == ["The game is over; won by nobody (no Nephite army is left).  Check it:",
+    assert lines == ["Game over: nobody won (no Nephite army is left).  Check the finished "
+                     "game:",
                      "  pbem export fdk45dtqh9 -o fdk45dtqh9.json",
                      "  pbem verify fdk45dtqh9.json"]
     resp["view"]["result"] = {"winners": ["red"]}
-    assert _panel(resp, "red")[0] == "The game is over; won by red.  Check it:"
+    assert _panel(resp, "red")[0] == "Game over: red won.  Check the finished game:"
+    # a board that says "Game over: ..." itself is not repeated by the panel
+    assert _panel(resp, "red", "Game over: red won.")[0] == "Check the finished game:"
 
 
 @pytest.mark.parametrize("width", [80, 60])

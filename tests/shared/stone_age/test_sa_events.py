@@ -141,7 +141,7 @@ def test_win_at_ten_points_on_your_own_turn():
     refused(st, "red", "end", "game_over")
     # the reason starts with the seat's name: it is not a sentence of its own
     text = " ".join(GAME.render(GAME.view(st, None)).split())
-    assert "Game over: red wins (red has 11 victory points on their turn)." in text
+    assert "Game over: red won (red has 11 victory points on their turn)." in text
 
 
 def test_the_book_example_wolfgang_wins_with_art():

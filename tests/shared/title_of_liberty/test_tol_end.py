@@ -36,7 +36,7 @@ def test_version_1_short_game_won_with_morianton_and_one_more_city():
     assert GAME.to_act(state) == []
     view = GAME.view(state, "moroni")
     assert view["status"] == "over" and view["result"]["outcome"] == "nephites"
-    assert "THE NEPHITES WIN" in GAME.render(view)
+    assert "Game over: the Nephites won (" in GAME.render(view)
 
 
 def test_version_1_short_game_not_won_without_morianton():

@@ -10,6 +10,7 @@ from .helpers import (
     finish_setup,
     give_dev,
     new,
+    play as play_move,
     put_building,
     put_road,
     random_game,
@@ -164,3 +165,24 @@ def test_a_moves_event_texts_are_joined_without_doubled_punctuation():
     line = entry_line({"seq": 12, "seat": "red", "move": "road 1-5", "events": texts})
     assert ".;" not in line and "; set-up done: every player" in line
     assert line.endswith(")") and not line.endswith(".)")
+
+
+def test_a_won_game_shows_no_turn_and_says_once_who_won():
+    """After the end the panel has no "Turn:" and no turn marker, and the winning event is
+    the one "Game over: ..." sentence (not a log line as well)."""
+    st = empty_play_state(2)
+    put_building(st, "red", 1)
+    give_dev(st, "red", "vp", 4)
+    for corner in (20, 30, 40):
+        put_building(st, "red", corner, city=True)   # 4 + 6 + 2 for the city on 1 = 12
+    set_hand(st, "red", wheat=2, stone=3)
+    st = play_move(st, "red", "city 1")
+    assert st["phase"] == "over"
+    text = GAME.render(GAME.view(st, "blue"))
+    flat = " ".join(text.split())
+    assert "Turn:" not in text and "(* = to play)" not in text
+    assert not re.search(r"^(red|blue)\*", text, re.M)
+    assert flat.count("Game over:") == 1 and flat.count("wins") == 1
+    assert "Game over: red wins with 12 victory points (4 Victory Point cards revealed). " \
+           "Final: Red 12, Blue 0." in flat
+    assert flat.endswith("Final: Red 12, Blue 0.")
