@@ -276,7 +276,7 @@ def verify(c, file, server_key, no_color):
             if report["note"] and ";" in report["note"]:
                 lines.append("Note: " + report["note"].split("; ", 1)[1] + ".")
         lines.insert(1, seats_line)
-        c.emit(data, [_printable(line) for line in lines])
+        c.emit(data, _wrapped(_printable(line) for line in lines))
         raise click.exceptions.Exit(EXIT_PREFIX)
     game = report["game"]
     color = color_wanted(no_color)
@@ -289,11 +289,19 @@ def verify(c, file, server_key, no_color):
         data["messages"] = len(report.get("messages") or [])
         data["orders"] = report.get("orders", 0)
         data["order_entries"] = report.get("order_entries", 0)
-    c.emit(data, [game.render(report["view"], color=color), seats_line, *talk, _printable(
-        f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} game "
-        f"{header['game']} up to the final head signed by {signer}; the seed matches its "
-        f"commitment, every signature and hash link holds, and the replay agrees; won by "
-        f"{winners}{how}.")])
+    c.emit(data, [game.render(report["view"], color=color), *_wrapped([
+        seats_line, *talk, _printable(
+            f"{file}: complete and verified: {report['entries']} move(s) of {header['type']} "
+            f"game {header['game']} up to the final head signed by {signer}; the seed matches "
+            f"its commitment, every signature and hash link holds, and the replay agrees; won "
+            f"by {winners}{how}.")])])
+
+
+def _wrapped(lines):
+    """The verdict's sentences wrapped to 80 columns (a word, such as a file name, is never
+    cut); the board above them is the game's own and already fits."""
+    from ..context import wrap_lines
+    return wrap_lines(list(lines), 80)
 
 
 def _tournament_file(data):
@@ -365,7 +373,7 @@ def _verify_tournament(c, file, export, server_key):
         lines.append("It is a verified prefix of a running tournament: its seed is revealed "
                      "when it is over, and only then are those keys checked against the "
                      "document's seed commitment and its games' ends known.")
-    c.emit(data, [_printable(line) for line in lines])
+    c.emit(data, _wrapped(_printable(line) for line in lines))
     if not report["complete"]:
         raise click.exceptions.Exit(EXIT_PREFIX)
 
@@ -383,9 +391,18 @@ def _talk_summary(report):
                   "dropped, added or moved.")
     else:
         chosen = f" Note: {documents['note']}." if documents.get("note") else ""
-    return [f"Table talk: {messages} signed message(s) verified; standing orders: {orders} "
-            f"signed order(s), and every one of the {report.get('order_entries', 0)} move(s) "
-            f"played for them follows from its order.{chosen}"]
+    # nothing is counted as "0 things": a sentence says there was none
+    talk = f"Table talk: {messages} signed message(s) verified." if messages else \
+        "Table talk: none."
+    entries = report.get("order_entries", 0)
+    if not orders:
+        standing = "Standing orders: none."
+    elif entries:
+        standing = (f"Standing orders: {orders} signed order(s), and every one of the "
+                    f"{entries} move(s) played for them follows from its order.")
+    else:
+        standing = f"Standing orders: {orders} signed order(s); no move was played for them."
+    return [f"{talk} {standing}{chosen}"]
 
 
 def _handover_how(h):

@@ -43,7 +43,7 @@ def test_pbem_bot_plays_both_seats_of_a_pig_game_to_the_end(make_player, tmp_pat
     assert all(" north " in ln for ln in north)
     path = tmp_path / "pig.json"
     ann.run("export", game, "-o", path)
-    report = ann.run("verify", path).stdout
+    report = " ".join(ann.run("verify", path).stdout.split())  # wrapped to 80 columns
     assert "complete and verified" in report
     assert f"north {ann.name}, east {bob.name}." in report and "bot of the server" not in report
     archive = json.loads(path.read_text())
@@ -225,7 +225,7 @@ def test_a_game_with_server_bots_end_to_end(bot_server, tmp_path):
     assert verified.returncode == 0, verified.stderr
     assert "complete and verified" in verified.stdout
     assert (f"Seats: north {ann.name}, east bot-random (a bot of the server), south bot-random "
-            "(a bot of the server).") in verified.stdout
+            "(a bot of the server).") in " ".join(verified.stdout.split())
     report = verify_archive(json.loads(path.read_text()))
     assert report["complete"]
     # the workers keep running and stay quiet once the game is over

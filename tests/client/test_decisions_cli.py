@@ -9,6 +9,8 @@ def _verified(player, game, tmp_path):
     path = tmp_path / f"{game}.json"
     player.run("export", game, "-o", path)
     out = player.run("verify", path).stdout
+    assert all(len(line) <= 80 or " " not in line.strip() for line in out.splitlines())
+    out = " ".join(out.split())  # the sentences, wrapped to 80 columns
     assert "complete and verified" in out
     return out
 

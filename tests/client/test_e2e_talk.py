@@ -56,4 +56,8 @@ def test_say_log_orders_and_verify(make_player, tmp_path):
     assert archive["format"] == "pbem-archive-v4"
     assert len(archive["orders"]) == 2 and len(archive["messages"]) == 2  # bob's readable two
     verified = bob.run("verify", str(path)).stdout
+    assert all(len(line) <= 80 or " " not in line.strip() for line in verified.splitlines())
+    verified = " ".join(verified.split())  # the sentences, wrapped to 80 columns
     assert "complete and verified" in verified and "2 signed message(s)" in verified
+    assert "Standing orders: 1 signed order(s), and every one of the 1 move(s) played for " \
+        "them follows from its order." in verified, verified

@@ -59,7 +59,8 @@ def test_leave_to_a_bot_then_the_bot_plays_to_the_end(make_player, tmp_path):
     verified = ann.proc("verify", str(path))
     assert verified.returncode == 0, verified.stderr
     assert "complete and verified" in verified.stdout
-    assert "Handed over: north to bot-random at move 1 (by its player)." in verified.stdout
+    assert "Handed over: north to bot-random at move 1 (by its player)." in \
+        " ".join(verified.stdout.split())  # wrapped to 80 columns
     report = verify_archive(json.loads(path.read_text()))
     assert report["complete"] and report["handovers"] == [
         {"seq": 0, "seat": "north", "player": "bot-random", "forced": False}]

@@ -95,7 +95,7 @@ def test_a_left_seat_is_offered_and_claimed_from_the_shell(make_player, tmp_path
     ann.run("export", game, "-o", path)
     verified = ann.proc("verify", str(path))
     assert verified.returncode == 5, verified.stderr  # a running game: a verified prefix
-    said = verified.stdout.replace("\n", " ")
+    said = " ".join(verified.stdout.split())  # wrapped to 80 columns
     assert f"north to {carol.name} at move " in said, said
     assert "(a substitute, signed by the seat's leaving player)" in said, said
     import json
