@@ -100,7 +100,8 @@ def test_two_players_whole_flow(make_player, tmp_path):
     archive = tmp_path / "running.json"
     ann.run("export", game, "-o", archive)
     verdict = ann.run("verify", archive, ok=5)  # needs no server; 5: a verified prefix
-    assert "still running" in verdict.stdout and "replay waits for the end" in verdict.stdout
+    said = " ".join(verdict.stdout.split())  # the sentences, wrapped to 80 columns
+    assert "still running" in said and "replay waits for the end" in said
     data = json.loads(archive.read_text())
     sig = data["entries"][1]["signature"]
     data["entries"][1]["signature"] = sig[:-1] + ("1" if sig[-1] == "0" else "0")
@@ -116,7 +117,7 @@ def test_two_players_whole_flow(make_player, tmp_path):
     final = tmp_path / "final.json"
     ann.run("export", game, "-o", final)
     verdict = bob.run("verify", final)
-    assert "Winner:" in verdict.stdout and "the replay agrees" in verdict.stdout
+    assert "Winner:" in verdict.stdout and "the replay agrees" in " ".join(verdict.stdout.split())
     assert bob.json("verify", final)["replayed"] is True
     data = json.loads(final.read_text())
     env = json.loads(data["entries"][2]["envelope"])
@@ -150,7 +151,7 @@ def test_three_players(make_player, tmp_path):
     assert view["result"]["winners"]
     path = tmp_path / "three.json"
     cyd.run("export", game, "-o", path)
-    assert "the replay agrees" in ann.run("verify", path).stdout
+    assert "the replay agrees" in " ".join(ann.run("verify", path).stdout.split())
 
 
 def test_stale_seq_is_refetched_and_retried_once(make_player, monkeypatch):

@@ -43,7 +43,7 @@ def test_say_and_order_after_a_rotation_and_from_a_device(make_player, tmp_path)
     bodies = [m["body"] for m in archive["messages"]]
     assert [("delegation" in b) for b in bodies] == [False, True]
     assert [("delegation" in d["body"]) for d in archive["orders"]] == [False, True, True]
-    verified = bob.run("verify", str(path)).stdout
+    verified = " ".join(bob.run("verify", str(path)).stdout.split())  # wrapped to 80 columns
     assert "complete and verified" in verified and "2 signed message(s)" in verified
 
 

@@ -148,7 +148,7 @@ def test_an_opted_in_plain_reply_is_appended_signed_by_the_mail_key(app, client,
     out = CliRunner().invoke(cli, ["verify", str(path)], env={"NO_COLOR": "1"})
     assert out.exit_code == 5, out.output  # a prefix: the game runs on
     assert (f"Moves 1, 2 (north) signed by ann's mail key {fingerprint(key)} (held by the "
-            "server), delegated by ann's main key until") in out.stdout
+            "server), delegated by ann's main key until") in " ".join(out.stdout.split())
 
 
 def test_refused_replies_append_nothing_and_are_answered_as_described(app, client, make_player,
