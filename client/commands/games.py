@@ -311,12 +311,16 @@ def show(c, game_id, seat, no_color):
     resp = c.fetch_view(game_id, seat, legal=True)
     game, view = resp["game"], resp["view"]
     if view is None:
-        free = [s["seat"] for s in game["seats"] if not s["player"]]
+        from .inbox import open_seats_text
+        free = [s["seat"] for s in game["seats"] if not s["player"] and not s.get("invited")]
         data = {"game": game["id"], "status": game["status"], "to_act": [],
                 "you": resp.get("seat"), "scores": {}, "seats": game["seats"]}
         c.emit(data, [f"{game['type']} game {game['id']} has not started: "
-                      f"{len(free)} seat(s) free ({', '.join(free)}).",
-                      f"Others join with: pbem join {game['id']}"])
+                      f"{open_seats_text(game['seats'])}"
+                      + (f" ({', '.join(free)})." if free else "."),
+                      f"Others join with: pbem join {game['id']}" if free else
+                      "The invited players take their seats with: pbem join "
+                      f"{game['id']}"])
         return
     if c.json:
         extra = {"time_bank": game["time_bank"]} if game.get("time_bank") else {}

@@ -204,8 +204,7 @@ def games(c, status):
             winners = (g.get("result") or {}).get("winners") or []
             to_act = "won by " + ", ".join(winners) if winners else "over"
         else:
-            free = sum(1 for s in g["seats"] if not s["player"])
-            to_act = f"{free} seat(s) free"
+            to_act = open_seats_text(g["seats"])
         lines.append(f"{g['id']:<10} {g['type']:<16} {g['status']:<7} "
                      f"{','.join(g.get('you') or []):<7} {to_act:<14} {g['deadline_local'] or ''}"
                      .rstrip())
@@ -220,6 +219,18 @@ def games(c, status):
         c.emit(rows)
     else:
         c.emit(None, lines)
+
+
+def open_seats_text(seats):
+    """The seats of an open game nobody holds yet: those anyone may take and those kept for
+    an invited player (a rematch's), named ("1 seat(s) free; 1 seat kept for ann")."""
+    free = sum(1 for s in seats if not s["player"] and not s.get("invited"))
+    kept = [s["invited"] for s in seats if not s["player"] and s.get("invited")]
+    parts = [f"{free} seat(s) free"] if free or not kept else []
+    if kept:
+        parts.append(f"{len(kept)} seat{'s' if len(kept) > 1 else ''} kept for "
+                     + ", ".join(kept))
+    return "; ".join(parts)
 
 
 def _none_text(api, status):

@@ -30,7 +30,9 @@ def rematch(c, game_id, decline):
     c.home.remember_games(c.server, [game])
     if not c.json:
         waiting = [s["seat"] for s in game["seats"] if not s["player"]]
-        seats = ", ".join(f"{s['seat']}={s['player'] or '(invited)'}" for s in game["seats"])
+        seats = ", ".join(f"{s['seat']}={s['player']}" if s["player"] else
+                          f"{s['seat']}={s['invited']} (invited)" if s.get("invited") else
+                          f"{s['seat']}=(free)" for s in game["seats"])
         c.note(f"rematch of {game_id}: game {game['id']} ({seats}); "
                + (f"waiting for {len(waiting)} player(s) to accept: pbem rematch {game_id}"
                   if game["status"] == "open" else "the game has started: "

@@ -56,7 +56,10 @@ def game_json(game, player=None):
         due = {seat: at for seat, at in duties.deadlines(game.id, game.to_act).items() if at}
     return {"id": game.id, "type": game.type, "rules_version": game.rules_version,
             "options": game.options, "status": game.status,
-            "seats": [{"seat": s.seat, "player": s.player.name if s.player else None}
+            "seats": [{"seat": s.seat, "player": s.player.name if s.player else None,
+                       # a seat kept for a rematch's invited player, until they take it
+                       "invited": s.invited_player.name
+                       if s.player is None and s.invited_player is not None else None}
                       for s in game.seats],
             "seq": game.head_seq, "head": game.head_hash, "to_act": game.to_act or [],
             "seed_commitment": game.seed_commitment, "result": game.result,

@@ -141,6 +141,7 @@ class Seat(db.Model):
 
     game = relationship("Game", back_populates="seats")
     player = relationship("Player", lazy="joined", foreign_keys=[player_id])
+    invited_player = relationship("Player", lazy="joined", foreign_keys=[invited_id])
 
 
 class Move(db.Model):

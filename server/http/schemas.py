@@ -354,6 +354,10 @@ class JoinSchema(Strict):
 class SeatSchema(Strict):
     seat = fields.String(dump_only=True)
     player = fields.String(dump_only=True, allow_none=True)
+    invited = fields.String(dump_only=True, allow_none=True, metadata={
+        "description": "the name of the player a free seat is kept for (a rematch's "
+                       "invitation: only they may take it); null once taken, and for a seat "
+                       "anyone may take"})
 
 
 class GameSchema(Strict):

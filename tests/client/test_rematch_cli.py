@@ -22,6 +22,15 @@ def test_rematch_from_the_cli(make_player):
     offered = bob.run("rematch", game)
     new = offered.stdout.strip()
     assert new and new != game and "waiting for 1 player(s) to accept" in offered.stderr
+    # the kept seat is named with the player it is kept for, not "(invited)" or "free"
+    assert f"north={bob.name}, east={ann.name} (invited)" in offered.stderr, offered.stderr
+    seats = bob.json("show", new)["seats"]
+    assert seats == [{"seat": "north", "player": bob.name, "invited": None},
+                     {"seat": "east", "player": None, "invited": ann.name}]
+    row = next(line for line in bob.run("games").stdout.splitlines() if line.startswith(new))
+    assert f"1 seat kept for {ann.name}" in row and "free" not in row, row
+    shown = bob.run("show", new).stdout
+    assert f"has not started: 1 seat kept for {ann.name}." in shown, shown
     accepted = ann.run("rematch", game)
     assert accepted.stdout.strip() == new and "the game has started" in accepted.stderr
     started = ann.json("show", new)
