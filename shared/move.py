@@ -55,3 +55,22 @@ class Move(namedtuple("Move", ("kind", "args"), defaults=((),))):
         return type(name, (cls,), {"__slots__": (), "_parse": staticmethod(parse),
                                    "_format": staticmethod(format),
                                    "__module__": getattr(parse, "__module__", __name__)})
+
+
+def quoted(word, limit=32):
+    """``word`` quoted for an error message, at most ``limit`` characters (escapes count)."""
+    text = repr(word)
+    if len(text) <= limit:
+        return text
+    cut = word[:limit]
+    while cut and len(repr(cut + "...")) > limit:
+        cut = cut[:-1]
+    return repr(cut + "...")
+
+
+def unknown_move_text(word, words):
+    """What every game says of a move word it does not know, with its own list of move words:
+    ``unknown move 'fly'; the moves are roll, bank, ... or end``."""
+    words = list(words)
+    listed = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
+    return f"unknown move {quoted(word)}; the moves are {listed}"

@@ -14,6 +14,7 @@ from .. import InvalidMove
 from ..base import remembered_parse
 from ..bundles import notation
 from ..move import Move as BaseMove
+from ..move import unknown_move_text
 from ..trade import trade_text
 from . import board
 
@@ -155,9 +156,13 @@ def _parse_move(text):
         return Move("offer", (give, get, seats))
     if word == "confirm":
         return Move("confirm", (_seat(rest),))
-    raise InvalidMove(f"unknown move {word!r}; moves are roll, bank, offer, accept, decline, "
-                      "counter, confirm, withdraw, nomad, move, tribe, develop, neanderthal, "
-                      "predator, desert, take, discard, place, end", code="bad_notation")
+    raise InvalidMove(unknown_move_text(word, MOVE_WORDS), code="bad_notation")
+
+
+#: the move words an unknown one is answered with
+MOVE_WORDS = ("roll", "bank", "offer", "accept", "decline", "counter", "confirm", "withdraw",
+              "nomad", "move", "tribe", "develop", "neanderthal", "predator", "desert", "take",
+              "discard", "place", "end")
 
 
 parse_move = remembered_parse(_parse_move)

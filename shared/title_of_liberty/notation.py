@@ -18,6 +18,7 @@ Examples::
 
 from .. import InvalidMove
 from ..move import Move as BaseMove
+from ..move import unknown_move_text
 from .board import SEATS, SPACES
 
 NEPHITE_TYPES = ("captain", "scout", "infantry", "archer", "slinger")
@@ -180,8 +181,12 @@ def parse_move(text):
         return Move("sector", (rest[0],))
     if verb == "duel":
         return _parse_duel(rest)
-    _bad(f"unknown move {verb!r}; moves are give, pass, buy, arm, move, rest, attack, "
-         "starve, lead, sector, duel, wine, stop")
+    _bad(unknown_move_text(verb, MOVE_WORDS))
+
+
+#: the move words an unknown one is answered with
+MOVE_WORDS = ("give", "pass", "buy", "arm", "move", "rest", "attack", "starve", "lead",
+              "sector", "duel", "wine", "stop")
 
 
 def split_route(args):

@@ -37,6 +37,7 @@ from .. import InvalidMove
 from ..base import remembered_parse
 from ..bundles import notation
 from ..move import Move as BaseMove
+from ..move import quoted, unknown_move_text
 from ..trade import trade_text
 from .board import CORNER_NEIGHBOURS, EDGE_INDEX, EDGE_NAMES, HEX_NAMES, N_CORNERS, RESOURCES
 from .state import SEATS
@@ -87,15 +88,7 @@ def _bad(msg, code="bad_notation"):
     raise InvalidMove(msg, code=code)
 
 
-def _q(word, limit=32):
-    """``word`` quoted for an error message, at most ``limit`` characters (escapes count)."""
-    text = repr(word)
-    if len(text) <= limit:
-        return text
-    cut = word[:limit]
-    while cut and len(repr(cut + "...")) > limit:
-        cut = cut[:-1]
-    return repr(cut + "...")
+_q = quoted  # ``word`` quoted for an error message, at most 32 characters
 
 
 def _number(word):
@@ -267,8 +260,12 @@ def _parse(text):
         return Move("confirm", (_seat(args[0]),))
     if verb in _SIMPLE:
         _bad(f"{verb} takes nothing after it")
-    _bad(f"unknown move {_q(verb)}: try roll, settle, road, city, temple, buy, bank, offer, "
-         "play, robber, discard or end")
+    _bad(unknown_move_text(verb, MOVE_WORDS))
+
+
+#: the move words an unknown one is answered with
+MOVE_WORDS = ("roll", "settle", "road", "city", "temple", "buy", "bank", "offer", "play",
+              "robber", "discard", "end")
 
 
 def bundle_notation(bundle):
