@@ -20,26 +20,30 @@ def answer(legal, hand, give, get, value_of, offerer_safe, margin=1.0):
 
 
 def confirm_or_withdraw(legal, hand, terms_of, value_of, all_answered):
-    """As the offerer: ``confirm SEAT`` for the answer that raises the hand's value most, else
-    ``withdraw`` once every addressed seat answered, else None (wait).
+    """As the offerer: ``confirm SEAT`` for the answer that raises the hand's value most;
+    else ``withdraw`` once a seat accepted or countered (none of those deals is good for
+    it: left open, the offer would only stand in the way) or every addressed seat answered;
+    else None (nobody agreed to anything yet).
 
     ``terms_of(seat)`` gives the (give, get) the offerer would trade with that seat (its
     accepted offer, or its counter), or None when the seat has not agreed to anything.
     """
     base = value_of(hand)
     scored = []
+    agreed = False
     for move in legal:
         if not move.startswith("confirm "):
             continue
         terms = terms_of(move.split()[1])
         if terms is None:
             continue
+        agreed = True
         gain = value_of(after_trade(hand, *terms)) - base
         if gain > 0:
             scored.append((gain, move))
     if scored:
         return max(scored)[1]
-    if all_answered and "withdraw" in legal:
+    if (agreed or all_answered) and "withdraw" in legal:
         return "withdraw"
     return None
 

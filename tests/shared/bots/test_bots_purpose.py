@@ -164,3 +164,58 @@ def test_a_stone_age_bot_sends_out_a_nomad_even_when_every_chip_is_far(level):
     move = choose_move(SA, SA.view(st, "red"), "red", legal, random.Random(1), level,
                        {"nodes": 200})
     assert move.startswith("nomad "), move
+
+
+def _offered_to_two(red, blue, offer):
+    """Three seats, red on turn: red offers to blue and white, blue accepts, white has not
+    answered yet (the offer is still owed)."""
+    st = empty_play_state(3)
+    put_building(st, "red", 14)
+    put_path(st, "red", [14, 19])
+    set_hand(st, "red", **red)
+    set_hand(st, "blue", **blue)
+    st = ZAR.play(st, "red", offer)
+    st = ZAR.play(st, "blue", "accept")
+    assert ZAR.view(st, "red")["offer"]["owed"] == ["white"]
+    return st
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_greedy_bot_confirms_an_accepted_offer_good_for_it(seed):
+    """The brick it lacks for a road, for a stone it has two of: it confirms at once, not
+    waiting for white and not moving on (which would close the offer)."""
+    st = _offered_to_two(dict(wood=1, water=1, wheat=1, stone=2), dict(brick=2),
+                         "offer 1stone for 1brick")
+    assert _ask(st, "red", "greedy", seed=seed) == "confirm blue"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_greedy_bot_withdraws_an_accepted_offer_bad_for_it(seed):
+    """Its only wood for a third stone it has no use for: an accepted deal it does not
+    want is withdrawn, rather than left standing while it plays on."""
+    st = _offered_to_two(dict(wheat=1, stone=3, brick=1, wood=1), dict(stone=2),
+                         "offer 1wood for 1stone")
+    assert _ask(st, "red", "greedy", seed=seed) == "withdraw"
+
+
+def test_the_stone_age_greedy_bot_confirms_a_good_accepted_offer_and_withdraws_a_bad_one():
+    from shared.stone_age import GAME as SA
+    from tests.shared.stone_age.helpers import give, main_phase
+
+    def asked(st):
+        legal = SA.legal_moves(st, "red")
+        return choose_move(SA, SA.view(st, "red"), "red", legal, random.Random(1), "greedy")
+
+    st = main_phase(3)
+    give(st, "red", meat=3, flint=1, hide=1)
+    give(st, "blue", bone=3)
+    SA.play(st, "red", "offer 1meat for 1bone")
+    SA.play(st, "blue", "accept")
+    assert SA.view(st, "red")["offer"]["waiting"] == ["white"]
+    assert asked(st) == "confirm blue"
+    st = main_phase(3)
+    give(st, "red", meat=1, flint=1, hide=1)
+    give(st, "blue", hide=2)
+    SA.play(st, "red", "offer 1meat for 1hide")
+    SA.play(st, "blue", "accept")
+    assert asked(st) == "withdraw"
