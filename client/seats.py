@@ -32,6 +32,18 @@ def to_act_text(you, to_act):
     return ", ".join(parts) or "nobody"
 
 
+def open_seats_text(seats):
+    """The seats of an open game nobody holds yet: those anyone may take and those kept for
+    an invited player (a rematch's), named ("1 seat(s) free; 1 seat kept for ann")."""
+    free = sum(1 for s in seats if not s["player"] and not s.get("invited"))
+    kept = [s["invited"] for s in seats if not s["player"] and s.get("invited")]
+    parts = [f"{free} seat(s) free"] if free or not kept else []
+    if kept:
+        parts.append(f"{len(kept)} seat{'s' if len(kept) > 1 else ''} kept for "
+                     + ", ".join(kept))
+    return "; ".join(parts)
+
+
 def note_unloadable(c, types=None):
     """Name on stderr each declared game that cannot load here (of ``types``, or all), with
     its reason: a broken plug-in is never silently absent."""

@@ -311,7 +311,7 @@ def show(c, game_id, seat, no_color):
     resp = c.fetch_view(game_id, seat, legal=True)
     game, view = resp["game"], resp["view"]
     if view is None:
-        from .inbox import open_seats_text
+        from ..seats import open_seats_text
         free = [s["seat"] for s in game["seats"] if not s["player"] and not s.get("invited")]
         data = {"game": game["id"], "status": game["status"], "to_act": [],
                 "you": resp.get("seat"), "scores": {}, "seats": game["seats"]}

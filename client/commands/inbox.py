@@ -163,7 +163,7 @@ def games(c, status):
       pbem games
       pbem games --status playing
     """
-    from ..seats import note_unloadable, to_act_text
+    from ..seats import note_unloadable, open_seats_text, to_act_text
     api = c.signed_api()
     items = api.games(status, asked=True)
     c.home.remember_games(c.server, items)
@@ -219,18 +219,6 @@ def games(c, status):
         c.emit(rows)
     else:
         c.emit(None, lines)
-
-
-def open_seats_text(seats):
-    """The seats of an open game nobody holds yet: those anyone may take and those kept for
-    an invited player (a rematch's), named ("1 seat(s) free; 1 seat kept for ann")."""
-    free = sum(1 for s in seats if not s["player"] and not s.get("invited"))
-    kept = [s["invited"] for s in seats if not s["player"] and s.get("invited")]
-    parts = [f"{free} seat(s) free"] if free or not kept else []
-    if kept:
-        parts.append(f"{len(kept)} seat{'s' if len(kept) > 1 else ''} kept for "
-                     + ", ".join(kept))
-    return "; ".join(parts)
 
 
 def _none_text(api, status):

@@ -57,4 +57,5 @@ def test_three_players_set_up_and_roll(make_player, tmp_path):
     assert [e["move"] for e in log] == played + ["roll"]
     path = tmp_path / "zarahemla.json"
     ann.run("export", game, "-o", path)
-    assert "still running" in " ".join(bob.run("verify", path, ok=5).stdout.split())  # 5: a verified prefix
+    said = " ".join(bob.run("verify", path, ok=5).stdout.split())  # 5: a verified prefix
+    assert "still running" in said

@@ -10,12 +10,12 @@ from .helpers import (
     finish_setup,
     give_dev,
     new,
-    play as play_move,
     put_building,
     put_road,
     random_game,
     set_hand,
 )
+from .helpers import play as play_move
 
 
 def test_every_line_fits_in_80_columns_in_random_games_plain_and_colour():
