@@ -2,7 +2,16 @@
 
 import pytest
 
-from .helpers import GAME, cards_conserved, give, main_phase, play, points, refused
+from .helpers import (
+    GAME,
+    cards_conserved,
+    found_tribe,
+    give,
+    main_phase,
+    play,
+    points,
+    refused,
+)
 
 
 def _cross_box_a(st, seat, chip, start=64, end=58):
@@ -97,21 +106,14 @@ def test_exploration_does_not_move_on_a_tie():
     assert st["exploration"] == "red"
 
 
-def _found(st, seat, x, people_before):
-    st["people"][seat] = list(people_before)
-    st["nomads"][seat] = [x]
-    give(st, seat, hide=1, bone=1, flint=1)
-    play(st, seat, f"tribe {x}")
-
-
 def test_rules_note_10_version_1_the_second_player_must_take_a_free_chip():
     """RULES.md note 10, rules version 1 only (old games keep it): the take was forced.
     Version 2 lets the player decline (test_sa_book)."""
     st = main_phase(version="1")
-    _found(st, "red", 59, [0, 1, 1, 1])          # 59 is yellow
+    found_tribe(st, "red", 59, [0, 1, 1, 1])          # 59 is yellow
     assert st["spread"] == "red" and points(st, "red") == 4 + 2
     st["current"] = "blue"
-    _found(st, "blue", 44, [0, 1, 1, 1])         # 44 is yellow too
+    found_tribe(st, "blue", 44, [0, 1, 1, 1])         # 44 is yellow too
     assert st["spread"] == "red" and st["spread2"] == "blue"
     assert GAME.to_act(st) == ["blue"]
     assert GAME.view(st, "blue")["owes"]["blue"] == "take a free people chip from the board"
@@ -123,7 +125,7 @@ def test_rules_note_10_version_1_the_second_player_must_take_a_free_chip():
     play(st, "blue", "take 46")
     assert "46" not in st["chips"] and points(st, "blue") == 5
     st["current"] = "white"
-    _found(st, "white", 45, [1, 0, 1, 1])
+    found_tribe(st, "white", 45, [1, 0, 1, 1])
     assert st["spread2"] == "blue" and st["pending"] == []
 
 
