@@ -8,3 +8,14 @@ if "pytest" in sys.modules:
     import pytest
 
     pytest.register_assert_rewrite("tests.helpers")
+
+
+    # Python caches compiled modules (and pytest its assert-rewritten test modules) unless
+    # told not to. A machine that sets PYTHONDONTWRITEBYTECODE makes every test process (each
+    # pytest-xdist worker, every pbem-server and pbem a test starts) compile the whole tree
+    # again: half a minute of a busy machine's CPU per worker. The suite caches them
+    # (__pycache__ is ignored by git), and the processes it starts inherit that.
+    import os
+
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
