@@ -86,10 +86,14 @@ def browser(chrome, live):
 
 @pytest.fixture(scope="session")
 def live(tmp_path_factory):
-    """A real server (gunicorn, one worker) on a free loopback port, with its own database."""
+    """A real server (gunicorn, one worker) on a free loopback port, with its own database.
+
+    Twelve threads: every open game page holds one for its event stream (this server has no
+    push process beside it), and a test plays from up to four browser profiles at once; with
+    four threads a busy machine left a page's move waiting for a free one."""
     from tests.liveserver import LiveServer
     tmp = tmp_path_factory.mktemp("webserver")
-    server = LiveServer(f"sqlite:///{tmp}/pbem.sqlite", tmp / "instance", workers=1, threads=4,
+    server = LiveServer(f"sqlite:///{tmp}/pbem.sqlite", tmp / "instance", workers=1, threads=12,
                         log=tmp / "server.log", extra_env={"PBEM_NOTIFY_INTERVAL": "0"})
     server.start()
     try:

@@ -261,8 +261,12 @@ def _send_checked(driver, move):
     _again(lambda: by_id(driver, "send-move").click())
     # a loaded machine (CI runs the suites one after the other, a contributor beside other
     # work) can take a while to check, sign and answer: generous waits, never a sleep
-    wait(driver, 60, lambda d: _text(d, "move-result").startswith("Sent: " + move),
-         f"{move} was not sent")
+    try:
+        wait(driver, 60, lambda d: _text(d, "move-result").startswith("Sent: " + move),
+             f"{move} was not sent")
+    except Exception as exc:   # say what the page said instead
+        raise AssertionError(f"{move} was not sent; the page says: "
+                             f"{_text(driver, 'move-result')!r}") from exc
 
 
 def _play_one(profiles, live, traded):
