@@ -117,6 +117,9 @@ def app(tmp_path, clock, migrated_template):
                       "RATELIMIT_ENABLED": False,
                       "PBEM_PUSH_HOLD": 0.5})  # a long poll or stream never holds a test up
     yield app
+    the_hub = app.extensions.get("pbem_push")  # its threads would outlive the database
+    if the_hub is not None:
+        the_hub.close()
     with app.app_context():
         db.engine.dispose()
     cleanup()

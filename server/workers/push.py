@@ -388,9 +388,11 @@ class Hub:
                 with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.epoch += 1
-                    self.listening = True
                     backoff = 0.5
-                    self.wake_all()  # whatever committed before LISTEN took effect
+                    # whatever committed before LISTEN took effect; and only then listening,
+                    # so that no head read before this wake-up is kept as current
+                    self.wake_all()
+                    self.listening = True
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
                             self.wake(note.payload.split(":", 1)[0])

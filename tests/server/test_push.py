@@ -103,7 +103,7 @@ def test_a_waiter_wakes_on_a_move(app, make_player, hub, wakes):
     client = app.test_client()
     t, out = in_thread(lambda: client.get(
         f"/api/games/{info['id']}/wait?after={info['seq']}&timeout={LONG}"))
-    until(lambda: wakes.parked == 1, "the long poll is asleep")
+    until(lambda: wakes.parked >= 1, "the long poll is asleep")
     entry = move(info, by_seat)
     r = finished(t, out)
     body = r.get_json()
@@ -120,7 +120,7 @@ def test_a_waiter_wakes_when_the_game_starts(app, make_player, hub, wakes):
     client = app.test_client()
     t, out = in_thread(lambda: client.get(
         f"/api/games/{game['id']}/wait?after=-1&status=open&timeout={LONG}"))
-    until(lambda: wakes.parked == 1, "the long poll is asleep")
+    until(lambda: wakes.parked >= 1, "the long poll is asleep")
     bob.post(f"/api/games/{game['id']}/join", {})
     body = finished(t, out).get_json()
     assert body["changed"] is True and body["status"] == "playing" and body["seq"] == -1
@@ -162,7 +162,7 @@ def test_the_notice_worker_wakes_on_a_move(app, make_player, hub, wakes):
     pause = push.any_move_waiter(app, min_gap=0)
     stop = threading.Event()
     t, out = in_thread(lambda: pause(3600, stop))
-    until(lambda: wakes.parked == 1, "the worker is asleep")
+    until(lambda: wakes.parked >= 1, "the worker is asleep")
     move(info, by_seat)
     finished(t, out)
     assert not stop.is_set() and True in wakes
@@ -337,7 +337,7 @@ def test_a_waiter_wakes_on_a_move_appended_by_another_process(app, make_player, 
         client = app.test_client()
         t, out = in_thread(lambda: client.get(
             f"/api/games/{info['id']}/wait?after={info['seq']}&timeout={LONG}"))
-        until(lambda: wakes.parked == 1 and (hub.listening or not hub.postgres),
+        until(lambda: wakes.parked >= 1 and (hub.listening or not hub.postgres),
               "the long poll is waiting (and on PostgreSQL, listening)")
         r = requests.post(f"{other.url}/api/games/{info['id']}/moves", json=body, timeout=30)
         assert r.status_code == 201, r.text
@@ -367,7 +367,7 @@ def test_sqlite_watcher_reads_the_heads_when_another_process_commits(app, make_p
         client = app.test_client()
         t, out = in_thread(lambda: client.get(
             f"/api/games/{info['id']}/wait?after={info['seq']}&timeout={LONG}"))
-        until(lambda: wakes.parked == 1, "the long poll is asleep")
+        until(lambda: wakes.parked >= 1, "the long poll is asleep")
         time.sleep(0.2)  # the watcher's first read is done: the next one needs the probe
         r = requests.post(f"{other.url}/api/games/{info['id']}/moves", json=body, timeout=30)
         assert r.status_code == 201, r.text
