@@ -25,8 +25,9 @@ checks in hours later could read it.  So, while a bot seat's own offer is open a
 seat it addresses has not answered, the worker does not ask that bot for a move at all (its
 turn waits; an answer it owes a takeback request is still given), until every addressed human
 answered (accepted, declined or countered) or the wait ran out; then the bot goes on as it
-always does (it confirms an answer it likes, withdraws, or ends its turn).  Addressed bots
-answer in the same pass, and nobody waits for them: a game of bots only never waits, and
+always does (it confirms an answer it likes, withdraws, or ends its turn).  Nobody waits for
+an addressed bot: while the offerer waits for a human, the bots it asked answer in that
+pass; an offer to bots only goes on at once, as before.  A game of bots only never waits and
 costs nothing more (the check is skipped when no seat of the game is a human's).
 
 The wait (:func:`offer_wait`) is half the game's move time, and at most
@@ -192,7 +193,7 @@ def play_game(game_id, keys=None, max_moves=MOVES_PER_GAME):
     """Play the bot seats of one game while they owe moves (at most ``max_moves`` here).
 
     Every bot seat that owes a move answers, one after the other (several seats may owe at
-    once: trade answers, given before the seat on turn moves on).  A bot whose own offer
+    once: trade answers).  A bot whose own offer
     waits for a human is left for a later pass (the module docstring).  Returns the number
     of moves appended by this worker.
     """
@@ -214,9 +215,7 @@ def play_game(game_id, keys=None, max_moves=MOVES_PER_GAME):
                and not _still_waiting((game.id, game.head_seq, s))]
         if not due:
             break
-        # the first seat of to_act (the one on turn) plays after the others that owe (its
-        # offer's answers): an offering bot sees the answers of the bots it asked
-        seat = due[1] if len(due) > 1 and due[0] == game.to_act[0] else due[0]
+        seat = due[0]
         level, priv = keys[owners[seat]]
         humans = {s for s, owner in owners.items() if owner not in keys}
         outcome = play_seat(game, seat, level, priv, humans)
