@@ -43,7 +43,8 @@ class Script:
             for s, answer in sorted(offer["answers"].items()):
                 if answer == "accept":
                     return f"confirm {s}"
-        if self.left and view.get("turn") == seat and offer is None:
+        on_turn = view.get("turn", view.get("current")) == seat   # Stone Age: "current"
+        if self.left and on_turn and offer is None:
             listed = sorted(m for m in legal if m.startswith("offer "))
             move = (self.pick or (lambda moves, _seat: moves[0]))(listed, seat) if listed \
                 else None
@@ -66,8 +67,8 @@ def script(monkeypatch):
     return install
 
 
-def new_game(player, seats=2, bots=1, move_hours=None):
-    body = {"type": "zarahemla", "seats": seats, "options": {}, "bots": bots,
+def new_game(player, seats=2, bots=1, move_hours=None, type_="zarahemla"):
+    body = {"type": type_, "seats": seats, "options": {}, "bots": bots,
             "bot_level": "greedy"}
     if move_hours:
         body["move_hours"] = move_hours
@@ -110,11 +111,14 @@ def offer_of(player, game_id):
     return view_of(player, game_id)["offer"]
 
 
+@pytest.mark.parametrize("type_, seats", [("zarahemla", 2), ("stone_age", 3)])
 def test_the_offer_stays_open_across_passes_until_the_human_answers(make_player, app, clock,
-                                                                     script):
+                                                                     script, type_, seats):
+    """The bot offers to ann alone (Stone Age: three seats, the other bot not asked)."""
     ann = make_player("ann")
-    gid = new_game(ann)["id"]
-    s = script()
+    game = new_game(ann, seats=seats, bots=seats - 1, type_=type_)
+    gid = game["id"]
+    s = script(to=game["you"])
     until_offered(app, ann, gid, s, random.Random(1))
     bot, move = s.offers[0]
     entries = log_of(ann, gid)
@@ -125,7 +129,7 @@ def test_the_offer_stays_open_across_passes_until_the_human_answers(make_player,
         assert play_due(app) == 0
     assert len(log_of(ann, gid)) == len(entries)
     offer = offer_of(ann, gid)
-    assert offer["from"] == bot and offer["owed"] == [mine]
+    assert offer["from"] == bot and offer["to"] == [mine] and not offer["answers"]
     assert mine in game_of(ann, gid)["to_act"]
     # the human declines: every addressed seat answered, the bot goes on in the next pass
     assert ann.play(gid, mine, "decline").status_code == 201
@@ -133,7 +137,7 @@ def test_the_offer_stays_open_across_passes_until_the_human_answers(make_player,
     after = log_of(ann, gid)[len(entries) + 1:]
     assert after and after[0]["seat"] == bot
     offer = offer_of(ann, gid)
-    assert offer is None or offer["from"] != bot or offer["owed"] != [mine]
+    assert offer is None or offer["from"] != bot or offer["answers"] == {mine: "decline"}
 
 
 @pytest.mark.parametrize("move_hours, setting, wait", [
