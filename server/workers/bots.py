@@ -96,7 +96,7 @@ def _wait_until(key, until):
 
 def _still_waiting(key):
     """Whether the seat of ``key`` was found waiting at this head and its wait has not run
-    out (no read of the log: a pass over a waiting game costs two small queries)."""
+    out (then a pass over the waiting game neither replays its log nor looks the wait up)."""
     until = _waiting.get(key)
     return until is not None and now_ts() < until
 
@@ -193,9 +193,8 @@ def play_game(game_id, keys=None, max_moves=MOVES_PER_GAME):
     """Play the bot seats of one game while they owe moves (at most ``max_moves`` here).
 
     Every bot seat that owes a move answers, one after the other (several seats may owe at
-    once: trade answers).  A bot whose own offer
-    waits for a human is left for a later pass (the module docstring).  Returns the number
-    of moves appended by this worker.
+    once: trade answers).  A bot whose own offer waits for a human is left for a later pass
+    (the module docstring).  Returns the number of moves appended by this worker.
     """
     keys = bot_keys() if keys is None else keys
     played = 0

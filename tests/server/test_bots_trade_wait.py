@@ -135,9 +135,8 @@ def test_the_offer_stays_open_across_passes_until_the_human_answers(make_player,
     assert ann.play(gid, mine, "decline").status_code == 201
     assert play_due(app) >= 1
     after = log_of(ann, gid)[len(entries) + 1:]
-    assert after and after[0]["seat"] == bot
-    offer = offer_of(ann, gid)
-    assert offer is None or offer["from"] != bot or offer["answers"] == {mine: "decline"}
+    # every seat it asked answered and none agreed: the greedy bot withdraws its offer
+    assert after and (after[0]["seat"], after[0]["move"]) == (bot, "withdraw")
 
 
 @pytest.mark.parametrize("move_hours, setting, wait", [
@@ -167,6 +166,29 @@ def test_the_offer_is_closed_once_the_wait_ran_out(make_player, app, clock, scri
     offer = offer_of(ann, gid)
     assert offer is None or offer["from"] != bot
     assert any(e["seat"] == bot and e["move"] in ("end", "withdraw") for e in entries[n:])
+
+
+def test_a_second_offer_in_the_same_turn_waits_only_for_the_rest(make_player, app, clock,
+                                                                  script):
+    """The wait counts from the bot's first offer of its turn: ann declines after an hour,
+    the bot withdraws and offers again, and that offer waits until the twelfth hour only."""
+    ann = make_player("ann")
+    gid = new_game(ann)["id"]
+    mine = game_of(ann, gid)["you"][0]
+    s = script(times=2)
+    until_offered(app, ann, gid, s, random.Random(7))
+    bot = s.offers[0][0]
+    clock.advance(HOUR)
+    assert ann.play(gid, mine, "decline").status_code == 201
+    assert play_due(app) >= 1
+    assert len(s.offers) == 2 and s.offers[1][0] == bot      # withdrawn, and offered again
+    moves = [(e["seat"], e["move"]) for e in log_of(ann, gid)]
+    assert moves[-2:] == [(bot, "withdraw"), s.offers[1]]
+    n = len(moves)
+    clock.advance(11 * HOUR - 1)
+    assert play_due(app) == 0 and len(log_of(ann, gid)) == n
+    clock.advance(1)
+    assert play_due(app) >= 1 and log_of(ann, gid)[n]["seat"] == bot
 
 
 def test_a_setting_of_0_means_bots_never_wait(make_player, app, script):
