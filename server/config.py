@@ -81,10 +81,12 @@ def from_env(instance_path):
         "PBEM_SESSION_HOURS": int(os.environ.get("PBEM_SESSION_HOURS") or 12),
         # the bot worker (server/game/bots.py): kept as text, read (and refused when not a number)
         # where they are used: seconds between passes in pbem-server run (0: off), thinking
-        # time per move, and a fixed seed for the bots' generators (tests only)
+        # time per move, a fixed seed for the bots' generators (tests only), and the longest a
+        # bot's trade offer waits for the humans it addresses, in hours (server/workers/bots.py)
         "PBEM_BOT_INTERVAL": os.environ.get("PBEM_BOT_INTERVAL") or None,
         "PBEM_BOT_SECONDS": os.environ.get("PBEM_BOT_SECONDS") or None,
         "PBEM_BOT_SEED": os.environ.get("PBEM_BOT_SEED") or None,
+        "PBEM_BOT_OFFER_HOURS": os.environ.get("PBEM_BOT_OFFER_HOURS") or None,
         # push (server/workers/push.py): waiters one process holds (unset: from the worker
         # model, which gunicorn_conf.py exports as PBEM_GUNICORN_*), and the SQLite watcher's
         # period

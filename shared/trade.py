@@ -15,8 +15,8 @@ Both games keep the open offer in ``state["offer"]`` (None when there is none), 
 One older layout is still read and kept, so that recorded games replay to the same states and
 old snapshots load: Stone Age states of rules versions 1 and 2 keep the offer in
 ``state["turn"]["offer"]`` and without ``owed`` (it is then worked out from ``to`` and
-``answers``).  Only the functions here know that: :func:`open_offer`, :func:`owed`,
-:func:`place_offer`, :func:`record_answer`, :func:`close_offer`.
+``answers``).  Only the functions here know that: :func:`open_offer`, :func:`find_offer`,
+:func:`owed`, :func:`place_offer`, :func:`record_answer`, :func:`close_offer`.
 
 Each game keeps its resources, its words (its checks' sentences) and its events; the rules and
 the offer's state are here.
@@ -75,6 +75,17 @@ def _home(state):
 def open_offer(state):
     """The open offer of ``state``, or None."""
     return (state if "offer" in state else state["turn"])["offer"]
+
+
+def find_offer(state):
+    """The open offer of ``state`` when its game keeps one in this module's shape, else None
+    (any game's state: one without trade offers has none)."""
+    if not isinstance(state, dict):
+        return None
+    if "offer" in state:
+        return state["offer"]
+    turn = state.get("turn")
+    return turn.get("offer") if isinstance(turn, dict) else None
 
 
 def owed(offer):

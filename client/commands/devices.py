@@ -212,6 +212,29 @@ _LINK = re.compile(r"(?P<server>https?://[^\s?#]+?)/device/(?P<token>[A-Za-z0-9_
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 
 
+#: what ``pbem device claim`` says when the server refuses its link (one sentence each)
+_NEW_LINK = "make a new link on the settings page of a browser signed in as you and claim it"
+_CLAIM_REFUSED = {
+    "link_cancelled": "the browser answered No: the fingerprint it showed is not this home's, "
+                      "so nothing was delegated and the link is cancelled (make a new link if "
+                      "that was a mistake)",
+    "expired": f"the link has expired: {_NEW_LINK}",
+    "used": f"the link was already used, and a link adds one device: {_NEW_LINK}",
+    "unknown_link": "the link is not valid: copy it again from the browser's settings page "
+                    "(it looks like https://SERVER/device/CODE)",
+    "key_already_posted": f"another device already answered this link: {_NEW_LINK}",
+}
+
+
+def _claim_refused(exc):
+    """The PbemError for the server's refusal ``exc`` of a claimed link."""
+    code = exc.code
+    if code == "link_gone":
+        code = "expired" if "expired" in exc.message else "used"
+    sentence = _CLAIM_REFUSED.get(code)
+    return PbemError(sentence or f"the link does not work: {exc.message}", exc.code)
+
+
 def _parse_link(c, link):
     text = link.strip()
     m = _LINK.fullmatch(text)
@@ -263,7 +286,7 @@ def claim(c, link, timeout):
     except ServerUnreachable:
         raise
     except ApiError as exc:
-        raise PbemError(f"the link does not work: {exc.message}") from None
+        raise _claim_refused(exc) from None
     fp = fingerprint(public)
     if answer.get("fingerprint") != fp:
         raise PbemError("the server's fingerprint of this home's key differs: nothing was "
@@ -278,13 +301,11 @@ def claim(c, link, timeout):
         except ServerUnreachable:
             raise
         except ApiError as exc:
-            if exc.code == "link_cancelled":
-                raise PbemError("the browser answered No: the fingerprint it showed is not "
-                                "this home's, so nothing was delegated and the link is "
-                                "cancelled (make a new link if that was a mistake)") from None
             if exc.status == 410 and "expired" in exc.message:
-                raise PbemError("no permission came before the link expired: make a new link "
-                                "on the browser's settings page and claim it") from None
+                raise PbemError(f"no permission came before the link expired: {_NEW_LINK}",
+                                exc.code) from None
+            if exc.code in _CLAIM_REFUSED or exc.code == "link_gone":
+                raise _claim_refused(exc) from None
             raise PbemError(f"no permission came: {exc.message}") from None
         if seen.get("status") == "done":
             break

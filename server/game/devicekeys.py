@@ -203,7 +203,8 @@ def link_by_token(token):
     if row.done_at is not None:
         raise LinkGone(410, "this device link was already used: a link adds one device")
     if row.expires_at <= now():
-        raise LinkGone(410, "this device link has expired: run pbem device add --browser again")
+        raise LinkGone(410, "this device link has expired: make a new one where this one was "
+                       "made (a browser's settings page, or pbem device add --browser)")
     return row
 
 

@@ -355,3 +355,56 @@ def test_pbem_bot_survives_a_broken_bot_and_a_refused_move(make_player, monkeypa
     assert "refused the bot's move" in out.stderr and "the rules say no" in out.stderr
     assert len(calls) == 2 and calls[0] != calls[1]
     assert f"north {calls[1]}" in out.stdout
+
+
+def _until_the_bot_offers(ann, game, mine, bot):
+    """Play ann's seat with pbem bot (random, seeded) until the server bot's offer to ann
+    is open; that offer, or None when the game ended first.  ``pbem log`` is not read while
+    the bots move (its answer may then run past the head it signs)."""
+    for i in range(3000):
+        shown = ann.json("show", game)
+        if shown["status"] != "playing":
+            return None
+        offer = shown.get("offer")
+        if offer and offer["from"] == bot and mine in offer["owed"]:
+            return offer
+        if mine in shown["to_act"]:
+            ann.run("bot", game, "--level", "random", "--seed", f"{game}-{i}")
+        else:
+            time.sleep(0.05)
+    raise AssertionError(f"game {game} neither ended nor saw a bot's offer to {mine}")
+
+
+def test_a_server_bots_offer_waits_for_the_human_it_asks(bot_server, tmp_path):
+    """Zarahemla against a greedy server bot, through pbem: when the bot offers a trade to
+    ann, the two pbem-server bots processes (a pass every 0.2 s) leave it open while ann
+    has not answered (server/workers/bots.py); ann's answer, given seconds later with pbem
+    play, lands, and the bot then goes on.  ann's other moves are pbem bot's (random).  A
+    game may end without such an offer: then another game is played (at most three)."""
+    ann = Player(bot_server.url, tmp_path / "ann", f"ann{next(_names)}")
+    ann.run("register", ann.name)
+    for _ in range(3):
+        created = ann.json("new", "zarahemla", "--seats", 2, "--bots", 1, "--bot-level",
+                           "greedy")
+        game, mine = created["id"], created["you"][0]
+        bot = next(s["seat"] for s in created["seats"] if s["seat"] != mine)
+        offer = _until_the_bot_offers(ann, game, mine, bot)
+        if offer is not None:
+            break
+    else:
+        raise AssertionError("in three games the bot never offered a trade to ann")
+    entries = ann.json("log", game)
+    time.sleep(1.5)  # several passes of both bot workers
+    assert ann.json("show", game)["offer"] == offer
+    assert len(ann.json("log", game)) == len(entries)
+    legal = ann.run("moves", game).stdout.split()
+    answer = "accept" if "accept" in legal else "decline"
+    ann.run("play", game, answer)
+    for _ in range(600):  # the bot goes on to the end of its turn: ann owes the next move
+        shown = ann.json("show", game)
+        if shown["status"] != "playing" or shown["to_act"] == [mine]:
+            break
+        time.sleep(0.05)
+    log = ann.json("log", game)
+    assert (log[len(entries)]["seat"], log[len(entries)]["move"]) == (mine, answer)
+    assert log[len(entries) + 1]["seat"] == bot   # and the bot went on
