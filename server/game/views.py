@@ -45,10 +45,14 @@ def entry_json(move, game_def, viewer):
 
 
 def log_entries(game, viewer, since=0, limit=None):
-    """The log from ``since`` on (at most ``limit`` entries), redacted for ``viewer``."""
+    """The log from ``since`` on (at most ``limit`` entries), redacted for ``viewer``.
+
+    It ends at ``game``'s head as read (``head_seq``): a move another process appends
+    meanwhile is left for the next read, so the entries always end at the signed head that
+    answers with them (``signed_head(game)``)."""
     game_def = get_game(game.type)
-    query = db.select(Move).filter_by(game_id=game.id).filter(Move.seq >= since) \
-        .order_by(Move.seq)
+    query = db.select(Move).filter_by(game_id=game.id) \
+        .filter(Move.seq >= since, Move.seq <= game.head_seq).order_by(Move.seq)
     if limit:
         query = query.limit(limit)
     return [entry_json(m, game_def, viewer) for m in db.session.execute(query).scalars()]

@@ -271,3 +271,25 @@ def test_the_snapshot_stays_one_row_of_bounded_size_however_long_the_log(app, ma
     assert moves120 == moves60 + 60
     assert len(first) == len(second) == 1
     assert second[0] <= first[0] + 8  # a counter's digits at most, never the log
+
+
+def test_the_log_ends_at_the_head_it_was_read_with(app, make_player):
+    """A move appended by another process between the read of a game's head and the read of
+    its log is left for the next read: the entries end at the signed head that answers with
+    them (a `pbem log` read while bots moved found one more entry than its head)."""
+    from server.db import db
+    from server.db.models import Game
+    from server.game.views import log_entries, signed_head
+    gid, seats, _ = _pig(make_player)
+    for _ in range(3):
+        info = seats["north"].get(f"/api/games/{gid}").get_json()
+        seat = info["to_act"][0]
+        assert seats[seat].play(gid, seat, "roll").status_code == 201
+    with app.app_context():
+        game = db.session.get(Game, gid)
+        assert [e["seq"] for e in log_entries(game, None)][-1] == game.head_seq
+        game.head_seq -= 1  # the head as read before the last move committed
+        head = signed_head(game)
+        entries = log_entries(game, None)
+        db.session.rollback()
+    assert [e["seq"] for e in entries][-1] + 1 == head["length"]
