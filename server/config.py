@@ -78,6 +78,8 @@ def from_env(instance_path):
         "RATELIMIT_ENABLED": os.environ.get("PBEM_RATELIMIT", "on") != "off",
         # the pages' sign-in links and sessions (server/web/signin.py)
         "PBEM_LINK_MINUTES": int(os.environ.get("PBEM_LINK_MINUTES") or 10),
+        # how long a device link (pbem device add --browser, the settings page) stays good
+        "PBEM_DEVICE_LINK_MINUTES": int(os.environ.get("PBEM_DEVICE_LINK_MINUTES") or 10),
         "PBEM_SESSION_HOURS": int(os.environ.get("PBEM_SESSION_HOURS") or 12),
         # the bot worker (server/game/bots.py): kept as text, read (and refused when not a number)
         # where they are used: seconds between passes in pbem-server run (0: off), thinking

@@ -103,3 +103,16 @@ def test_the_notice_worker_survives_a_forced_move_that_lost_its_race(app, make_p
         assert append_forced(game, "north", "hold") is True
     entries = ann.get(f"/api/games/{game_id}/log").get_json()["entries"]
     assert [(e["seat"], e["move"], e["forced"]) for e in entries] == [("north", "hold", True)]
+
+
+def test_every_setting_the_readme_names_is_read_from_the_environment():
+    """An operator sets what the README's configuration table names: each PBEM_ variable
+    there is read by server/config.py (a setting read only from the app's config cannot be
+    set; the device links' minutes once were)."""
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    table = readme[readme.index("## Configuration"):readme.index("## Deployment")]
+    named = set(re.findall(r"`(PBEM_[A-Z0-9_]+)`", table))
+    source = (root / "server" / "config.py").read_text()
+    assert named and [n for n in sorted(named) if f'"{n}"' not in source] == []
