@@ -50,6 +50,14 @@ MISS_REASONS = [
     ("pbem play /", "", "cryptography (signing), and ssl and email.parser that http.client "
                         "imports, beyond a bare click command (python -X importtime)"),
     ("pbem show", "", "a loaded machine; see the importtime note of this run"),
+    ("zarahemla / stone_age", "", "Stone Age lists every legal move as text at each ply "
+                                  "(legal_texts ~13% and the figure moves ~8% of its random "
+                                  "play, pyinstrument in bench/LAST-RUN.md), where Zarahemla "
+                                  "keeps its lists short; the template's play ~12% on both"),
+    ("move p99 latency", "", "the tail of a loaded machine, not of the move: the hello row "
+                             "(no database, no signature) has a p99 of the same order on the "
+                             "same workers in this run, and the load generator, the database "
+                             "and both workers share the two cores"),
 ]
 
 
