@@ -81,6 +81,20 @@ def _first_messages(errors):
     return out
 
 
+def malformed_message(fields):
+    """The message of a 400 whose ``fields`` ({field: message}) were refused: the first one."""
+    field, msg = next(iter(fields.items()))
+    return f"the request is malformed: {field}: {msg}"
+
+
+def malformed_query(messages):
+    """The error body of a query string that a schema refused (marshmallow's ``messages``),
+    as the API's handler answers webargs' refusal (push's own server says it the same way)."""
+    fields = _first_messages({"query": messages})
+    return {"code": _DEFAULT_CODES[400], "message": malformed_message(fields),
+            "details": {"fields": fields}}
+
+
 class PbemApi(Api):
     ERROR_SCHEMA = ErrorSchema
 
@@ -133,8 +147,7 @@ class PbemApi(Api):
             if "messages" in data or "errors" in data:
                 details = {"fields": _first_messages(data.get("errors") or data.get("messages"))}
                 if status == 400 and details["fields"]:
-                    field, msg = next(iter(details["fields"].items()))
-                    message = f"the request is malformed: {field}: {msg}"
+                    message = malformed_message(details["fields"])
             if data.get("headers"):
                 headers.update(data["headers"])
             body = {"code": _DEFAULT_CODES.get(status, "error"), "message": str(message),
