@@ -87,14 +87,6 @@ def malformed_message(fields):
     return f"the request is malformed: {field}: {msg}"
 
 
-def malformed_query(messages):
-    """The error body of a query string that a schema refused (marshmallow's ``messages``),
-    as the API's handler answers webargs' refusal (push's own server says it the same way)."""
-    fields = _first_messages({"query": messages})
-    return {"code": _DEFAULT_CODES[400], "message": malformed_message(fields),
-            "details": {"fields": fields}}
-
-
 class PbemApi(Api):
     ERROR_SCHEMA = ErrorSchema
 
@@ -176,6 +168,18 @@ def _has_nul(text):
     return "\x00" in text
 
 
+#: the refusal of a request with a NUL character (code, message)
+BAD_CHARACTERS = ("bad_characters",
+                  "the request's path, query or headers hold a NUL character")
+
+
+def has_nul(request):
+    """Whether a (werkzeug) request's path, query or headers hold a NUL character."""
+    return _has_nul(request.path) or any(_has_nul(k) or _has_nul(v)
+                                         for k, v in request.args.items(multi=True)) \
+        or any(_has_nul(v) for _, v in request.headers.items())
+
+
 def install_input_guards(app):
     """NUL characters in the path, the query or a header are a 400 before any view runs.
 
@@ -203,11 +207,8 @@ def install_input_guards(app):
 
     @app.before_request
     def _refuse_nul():
-        if _has_nul(request.path) or any(_has_nul(k) or _has_nul(v)
-                                         for k, v in request.args.items(multi=True)) \
-                or any(_has_nul(v) for _, v in request.headers.items()):
-            fail(400, "bad_characters", "the request's path, query or headers hold a NUL "
-                 "character")
+        if has_nul(request):
+            fail(400, *BAD_CHARACTERS)
 
     @app.errorhandler(DataError)
     def _data_error(exc):
