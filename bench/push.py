@@ -93,8 +93,12 @@ class ProcfileServer:
             "PBEM_WORKER_CONNECTIONS": PUSH_CONNECTIONS})
         self.env["PYTHONPATH"] = child_env()["PYTHONPATH"]
         upgrade(self.env)
-        self.cmds = {kind: procfile_command(kind)[:3] + ["--log-level", "warning"]
-                     + procfile_command(kind)[3:] for kind in ("web", "push")}
+        from tests.liveserver import is_gunicorn
+        self.cmds = {}
+        for kind in ("web", "push"):
+            cmd = procfile_command(kind)
+            self.cmds[kind] = cmd[:3] + ["--log-level", "warning"] + cmd[3:] \
+                if is_gunicorn(cmd) else cmd
         self.cmd = self.cmds["web"]
         self.log = log
         self.procs = {}
@@ -137,6 +141,10 @@ class ProcfileServer:
 
     def describe(self):
         return "; ".join(f"{kind}: `{' '.join(cmd[3:])}`" for kind, cmd in self.cmds.items())
+
+    def processes(self, kind):
+        """The processes that serve ``kind``: gunicorn's workers, else the process itself."""
+        return worker_pids(self.pids[kind]) or [self.pids[kind]]
 
     def stop(self):
         for proc in self.procs.values():
@@ -336,7 +344,7 @@ class _Watch:
         self.spies = []
 
     def _groups(self):
-        groups = {kind: worker_pids(pid) for kind, pid in self.server.pids.items()}
+        groups = {kind: self.server.processes(kind) for kind in self.server.pids}
         if self.postgres:  # every PostgreSQL process of the machine (others' work too)
             groups["database"] = pids_named("postgres")
         if self.waiters_pid:
@@ -375,8 +383,8 @@ class _Watch:
             self._sampler.start()
         self.start = {k: cpu_seconds(v) for k, v in self._groups().items()}
         if self.profile_dir is not None and shutil.which("py-spy"):
-            for kind, pid in self.server.pids.items():
-                for worker in worker_pids(pid):
+            for kind in self.server.pids:
+                for worker in self.server.processes(kind):
                     out = Path(self.profile_dir) / f"pyspy-{self.label}-{kind}-{worker}.txt"
                     self.spies.append((kind, out, subprocess.Popen(
                         ["py-spy", "record", "--pid", str(worker), "--duration",
@@ -453,10 +461,10 @@ _INCLUSIVE = [
 
 
 def _procfile_worker_classes():
-    """The worker classes the Procfile's settings files pick here (read, not imported)."""
+    """The worker classes the Procfile's processes run here (settings read, not imported)."""
     import runpy
-    return {kind: runpy.run_path(str(ROOT / conf))["worker_class"]
-            for kind, conf in (("web", "gunicorn_conf.py"), ("push", "gunicorn_push.py"))}
+    return {"web": runpy.run_path(str(ROOT / "gunicorn_conf.py"))["worker_class"],
+            "push": "asyncio (pbem-server push)"}
 
 
 def _many_games(setup, a, b, count):
@@ -500,7 +508,7 @@ def bench_backend(run, backend):
                                  watches["before"])
             lat_idle, _ = _latencies(server.url, server.push_url, latency_game, keys,
                                      max(5, samples // 4))
-            push_workers = worker_pids(server.pids["push"])
+            push_workers = server.processes("push")
             rss_before = rss_kb(push_workers)
             with IdleWaiters(server.push_url, idle) as waiters:
                 rss_with = rss_kb(push_workers)
@@ -520,8 +528,8 @@ def bench_backend(run, backend):
                     f"{client_kb / waiters_n:.1f} KB a waiter)", f"{per_waiter:.1f} KB",
                     f"<= {MEMORY_TARGET_KB} KB", per_waiter <= MEMORY_TARGET_KB)
             p50, p99 = median(lat), percentile(lat, 99)
-            run.add(section, f"wake-up after a move's 201, {waiters_n:,} idle waiters on 2 "
-                    "workers",
+            run.add(section, f"wake-up after a move's 201, {waiters_n:,} idle waiters on "
+                    f"{len(push_workers)} push process(es)",
                     f"median {fmt_ms(p50)}, p99 {fmt_ms(p99)}, max {fmt_ms(max(lat or [0]))} "
                     f"({len(lat)} moves; POST statuses {statuses})",
                     "< 1 s", bool(lat) and p99 < LATENCY_TARGET and len(lat) == samples)

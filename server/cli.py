@@ -3,6 +3,7 @@
     pbem-server run [--host 127.0.0.1] [--port 5000]   # creates/upgrades the database first
     pbem-server db upgrade                              # Flask-Migrate (Alembic) migrations
     pbem-server bots [--once] [--interval 1]            # the bot worker (server/game/bots.py)
+    pbem-server push [--bind HOST:PORT]                 # the waiting clients (server/pushserver.py)
 """
 
 import ipaddress
@@ -123,6 +124,35 @@ def bots_command(once, interval):
         click.echo(f"bot moves: {play_due()}")
         return
     run_forever(current_app._get_current_object(), interval)
+
+
+@main.command("push")
+@click.option("--bind", default=None, metavar="HOST:PORT",
+              help="address to listen on (default: PBEM_PUSH_BIND, else PBEM_PUSH_PORT 5001 "
+                   "on loopback behind a proxy, on every address without one)")
+def push_command(bind):
+    """Serve the waiting clients: long polls (/api/games/<id>/wait) and Server-Sent Events
+    (/api/games/<id>/events), the Procfile's push process (docs/DEPLOYMENT.md, "Push").
+
+    Example: pbem-server push --bind 127.0.0.1:5001
+    """
+    from flask import current_app
+
+    from .pushserver import bind_address, serve
+    if bind:
+        host, _, port = bind.rpartition(":")
+        if not port.isdigit() or not 0 <= int(port) <= 65535:
+            raise click.UsageError(f"--bind takes HOST:PORT, like 127.0.0.1:5001, not {bind!r}")
+        host, port = host.strip("[]") or "0.0.0.0", int(port)
+    else:
+        try:
+            host, port = bind_address()
+        except ValueError:
+            raise click.UsageError("PBEM_PUSH_BIND takes HOST:PORT and PBEM_PUSH_PORT a "
+                                   "port, like 127.0.0.1:5001 and 5001") from None
+    app = current_app._get_current_object()
+    click.echo(f"pbem push server on http://{host}:{port}/", err=True)
+    serve(app, host, port)
 
 
 @main.command("mail-in")

@@ -59,9 +59,9 @@ class LiveServer:
             # the Procfile's web (gthread) or push (gevent) command, with its settings file,
             # ``workers`` of them, on this port (command-line flags override the file)
             role = "push" if self.kind == "procfile-push" else "web"
-            cmd = procfile_command(role) + ["--workers", str(self.workers),
-                                            "--bind", f"127.0.0.1:{self.port}",
-                                            "--graceful-timeout", "2"]
+            cmd = procfile_command(role) + ["--bind", f"127.0.0.1:{self.port}"]
+            if is_gunicorn(cmd):
+                cmd += ["--workers", str(self.workers), "--graceful-timeout", "2"]
         else:
             cmd = [sys.executable, "-c", "from server.cli import main; main()", "run",
                    "--port", str(self.port)]
@@ -119,9 +119,17 @@ def procfile_command(kind):
     if line is None:
         raise RuntimeError(f"the Procfile has no {kind}: line")
     words = line.split(":", 1)[1].split()  # gunicorn -c gunicorn_X.py wsgi:app (cwd: ROOT)
-    if words[0] != "gunicorn":
-        raise RuntimeError(f"the Procfile's {kind} line is not a gunicorn command: {line!r}")
-    return [sys.executable, "-m", "gunicorn", *words[1:]]
+    if words[0] == "gunicorn":
+        return [sys.executable, "-m", "gunicorn", *words[1:]]
+    if words[0] == "pbem-server":  # pbem-server push
+        return [sys.executable, "-c", "from server.cli import main; main()", *words[1:]]
+    raise RuntimeError(f"the Procfile's {kind} line is neither gunicorn nor pbem-server: "
+                       f"{line!r}")
+
+
+def is_gunicorn(cmd):
+    """Whether a procfile_command runs gunicorn (which takes its flags, --workers...)."""
+    return cmd[1:3] == ["-m", "gunicorn"]
 
 
 class ProcfileDeployment:
@@ -142,8 +150,9 @@ class ProcfileDeployment:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL
         try:
             for kind in ("web", "push"):
+                cmd = procfile_command(kind)
                 self.procs[kind] = subprocess.Popen(
-                    procfile_command(kind) + ["--graceful-timeout", "2"], env=self.env,
+                    cmd + (["--graceful-timeout", "2"] if is_gunicorn(cmd) else []), env=self.env,
                     cwd=ROOT, stdout=out, stderr=out, start_new_session=True)
             for kind, url in (("web", self.url), ("push", self.push_url)):
                 _wait_healthy(self.procs[kind], url, 60)

@@ -4,8 +4,6 @@ Both answer the game's public head (server/workers/push.py ``public_head``): wha
 its summary, never a hand, so neither needs a signature.
 """
 
-import json
-
 from flask import Response, current_app, request
 from flask.views import MethodView
 
@@ -20,8 +18,8 @@ from ..workers import push
 blp = Blueprint("push", __name__, url_prefix="/api",
                 description="Learn of a game's moves without polling")
 
-HEARTBEAT = 15.0
-RETRY_AFTER = "5"
+HEARTBEAT = push.HEARTBEAT
+RETRY_AFTER = push.RETRY_AFTER
 
 
 def _held(seconds):
@@ -58,14 +56,7 @@ class Wait(MethodView):
 
 def _last_event_id():
     """The (seq, status, taken) of an EventSource's Last-Event-ID header, when well formed."""
-    raw = request.headers.get("Last-Event-ID", "")
-    parts = raw.split(".")
-    if len(parts) == 3 and parts[1] in ("open", "playing", "over"):
-        try:
-            return int(parts[0]), parts[1], int(parts[2])
-        except ValueError:
-            pass
-    return None
+    return push.last_event_id(request.headers.get("Last-Event-ID", ""))
 
 
 class _EventStream:
@@ -75,14 +66,10 @@ class _EventStream:
         self.heads = heads
 
     def __iter__(self):
-        yield f"retry: 2000\n: {self.heads.game_id}\n\n"
+        yield push.sse_start(self.heads.game_id)
         for head in self.heads:
-            if head is None:
-                yield ": keep-alive\n\n"
-                continue
-            mark = f"{head['seq']}.{head['status']}.{head['seats_taken']}"
-            yield f"event: head\nid: {mark}\ndata: {json.dumps(head, separators=(',', ':'))}\n\n"
-        yield "event: end\ndata: {}\n\n"
+            yield push.SSE_KEEPALIVE if head is None else push.sse_head(head)
+        yield push.SSE_END
 
     def close(self):
         self.heads.close()
@@ -116,6 +103,5 @@ class Events(MethodView):
         except push.Busy as exc:
             _busy(exc)
         resp = Response(_EventStream(heads), mimetype="text/event-stream")
-        resp.headers["Cache-Control"] = "no-cache"
-        resp.headers["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
+        resp.headers.update(push.SSE_HEADERS)
         return resp

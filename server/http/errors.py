@@ -81,6 +81,12 @@ def _first_messages(errors):
     return out
 
 
+def malformed_message(fields):
+    """The message of a 400 whose ``fields`` ({field: message}) were refused: the first one."""
+    field, msg = next(iter(fields.items()))
+    return f"the request is malformed: {field}: {msg}"
+
+
 class PbemApi(Api):
     ERROR_SCHEMA = ErrorSchema
 
@@ -133,8 +139,7 @@ class PbemApi(Api):
             if "messages" in data or "errors" in data:
                 details = {"fields": _first_messages(data.get("errors") or data.get("messages"))}
                 if status == 400 and details["fields"]:
-                    field, msg = next(iter(details["fields"].items()))
-                    message = f"the request is malformed: {field}: {msg}"
+                    message = malformed_message(details["fields"])
             if data.get("headers"):
                 headers.update(data["headers"])
             body = {"code": _DEFAULT_CODES.get(status, "error"), "message": str(message),
@@ -161,6 +166,18 @@ class PbemApi(Api):
 
 def _has_nul(text):
     return "\x00" in text
+
+
+#: the refusal of a request with a NUL character (code, message)
+BAD_CHARACTERS = ("bad_characters",
+                  "the request's path, query or headers hold a NUL character")
+
+
+def has_nul(request):
+    """Whether a (werkzeug) request's path, query or headers hold a NUL character."""
+    return _has_nul(request.path) or any(_has_nul(k) or _has_nul(v)
+                                         for k, v in request.args.items(multi=True)) \
+        or any(_has_nul(v) for _, v in request.headers.items())
 
 
 def install_input_guards(app):
@@ -190,11 +207,8 @@ def install_input_guards(app):
 
     @app.before_request
     def _refuse_nul():
-        if _has_nul(request.path) or any(_has_nul(k) or _has_nul(v)
-                                         for k, v in request.args.items(multi=True)) \
-                or any(_has_nul(v) for _, v in request.headers.items()):
-            fail(400, "bad_characters", "the request's path, query or headers hold a NUL "
-                 "character")
+        if has_nul(request):
+            fail(400, *BAD_CHARACTERS)
 
     @app.errorhandler(DataError)
     def _data_error(exc):

@@ -71,11 +71,16 @@ def init_app(app):
     app.after_request(_security_headers)
 
 
+def security_headers(path, mimetype):
+    """The headers every answer but the API's JSON carries (push's own server sends them on
+    its event streams too)."""
+    if path.startswith("/api/") and mimetype == "application/json":
+        return {}
+    return {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+            "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"}
+
+
 def _security_headers(response):
-    if request.path.startswith("/api/") and response.mimetype == "application/json":
-        return response
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
+    for name, value in security_headers(request.path, response.mimetype).items():
+        response.headers.setdefault(name, value)
     return response

@@ -48,6 +48,7 @@ Waiters are bounded per process (``PBEM_PUSH_WAITERS``, see :func:`waiter_limit`
 gunicorn's gthread workers each one holds a thread, and moves must always find one free.
 """
 
+import json
 import logging
 import os
 import queue
@@ -113,14 +114,89 @@ READ_GAP = 0.1
 HEADS_KEPT = 20000
 
 
+# the same columns for many games at once (the push server's batched reads)
+_HEADS = select(*_HEAD.selected_columns).where(
+    _GAMES.c.id.in_(bindparam("ids", expanding=True)))
+#: the longest game id there is (a longer one is unknown without a query)
+MAX_GAME_ID = 16
+
+
+def _head_of(row):
+    return {"game": row.id, "status": row.status, "seq": row.head_seq, "head": row.head_hash,
+            "to_act": list(row.to_act or []), "result": row.result, "seats_taken": row.taken}
+
+
+def unknown_game(game_id):
+    return NotFound("unknown_game", f"there is no game {game_id!r}")
+
+
 def public_head(game_id):
     """The public head of ``game_id`` (one query); raises NotFound."""
     row = db.session.connection().execute(_HEAD, {"game_id": game_id}).first() \
-        if len(game_id) <= 16 else None
+        if len(game_id) <= MAX_GAME_ID else None
     if row is None:
-        raise NotFound("unknown_game", f"there is no game {game_id!r}")
-    return {"game": row.id, "status": row.status, "seq": row.head_seq, "head": row.head_hash,
-            "to_act": list(row.to_act or []), "result": row.result, "seats_taken": row.taken}
+        raise unknown_game(game_id)
+    return _head_of(row)
+
+
+def public_heads(conn, game_ids, chunk=500):
+    """{game_id: public head} of those of ``game_ids`` that exist, on the SQLAlchemy
+    connection ``conn``: one query per ``chunk`` games."""
+    ids = [g for g in game_ids if len(g) <= MAX_GAME_ID]
+    heads = {}
+    for i in range(0, len(ids), chunk):
+        for row in conn.execute(_HEADS, {"ids": ids[i:i + chunk]}):
+            heads[row.id] = _head_of(row)
+    return heads
+
+
+def mark(head):
+    """What a client knows of ``head``: (seq, status, seats taken), the events' id."""
+    return head["seq"], head["status"], head["seats_taken"]
+
+
+# --- the Server-Sent Events text (the Flask handler and the push server write the same) -------
+
+HEARTBEAT = 15.0   # seconds of quiet before a keep-alive comment
+RETRY_AFTER = "5"  # the Retry-After of a 503
+SSE_KEEPALIVE = ": keep-alive\n\n"
+SSE_END = "event: end\ndata: {}\n\n"
+#: the headers of an event stream (besides its type)
+SSE_HEADERS = {"Cache-Control": "no-cache",
+               "X-Accel-Buffering": "no"}  # nginx: do not buffer the stream
+
+
+def sse_start(game_id):
+    return f"retry: 2000\n: {game_id}\n\n"
+
+
+def sse_head(head):
+    return (f"event: head\nid: {head['seq']}.{head['status']}.{head['seats_taken']}\n"
+            f"data: {json.dumps(head, separators=(',', ':'))}\n\n")
+
+
+def last_event_id(raw):
+    """The (seq, status, taken) of an EventSource's Last-Event-ID header, when well formed."""
+    parts = (raw or "").split(".")
+    if len(parts) == 3 and parts[1] in ("open", "playing", "over"):
+        try:
+            return int(parts[0]), parts[1], int(parts[2])
+        except ValueError:
+            pass
+    return None
+
+
+def full():
+    """The Busy of a process that holds as many waiters as it may."""
+    return Busy("busy", "this server holds as many waiting clients as it can; "
+                "retry shortly, or poll", {"retry_after": 5})
+
+
+def address_full(per_address):
+    """The Busy of an address that holds its share of waiters."""
+    return Busy("busy", f"your address already has {per_address} waiting "
+                "requests on this server; close some, or poll",
+                {"retry_after": 5, "per_address": per_address})
 
 
 def moved(head, after, status=None):
@@ -322,13 +398,10 @@ class Hub:
             if bounded and not self.limit:
                 raise elsewhere(self.app.config)
             if bounded and self.count >= self.limit:
-                raise Busy("busy", "this server holds as many waiting clients as it can; "
-                           "retry shortly, or poll", {"retry_after": 5})
+                raise full()
             if address is not None:
                 if self.by_address.get(address, 0) >= self.per_address:
-                    raise Busy("busy", f"your address already has {self.per_address} waiting "
-                               "requests on this server; close some, or poll",
-                               {"retry_after": 5, "per_address": self.per_address})
+                    raise address_full(self.per_address)
                 self.by_address[address] = self.by_address.get(address, 0) + 1
             self.waiters.setdefault(game_id, set()).add(w)
             self.count += 1

@@ -185,11 +185,12 @@ def test_the_procfile_processes_listen_on_loopback_behind_a_proxy(monkeypatch):
     processes bind 127.0.0.1; without a proxy, every address; PBEM_BIND overrides."""
     import runpy
 
+    from server.pushserver import bind_address
     from tests.liveserver import ROOT
     for name in ("PBEM_BIND", "PBEM_PUSH_BIND", "PORT", "PBEM_PUSH_PORT", "PBEM_PROXY_HOPS"):
         monkeypatch.delenv(name, raising=False)
     web, push = (lambda: runpy.run_path(str(ROOT / "gunicorn_conf.py"))["bind"],
-                 lambda: runpy.run_path(str(ROOT / "gunicorn_push.py"))["bind"])
+                 lambda: "%s:%d" % bind_address())
     assert (web(), push()) == ("0.0.0.0:5000", "0.0.0.0:5001")
     monkeypatch.setenv("PBEM_PROXY_HOPS", "1")
     assert (web(), push()) == ("127.0.0.1:5000", "127.0.0.1:5001")

@@ -1,6 +1,6 @@
 """the Procfile's deployment, as written there: a ``web`` process (gthread workers, the
-moves and every ordinary request) and a ``push`` process (gevent workers, the long polls and
-streams), each from its gunicorn settings file, on one database.
+moves and every ordinary request, gunicorn_conf.py) and a ``push`` process (``pbem-server
+push``: asyncio, the long polls and streams), on one database.
 
 * a move made on the web process wakes a long poll held by the push process (another process:
   PostgreSQL's NOTIFY, or SQLite's watcher);
@@ -86,18 +86,19 @@ def test_the_procfile_names_both_process_types_with_their_settings_files():
     lines = dict(line.split(":", 1) for line in (ROOT / "Procfile").read_text().splitlines()
                  if line.strip())
     assert lines["web"].split() == ["gunicorn", "-c", "gunicorn_conf.py", "wsgi:app"]
-    assert lines["push"].split() == ["gunicorn", "-c", "gunicorn_push.py", "wsgi:app"]
+    assert lines["push"].split() == ["pbem-server", "push"]
     # the two processes without HTTP: notices and deadlines, and the bots' seats
     assert lines["notify"].split() == ["pbem-server", "notify"]
     assert lines["bots"].split() == ["pbem-server", "bots"]
     from server.cli import main as server_cli
-    assert {"notify", "bots"} <= set(server_cli.commands)
+    assert {"notify", "bots", "push"} <= set(server_cli.commands)
     import runpy
+
+    from server.pushserver import bind_address
     web = runpy.run_path(str(ROOT / "gunicorn_conf.py"))
-    push = runpy.run_path(str(ROOT / "gunicorn_push.py"))
     assert web["worker_class"] == "gthread"
-    assert push["worker_class"] == "gevent"  # gevent is a dependency
-    assert web["bind"] != push["bind"]
+    host, port = bind_address()
+    assert web["bind"] != f"{host}:{port}"
 
 
 def test_a_move_on_the_web_process_wakes_a_long_poll_held_by_the_push_process(deployment,
