@@ -1,6 +1,6 @@
 """gunicorn settings of the Procfile's ``web`` process: ``gunicorn -c gunicorn_conf.py wsgi:app``.
 
-The deployment has two process types running the same app (docs/DEPLOYMENT.md, "The two
+The deployment has two process types on the same database (docs/DEPLOYMENT.md, "The two
 process types"):
 
 * ``web`` (this file): moves, pages and every ordinary request, on **gthread** workers
@@ -10,9 +10,10 @@ process types"):
   This process holds **no waiting client**: a long poll that lands here is answered at once
   when the game already moved, else with 503 + Retry-After and a pointer to the push process
   (server/workers/push.py ``waiter_limit``: role ``web`` holds 0 waiters).
-* ``push`` (gunicorn_push.py): the long polls and the streams (``/api/games/<id>/wait`` and
-  ``/events``) on gevent workers, where an idle waiter is a greenlet of a few kB.  The front
-  proxy routes those two paths there, so users keep one URL.
+* ``push`` (``pbem-server push``, server/http/pushserver.py): the long polls and the
+  streams (``/api/games/<id>/wait`` and ``/events``) on one asyncio loop, where an idle
+  waiter is a connection and a future of about 10 kB.  The front proxy routes those two paths
+  there, so users keep one URL.
 
 Beside wsgi.py, outside the ``server`` package on purpose: gunicorn reads this file in its
 master process.  Command-line flags override these settings; every value here can also be

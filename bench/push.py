@@ -2,9 +2,9 @@
 
 Per backend (SQLite, then PostgreSQL), against the Procfile's deployment: its ``web`` process
 (``gunicorn -c gunicorn_conf.py``: 2 gthread workers x 4 threads) takes the moves, its ``push``
-process (``gunicorn -c gunicorn_push.py``: 2 gevent workers) the long polls, each on its own
-port (the bench sends ``/wait`` to the push port as the documented nginx front routes it;
-``PBEM_PUSH_WORKER_CLASS=gthread`` measures the other push model):
+process (``pbem-server push``: one asyncio process, server/http/pushserver.py) the long
+polls, each on its own port (the bench sends ``/wait`` to the push port as the documented
+nginx front routes it):
 
 * 5,000 idle waiters (500 with ``--quick``), each a long poll (``GET /api/games/<id>/wait``)
   on one of 500 games that do not move (ten waiters a game), held by a separate process
@@ -18,9 +18,6 @@ port (the bench sends ``/wait`` to the push port as the documented nginx front r
 * move POST throughput (pre-signed chains, the load generator of the HTTP section, 8
   connections) without waiters, with the waiters, and without again; the ratio is "with"
   over the mean of both "without" runs.
-
-The push process runs with ``PBEM_WORKER_CONNECTIONS=4000`` (gunicorn_push.py: a gevent
-worker then holds 3,900 waiters), as a deployment for that many waiting players sets it.
 """
 
 import asyncio
@@ -65,8 +62,6 @@ def rss_kb(pids):
 WAITERS = 5000
 QUICK_WAITERS = 500
 IDLE_GAMES = 500
-#: gevent connections per push worker for the bench (gunicorn_push.py's default is 1000)
-PUSH_CONNECTIONS = "4000"
 MEMORY_TARGET_KB = 20
 CONNECTIONS = 8
 LATENCY_TARGET = 1.0
@@ -89,8 +84,7 @@ class ProcfileServer:
         self.env = server_env(db_url, instance, {
             "PBEM_BIND": f"127.0.0.1:{self.port}",
             "PBEM_PUSH_BIND": f"127.0.0.1:{self.push_port}",
-            "PBEM_NOTIFY_INTERVAL": "0", "PBEM_PUSH_PER_ADDRESS": "10000",
-            "PBEM_WORKER_CONNECTIONS": PUSH_CONNECTIONS})
+            "PBEM_NOTIFY_INTERVAL": "0", "PBEM_PUSH_PER_ADDRESS": "10000"})
         self.env["PYTHONPATH"] = child_env()["PYTHONPATH"]
         upgrade(self.env)
         from tests.liveserver import is_gunicorn
@@ -456,7 +450,7 @@ _INCLUSIVE = [
     ("database connections opened (psycopg connect)", ("connect (psycopg/connection.py",)),
     ("database connections closed", ("close (psycopg/connection.py",)),
     ("the LISTEN thread (notifications)", ("_listen (server/workers/push.py",)),
-    ("gevent's hub (the event loop itself)", ("run (gevent/hub.py",)),
+    ("the event loop itself", ("_run_once (asyncio/base_events.py",)),
 ]
 
 

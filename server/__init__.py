@@ -40,7 +40,8 @@ def create_app(config=None):
         # pinged when checked out (_ping_if_idle), and none is kept longer than 30 minutes
         options = {"pool_recycle": 1800}
         if (app.config.get("PBEM_GUNICORN") or {}).get("role") == "push":
-            # the Procfile's push process (gevent): hundreds of waiters may read a head at
+            # a gunicorn worker that holds waiters (one process for everything, gevent,
+            # without the Procfile's push process): hundreds of waiters may read a head at
             # once (their timeouts come due together); they queue for a fixed pool instead of
             # opening and closing an overflow connection (a PostgreSQL backend) each, which
             # the profile of bench/push.py found costing the moves' CPU (bench/ANALYSIS.md)

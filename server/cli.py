@@ -3,7 +3,7 @@
     pbem-server run [--host 127.0.0.1] [--port 5000]   # creates/upgrades the database first
     pbem-server db upgrade                              # Flask-Migrate (Alembic) migrations
     pbem-server bots [--once] [--interval 1]            # the bot worker (server/game/bots.py)
-    pbem-server push [--bind HOST:PORT]                 # the waiting clients (server/pushserver.py)
+    pbem-server push [--bind HOST:PORT]                 # the waiting clients (http/pushserver)
 """
 
 import ipaddress
@@ -138,7 +138,7 @@ def push_command(bind):
     """
     from flask import current_app
 
-    from .pushserver import bind_address, serve
+    from .http.pushserver import bind_address, serve
     if bind:
         host, _, port = bind.rpartition(":")
         if not port.isdigit() or not 0 <= int(port) <= 65535:

@@ -43,6 +43,18 @@ def limit_loopback():
     return os.environ.get("PBEM_LIMIT_LOOPBACK", "").strip().lower()
 
 
+def push_bind():
+    """Where the push process listens (``HOST:PORT``): PBEM_PUSH_BIND, else PBEM_PUSH_PORT
+    (5001) on loopback behind a proxy (PBEM_PROXY_HOPS), on every address without one
+    (docs/DEPLOYMENT.md, "Who may reach the ports")."""
+    bind = os.environ.get("PBEM_PUSH_BIND")
+    if not bind:
+        hops = (os.environ.get("PBEM_PROXY_HOPS") or "0").strip()
+        host = "0.0.0.0" if hops in ("", "0") else "127.0.0.1"
+        bind = f"{host}:{os.environ.get('PBEM_PUSH_PORT', '5001')}"
+    return bind
+
+
 def from_env(instance_path):
     url = os.environ.get("PBEM_DATABASE_URL") or os.environ.get("DATABASE_URL")
     if not url:
@@ -78,6 +90,8 @@ def from_env(instance_path):
         "RATELIMIT_ENABLED": os.environ.get("PBEM_RATELIMIT", "on") != "off",
         # the pages' sign-in links and sessions (server/web/signin.py)
         "PBEM_LINK_MINUTES": int(os.environ.get("PBEM_LINK_MINUTES") or 10),
+        # the push process hangs up on a client that has not sent its headers in this long
+        "PBEM_PUSH_HEADER_TIMEOUT": float(os.environ.get("PBEM_PUSH_HEADER_TIMEOUT") or 10),
         # how long a device link (pbem device add --browser, the settings page) stays good
         "PBEM_DEVICE_LINK_MINUTES": int(os.environ.get("PBEM_DEVICE_LINK_MINUTES") or 10),
         "PBEM_SESSION_HOURS": int(os.environ.get("PBEM_SESSION_HOURS") or 12),

@@ -185,7 +185,7 @@ def test_the_procfile_processes_listen_on_loopback_behind_a_proxy(monkeypatch):
     processes bind 127.0.0.1; without a proxy, every address; PBEM_BIND overrides."""
     import runpy
 
-    from server.pushserver import bind_address
+    from server.http.pushserver import bind_address
     from tests.liveserver import ROOT
     for name in ("PBEM_BIND", "PBEM_PUSH_BIND", "PORT", "PBEM_PUSH_PORT", "PBEM_PROXY_HOPS"):
         monkeypatch.delenv(name, raising=False)

@@ -94,7 +94,7 @@ def test_the_procfile_names_both_process_types_with_their_settings_files():
     assert {"notify", "bots", "push"} <= set(server_cli.commands)
     import runpy
 
-    from server.pushserver import bind_address
+    from server.http.pushserver import bind_address
     web = runpy.run_path(str(ROOT / "gunicorn_conf.py"))
     assert web["worker_class"] == "gthread"
     host, port = bind_address()

@@ -1,4 +1,4 @@
-"""The push process (``pbem-server push``, server/pushserver.py) answers what the Flask
+"""The push process (``pbem-server push``, server/http/pushserver.py) answers what the Flask
 handlers answer, byte for byte where a client can see it, wakes on moves committed by another
 process, and holds up against hostile clients.
 

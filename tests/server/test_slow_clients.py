@@ -2,8 +2,8 @@
 
 gunicorn's sync and gthread workers read a request body in the thread that serves it: 64 slow
 bodies hold every thread and an honest request waits behind them; the Procfile's web process
-(gunicorn_conf.py) has gthread workers.  Its push process's gevent workers (gunicorn_push.py)
-read each in a greenlet of its own, up to worker_connections.
+(gunicorn_conf.py) has gthread workers.  Its push process (``pbem-server push``, one asyncio
+loop) reads each request as its bytes come, a few hundred bytes of state a connection.
 The deployment section of the README puts a buffering proxy in front (nginx reads whole
 requests before it passes them on, and drops clients slower than its client_body_timeout).
 This test shows both sides on this machine: the same 64 trickling clients against gunicorn alone,
@@ -115,10 +115,11 @@ def test_a_buffering_proxy_in_front_keeps_slow_clients_from_starving_the_workers
                                                                                  workers):
     """Two workers each time: sync ones (one thread each), gthread ones with 4 threads, and
     the Procfile's own: its web process (gunicorn_conf.py: gthread, 4 threads a worker) and its
-    push process (gunicorn_push.py: gevent, up to 1,000 connections a worker).  Alone, the
-    sync workers are starved for sure; gthread ones are when the kernel spreads the slow
-    connections over both workers (most runs), so only the figure is kept for them; gevent
-    workers hold a greenlet per slow client and still serve an honest request.  Through nginx
+    push process (``pbem-server push``: one asyncio process; "2 workers" does not apply to
+    it).  Alone, the sync workers are starved for sure; gthread ones are when the kernel
+    spreads the slow connections over both workers (most runs), so only the figure is kept for
+    them; the push process holds a slow client in a few hundred bytes and still serves an
+    honest request.  Through nginx
     an honest request is served at once in every case."""
     kind, threads = {"sync": ("gunicorn", 1), "gthread-4": ("gunicorn", 4),
                      "procfile-web": ("procfile", 4),
@@ -152,7 +153,7 @@ def test_a_buffering_proxy_in_front_keeps_slow_clients_from_starving_the_workers
         if workers == "sync":
             assert alone > 5, "sync workers alone were expected to starve"
         if workers == "procfile-push":
-            assert alone < 2, f"the Procfile's gevent workers alone took {alone:.2f} s"
+            assert alone < 2, f"the Procfile's push process alone took {alone:.2f} s"
         assert behind < 2, f"through nginx the honest request took {behind:.2f} s"
         record(f"6 honest request while {SLOW_CLIENTS} clients trickle a body, 2 {workers} "
                "workers", ("no answer within 8 s" if alone == float("inf") else

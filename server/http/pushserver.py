@@ -31,7 +31,6 @@ headers must come within ``PBEM_PUSH_HEADER_TIMEOUT`` seconds (10) and 16 KiB (e
 import asyncio
 import email.utils
 import logging
-import os
 import queue
 import resource
 import signal
@@ -43,13 +42,14 @@ import h11
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.wrappers import Request
 
-from .db import db
-from .game.domain import DomainError
-from .http.errors import BAD_CHARACTERS, ApiError, Blueprint, api, has_nul, http_error
-from .http.proxy import TrustedProxyFix
-from .http.schemas import EventsQuerySchema, WaitQuerySchema, WaitSchema
-from .web import security_headers
-from .workers import push
+from ..config import push_bind
+from ..db import db
+from ..game.domain import DomainError
+from ..web import security_headers
+from ..workers import push
+from .errors import BAD_CHARACTERS, ApiError, Blueprint, api, has_nul, http_error
+from .proxy import TrustedProxyFix
+from .schemas import EventsQuerySchema, WaitQuerySchema, WaitSchema
 
 log = logging.getLogger("pbem.push")
 
@@ -333,8 +333,7 @@ class PushServer:
         self.hub = LoopHub(app, loop)
         self.max_connections = self.hub.limit + RESERVE
         self.connections = 0
-        self.header_timeout = float(app.config.get("PBEM_PUSH_HEADER_TIMEOUT") or
-                                    os.environ.get("PBEM_PUSH_HEADER_TIMEOUT") or 10)
+        self.header_timeout = float(app.config.get("PBEM_PUSH_HEADER_TIMEOUT") or 10)
         self.hold = app.config.get("PBEM_PUSH_HOLD")
         self.parser = Blueprint.ARGUMENTS_PARSER
         self.wait_schema, self.events_schema = WaitQuerySchema(), EventsQuerySchema()
@@ -692,12 +691,7 @@ def bind_address(config=None):
     """Where the push process listens: PBEM_PUSH_BIND, else PBEM_PUSH_PORT (5001) on loopback
     behind a proxy (PBEM_PROXY_HOPS), on every address without one (docs/DEPLOYMENT.md,
     "Who may reach the ports")."""
-    bind = os.environ.get("PBEM_PUSH_BIND")
-    if not bind:
-        hops = (os.environ.get("PBEM_PROXY_HOPS") or "0").strip()
-        host = "0.0.0.0" if hops in ("", "0") else "127.0.0.1"
-        bind = f"{host}:{os.environ.get('PBEM_PUSH_PORT', '5001')}"
-    host, _, port = bind.rpartition(":")
+    host, _, port = push_bind().rpartition(":")
     return host.strip("[]") or "0.0.0.0", int(port)
 
 
