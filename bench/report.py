@@ -16,11 +16,10 @@ LAST_RUN = HERE / "LAST-RUN.md"
 #: section or "" for any, the reason); each is the summary of a section of bench/ANALYSIS.md,
 #: where the profile it was read from is
 MISS_REASONS = [
-    ("move rate / hello rate", "sqlite", "threads wait for SQLite's write lock (py-spy: ~80% of "
-                                         "request time in the busy handler)"),
-    ("move rate / hello rate", "postgres", "the commit's fsync per move (backends wait on "
-                                           "IO:WALSync and LWLock:WALWrite; pg_notify no "
-                                           "longer holds a lock through the commit)"),
+    ("move rate / hello rate", "", "the first run with wrk: hello reaches ~6,400/s where the "
+                                   "Python client capped it near 350-600/s, while a move costs "
+                                   "a signature check, the rules and a commit (~0.8 ms of CPU "
+                                   "in process, the in-process row) on the same two cores"),
     ("worker RSS", "", "the import footprint: SQLAlchemy 19.4 MB, gunicorn 11.6, Flask 9.0, "
                        "psycopg's binary wheel 9.3 and cryptography 7.2 (each bundles its own "
                        "OpenSSL), create_app 8-11 (bench/ANALYSIS.md, Web worker memory)"),
@@ -34,9 +33,10 @@ MISS_REASONS = [
     ("wake-up after a move", "postgres", "each push worker's pool has 10 connections: with "
                                          "5,000 waiters renewing, long polls queued 30 s for a "
                                          "connection (24,474 QueuePool timeouts in the log)"),
-    ("move POST throughput with / without", "", "the 5,000 waiters' renewals take CPU on the "
-                                                "same two cores (push workers' CPU per move in "
-                                                "the CPU row)"),
+    ("move POST throughput with / without", "", "the web workers were CPU-bound (1.5 of 2 "
+                                                "cores) and the push process took 0.6-0.8 ms "
+                                                "of CPU per move for 200 renewals a second on "
+                                                "the same cores (the CPU row; py-spy)"),
     ("due notices drained", "", "smtplib's four round trips a mail (no pipelining) and the "
                                 "sink's own CPU on the same two cores"),
     ("bytes stored per move", "", "a signed entry's text is ~600 B before the row, index and "
@@ -54,10 +54,14 @@ MISS_REASONS = [
                                   "(legal_texts ~13% and the figure moves ~8% of its random "
                                   "play, pyinstrument in bench/LAST-RUN.md), where Zarahemla "
                                   "keeps its lists short; the template's play ~12% on both"),
-    ("move p99 latency", "", "the tail of a loaded machine, not of the move: the hello row "
-                             "(no database, no signature) has a p99 of the same order on the "
-                             "same workers in this run, and the load generator, the database "
-                             "and both workers share the two cores"),
+    ("move p99 latency", "", "queueing on a saturated machine, not the move: p99 grows with "
+                             "the connections (1, 2, 4, 8 games: about 5, 7, 12 ms, then "
+                             "60-90 ms with the workers 1.1-1.5 of 2 cores busy beside the load "
+                             "generator and the database; the rows above)"),
+    ("first load signed in as blue, stone_age", "", "the seat's own page of a Stone Age turn: "
+                                                    "HTML 69.7 KB (its panel and legal moves) "
+                                                    "and scripts 31.8 KB, 4.3 KB more than "
+                                                    "the 27.5 KB of the run before"),
 ]
 
 
