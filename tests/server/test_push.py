@@ -13,6 +13,7 @@ import time
 import pytest
 
 from server.workers import push
+from tests.helpers.api import move_first, pig_table
 
 LONG = 50  # seconds a test's waiter may sleep: never reached when the wake-up works
 
@@ -57,20 +58,7 @@ def until(condition, what):
     pytest.fail(f"never happened: {what}")
 
 
-def pig(make_player):
-    ann, bob = make_player("ann"), make_player("bob")
-    game = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()
-    bob.post(f"/api/games/{game['id']}/join", {})
-    info = ann.get(f"/api/games/{game['id']}").get_json()
-    by_seat = {s["seat"]: (ann if s["player"] == "ann" else bob) for s in info["seats"]}
-    return info, by_seat
-
-
-def move(info, by_seat, what="roll"):
-    seat = info["to_act"][0]
-    r = by_seat[seat].play(info["id"], seat, what)
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()
+pig, move = pig_table, move_first
 
 
 def in_thread(fn):

@@ -18,26 +18,13 @@ import time
 
 import pytest
 
+from tests.helpers.api import move_first, pig_table
 from tests.liveserver import LiveServer
 
 pytestmark = pytest.mark.e2e
 
 
-def pig(make_player):
-    """A started Pig game of two players: (its summary, {seat: player})."""
-    ann, bob = make_player("ann"), make_player("bob")
-    game = ann.post("/api/games", {"type": "pig", "seats": 2}).get_json()
-    bob.post(f"/api/games/{game['id']}/join", {})
-    info = ann.get(f"/api/games/{game['id']}").get_json()
-    by_seat = {s["seat"]: (ann if s["player"] == "ann" else bob) for s in info["seats"]}
-    return info, by_seat
-
-
-def move(info, by_seat, what="roll"):
-    seat = info["to_act"][0]
-    r = by_seat[seat].play(info["id"], seat, what)
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()
+pig, move = pig_table, move_first
 
 SEEN_HEADERS = ("Content-Type", "Cache-Control", "X-Accel-Buffering", "Retry-After", "Allow",
                 "Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options",
