@@ -10,6 +10,7 @@ from shared.delegation import MAX_LABEL
 from shared.envelope import MAX_MOVE_LENGTH
 
 from ..workers.channels import KINDS
+from .errors import Schema
 
 NAME_RE = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
 #: a page cursor (server/api/games.py): a creation time in microseconds (up to the year 5138)
@@ -193,7 +194,7 @@ def _not_a_bot_name(value):
                                  "belong to the server's bots")
 
 
-class Strict(ma.Schema):
+class Strict(Schema):
     class Meta:
         unknown = ma.RAISE
 
@@ -802,7 +803,7 @@ class MuteSchema(Strict):
     player = fields.String(required=True, validate=validate.Length(min=1, max=32))
 
 
-class MuteListSchema(ma.Schema):
+class MuteListSchema(Schema):
     muted = fields.List(fields.String(), dump_only=True)
 
 
@@ -951,26 +952,26 @@ class WaitSchema(PublicHeadSchema):
 
 # Device keys and their one-time links (server/api/devices.py)
 
-class DelegationSchema(ma.Schema):
+class DelegationSchema(Schema):
     class Meta:
         unknown = ma.RAISE
     delegation = ma.fields.Dict(required=True)
     delegation.pbem_schema = DELEGATION_JSON  # its shape, published (server/http/openapi.py)
 
 
-class LinkCreateSchema(ma.Schema):
+class LinkCreateSchema(Schema):
     class Meta:
         unknown = ma.RAISE
     label = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=MAX_LABEL))
 
 
-class KeySchema(ma.Schema):
+class KeySchema(Schema):
     class Meta:
         unknown = ma.RAISE
     public_key = ma.fields.String(required=True, validate=ma.validate.Length(max=64))
 
 
-class DeviceSchema(ma.Schema):
+class DeviceSchema(Schema):
     label = ma.fields.String(dump_only=True)
     device_key = ma.fields.String(dump_only=True)
     fingerprint = ma.fields.String(dump_only=True)
@@ -980,11 +981,11 @@ class DeviceSchema(ma.Schema):
     delegation = ma.fields.Dict(dump_only=True)
 
 
-class DeviceListSchema(ma.Schema):
+class DeviceListSchema(Schema):
     devices = ma.fields.List(ma.fields.Nested(DeviceSchema), dump_only=True)
 
 
-class RevokedSchema(ma.Schema):
+class RevokedSchema(Schema):
     revoked = ma.fields.List(ma.fields.String(), dump_only=True, metadata={
         "description": "the device keys revoked"})
     orders_ended = ma.fields.List(ma.fields.Dict(), dump_only=True, metadata={
@@ -992,7 +993,7 @@ class RevokedSchema(ma.Schema):
                        "{game, seat, order, hash}"})
 
 
-class DeviceLinkSchema(ma.Schema):
+class DeviceLinkSchema(Schema):
     id = ma.fields.Integer(dump_only=True)
     label = ma.fields.String(dump_only=True)
     expires_at = ma.fields.DateTime(dump_only=True)
@@ -1004,12 +1005,12 @@ class DeviceLinkSchema(ma.Schema):
     url = ma.fields.String(dump_only=True)
 
 
-class PageKeyAnswerSchema(ma.Schema):
+class PageKeyAnswerSchema(Schema):
     fingerprint = ma.fields.String(dump_only=True)
     label = ma.fields.String(dump_only=True)
 
 
-class PageDelegationSchema(ma.Schema):
+class PageDelegationSchema(Schema):
     status = ma.fields.String(dump_only=True, metadata={"description": "no_key, waiting or "
                                                                         "done"})
     delegation = ma.fields.Dict(dump_only=True)
@@ -1017,7 +1018,7 @@ class PageDelegationSchema(ma.Schema):
 
 # One-time sign-in links and sessions (server/api/links.py)
 
-class LinkSchema(ma.Schema):
+class LinkSchema(Schema):
     path = ma.fields.String(dump_only=True, metadata={
         "description": "the link's path on this server, e.g. /login/TOKEN (one use)"})
     url = ma.fields.String(dump_only=True, metadata={
@@ -1027,7 +1028,7 @@ class LinkSchema(ma.Schema):
     seat = ma.fields.String(dump_only=True)
 
 
-class SessionSchema(ma.Schema):
+class SessionSchema(Schema):
     player = ma.fields.String(dump_only=True)
     expires_in = ma.fields.Integer(dump_only=True, metadata={
         "description": "seconds the session cookie lasts (PBEM_SESSION_HOURS)"})
@@ -1035,7 +1036,7 @@ class SessionSchema(ma.Schema):
 
 # May I play this move? (server/api/check.py)
 
-class CheckSchema(ma.Schema):
+class CheckSchema(Schema):
     class Meta:
         unknown = ma.RAISE
 
@@ -1043,7 +1044,7 @@ class CheckSchema(ma.Schema):
     seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
 
 
-class CheckAnswerSchema(ma.Schema):
+class CheckAnswerSchema(Schema):
     seat = fields.String(dump_only=True)
     move = fields.String(dump_only=True)
     legal = fields.Boolean(dump_only=True)
