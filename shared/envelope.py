@@ -301,24 +301,31 @@ def make_envelope(game, seq, prev, seat, move, nonce, ts, forced=False, delegati
 
 
 # --- Ed25519 ------------------------------------------------------------
+#
+# libsodium (PyNaCl), imported on first use.  It is the reference implementation of RFC
+# 8032's Ed25519, and a server worker loads 2 MB for it where cryptography's module (its own
+# OpenSSL) costs 7-9 MB; it checks a signature in half the time.  Signatures are
+# deterministic: the same key and message give the same bytes as any other Ed25519 library
+# (the vectors in shared/vectors and the golden games keep them).  Its check is the strict
+# one (it refuses small-order keys and a non-canonical S), so whatever it accepted verifies
+# under any other library an archive's reader may use.
 
-def _ed25519():
-    from cryptography.hazmat.primitives.asymmetric import ed25519
-    return ed25519
+def _nacl():
+    import nacl.exceptions
+    import nacl.signing
+    return nacl.signing, nacl.exceptions
 
 
 def public_key_hex(private_key_bytes):
     """The hex public key of a raw 32-byte Ed25519 private key."""
-    from cryptography.hazmat.primitives import serialization
-    key = _ed25519().Ed25519PrivateKey.from_private_bytes(private_key_bytes)
-    return key.public_key().public_bytes(serialization.Encoding.Raw,
-                                         serialization.PublicFormat.Raw).hex()
+    signing, _ = _nacl()
+    return signing.SigningKey(bytes(private_key_bytes)).verify_key.encode().hex()
 
 
 def sign(private_key_bytes, message):
     """Ed25519 signature of ``message`` as hex."""
-    key = _ed25519().Ed25519PrivateKey.from_private_bytes(private_key_bytes)
-    return key.sign(message).hex()
+    signing, _ = _nacl()
+    return signing.SigningKey(bytes(private_key_bytes)).sign(bytes(message)).signature.hex()
 
 
 _pubkey_cache = {}
@@ -326,30 +333,34 @@ _pubkey_cache = {}
 
 def verify(public_key_hex_, message, signature_hex):
     """True when ``signature_hex`` is a valid signature of ``message``."""
-    from cryptography.exceptions import InvalidSignature
+    signing, exceptions = _nacl()
     try:
         key = _pubkey_cache.get(public_key_hex_)
         if key is None:
-            key = _ed25519().Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key_hex_))
+            raw = bytes.fromhex(public_key_hex_)
+            if len(raw) != 32:
+                return False
+            key = signing.VerifyKey(raw)
             if len(_pubkey_cache) > 10000:
                 _pubkey_cache.clear()
             _pubkey_cache[public_key_hex_] = key
         sig = bytes.fromhex(signature_hex)
         if len(sig) != 64:
             return False
-        key.verify(sig, message)
+        key.verify(bytes(message), sig)
         return True
-    except (InvalidSignature, ValueError, TypeError):
+    except (exceptions.CryptoError, ValueError, TypeError):
         return False
 
 
 def valid_public_key(text):
-    """True when ``text`` is a 64-digit hex Ed25519 public key that loads."""
+    """True when ``text`` is 64 hex digits: 32 bytes, which is all an Ed25519 public key is
+    before a signature is checked against it (a key no signature can match is refused at
+    the first one)."""
     if not isinstance(text, str) or len(text) != 64:
         return False
     try:
-        _ed25519().Ed25519PublicKey.from_public_bytes(bytes.fromhex(text))
-        return True
+        return len(bytes.fromhex(text)) == 32
     except ValueError:
         return False
 
