@@ -32,7 +32,7 @@ def main(url):
     step("sqlalchemy + flask_sqlalchemy", "import sqlalchemy.orm, flask_sqlalchemy")
     step("flask_smorest + marshmallow + apispec", "import flask_smorest, marshmallow")
     step("flask_limiter", "import flask_limiter")
-    step("cryptography ed25519", "from cryptography.hazmat.primitives.asymmetric import ed25519")
+    step("PyNaCl ed25519 (libsodium)", "import nacl.signing")
     if url.startswith(("postgres", "postgresql")):
         step("psycopg", "import psycopg")
     step("server package (models, schemas, api)", "import server.api.games, server.api.players, "

@@ -20,9 +20,10 @@ MISS_REASONS = [
                                    "Python client capped it near 350-600/s, while a move costs "
                                    "a signature check, the rules and a commit (~0.8 ms of CPU "
                                    "in process, the in-process row) on the same two cores"),
-    ("worker RSS", "", "the import footprint: SQLAlchemy 19.4 MB, gunicorn 11.6, Flask 9.0, "
-                       "psycopg's binary wheel 9.3 and cryptography 7.2 (each bundles its own "
-                       "OpenSSL), create_app 8-11 (bench/ANALYSIS.md, Web worker memory)"),
+    ("worker RSS", "", "on PostgreSQL the driver: psycopg's binary wheel costs a worker 9.0 MB "
+                       "(its own libpq, OpenSSL and Kerberos, and 77 modules) where SQLite's "
+                       "costs under 1 MB; the rest is SQLAlchemy ~19.5 MB, the interpreter "
+                       "and gunicorn ~22, Flask ~9 (bench/ANALYSIS.md, Web worker memory)"),
     ("memory per waiter", "", "a waiter is a whole WSGI request parked in a gevent greenlet "
                               "(environ, Flask contexts, gunicorn's parser and buffers, the "
                               "greenlet's saved C stack); a bare /wait server would be needed"),
@@ -33,10 +34,12 @@ MISS_REASONS = [
     ("wake-up after a move", "postgres", "each push worker's pool has 10 connections: with "
                                          "5,000 waiters renewing, long polls queued 30 s for a "
                                          "connection (24,474 QueuePool timeouts in the log)"),
-    ("move POST throughput with / without", "", "the web workers were CPU-bound (1.5 of 2 "
-                                                "cores) and the push process took 0.6-0.8 ms "
-                                                "of CPU per move for 200 renewals a second on "
-                                                "the same cores (the CPU row; py-spy)"),
+    ("move POST throughput with / without", "", "the web workers are CPU-bound (1.5-1.7 of "
+                                                "2 cores) and the push process's 0.4 ms of "
+                                                "CPU per move (h11 parsing 200 renewals a "
+                                                "second, the SQLite watcher reading the 5,000 "
+                                                "heads 10 times a second) runs on the same "
+                                                "cores (the CPU row; py-spy)"),
     ("due notices drained", "", "smtplib's four round trips a mail (no pipelining) and the "
                                 "sink's own CPU on the same two cores"),
     ("bytes stored per move", "", "a signed entry's text is ~600 B before the row, index and "
@@ -47,8 +50,9 @@ MISS_REASONS = [
                                             "connection and commit ~20-25% (cProfile)"),
     ("1000 games / 8 games", "", "one snapshot SELECT per game out of the worker's state cache; "
                                  "no consistent direction over runs"),
-    ("pbem play /", "", "cryptography (signing), and ssl and email.parser that http.client "
-                        "imports, beyond a bare click command (python -X importtime)"),
+    ("pbem play /", "", "PyNaCl (signing, ~18 ms with cffi), and ssl and email.parser that "
+                        "http.client imports, beyond a bare click command (python -X "
+                        "importtime)"),
     ("pbem show", "", "a loaded machine; see the importtime note of this run"),
     ("zarahemla / stone_age", "", "Stone Age lists every legal move as text at each ply "
                                   "(legal_texts ~13% and the figure moves ~8% of its random "
