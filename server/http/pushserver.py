@@ -39,17 +39,24 @@ import time
 from urllib.parse import unquote_to_bytes
 
 import h11
+from sqlalchemy import bindparam, func, select
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.wrappers import Request
 
 from ..config import push_bind
 from ..db import db
+from ..db.models import Move
 from ..game.domain import DomainError
 from ..web import security_headers
 from ..workers import push
 from .errors import BAD_CHARACTERS, ApiError, Blueprint, api, has_nul, http_error
 from .proxy import TrustedProxyFix
 from .schemas import EventsQuerySchema, WaitQuerySchema, WaitSchema
+
+# SQLite's watcher: the last move's id, and the games that moved since an id (the primary key)
+_MOVES = Move.__table__
+_LAST_MOVE = select(func.max(_MOVES.c.id))
+_MOVED_SINCE = select(_MOVES.c.game_id, _MOVES.c.id).where(_MOVES.c.id > bindparam("mark"))
 
 log = logging.getLogger("pbem.push")
 
@@ -128,10 +135,18 @@ class LoopHub(push.Hub):
         self.read_epoch = None
         self.batches = queue.SimpleQueue()
         self.reader = None
+        self.pending = []      # games notified, not yet woken on the loop
+        self.pending_lock = threading.Lock()
 
     # the threads' wake-ups, posted to the loop --------------------------------------------
     def wake(self, game_id):
-        self.loop.call_soon_threadsafe(self._wake, game_id)
+        """From the LISTEN thread: one call to the loop for all the games notified while it
+        was busy (each call writes to the loop's self-pipe and is a turn of its own)."""
+        with self.pending_lock:
+            first = not self.pending
+            self.pending.append(game_id)
+        if first:
+            self.loop.call_soon_threadsafe(self._wake_pending)
 
     def wake_all(self):
         self.loop.call_soon_threadsafe(self._wake_all)
@@ -142,6 +157,12 @@ class LoopHub(push.Hub):
             self.stale.add(game_id)
         for w in self.by_game.get(game_id, ()):
             w.wake()
+
+    def _wake_pending(self):
+        with self.pending_lock:
+            games, self.pending = self.pending, []
+        for game_id in dict.fromkeys(games):
+            self._wake(game_id)
 
     def _wake_all(self):
         self.cache.clear()
@@ -247,7 +268,7 @@ class LoopHub(push.Hub):
             engine = db.engine
         box = [None]         # SQLite: the probe's own connection
         kept, version = {}, None
-        last_read, dirty = 0.0, True
+        last_read, last_full, dirty, mark = 0.0, 0.0, True, None
         gap = min(self.poll, push.READ_GAP)
         while not self._stop.is_set():
             waiting = self.count > 0
@@ -267,17 +288,30 @@ class LoopHub(push.Hub):
                 version, dirty = seen, True
             now = time.monotonic()
             if waiting and (dirty and now - last_read >= gap or now - last_read >= self.poll):
-                games = self._waited()
+                # every ``poll`` seconds all the heads waited on (a seat taken, a status
+                # changed: what adds no move); in between only those of the games that
+                # moved since the last read (the moves' ids go up): a busy server changes
+                # data_version at every move, and 5,000 waiters' heads read ten times a
+                # second cost the push process more than the moves did
+                full = mark is None or now - last_full >= self.poll
                 try:
-                    heads = self._read(engine, games)
+                    if full:
+                        games, top = self._waited(), self._last_move(engine)
+                    else:
+                        moved, top = self._moved_since(engine, mark)
+                        games = [g for g in moved if g in self.by_game]
+                    heads = self._read(engine, games) if games else {}
                 except Exception as exc:  # noqa: BLE001 - a locked database: next round
                     log.warning("push watcher: %s", exc)
                     heads = None
                 if heads is not None:
-                    last_read, dirty = now, False
+                    last_read, dirty, mark = now, False, top
+                    if full:
+                        last_full = now
                     if seen is not None:
                         kept.update(heads)
-                    self.loop.call_soon_threadsafe(self._watched, heads)
+                    if heads:
+                        self.loop.call_soon_threadsafe(self._watched, heads)
             if batch is not None:
                 need = [g for g in batch if g not in kept]
                 try:
@@ -315,6 +349,18 @@ class LoopHub(push.Hub):
         self.head_reads += 1
         with engine.connect() as conn:
             return push.public_heads(conn, games)
+
+    def _last_move(self, engine):
+        """SQLite: the id of the last move stored (0 when none), read before a full read of
+        the heads: a move stored meanwhile is then also among the next round's."""
+        with engine.connect() as conn:
+            return conn.execute(_LAST_MOVE).scalar() or 0
+
+    def _moved_since(self, engine, mark):
+        """SQLite: (the games that stored a move with an id above ``mark``, the highest id)."""
+        with engine.connect() as conn:
+            rows = conn.execute(_MOVED_SINCE, {"mark": mark}).all()
+        return {r.game_id for r in rows}, max((r.id for r in rows), default=mark)
 
 
 # --- HTTP ------------------------------------------------------------------------------------
