@@ -24,7 +24,7 @@ def parse_quiet_hours(text):
     """
     if text.strip().lower() in ("off", "none"):
         return None, None
-    match = re.fullmatch(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*", text)
+    match = re.fullmatch(r"\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})\s*", text)  # ASCII digits
     if match is None or not all(0 <= int(h) <= 23 for h in match.groups()):
         raise UsageProblem(f"--quiet-hours {text!r} is not START-END in whole hours 0 to 23 "
                            "of your time zone, like 22-7 (or off)")

@@ -105,7 +105,8 @@ DELEGATION_JSON = {
     "required": ["player", "device_key", "label", "not_after", "signature"],
     "description": "a device key's delegation, signed by the player's main key over "
                    "pbem-delegation-v1 and the canonical JSON of the other four fields. "
-                   "device_key must also be a point of Ed25519 (not every 64 hex digits are); "
+                   "device_key is 64 lowercase hex digits (a key no signature can match is "
+                   "refused at its first signature); "
                    "a registration must be signed by the caller's own main key and not be "
                    "past its not_after",
     "properties": {
@@ -194,6 +195,31 @@ def _not_a_bot_name(value):
                                  "belong to the server's bots")
 
 
+# a number written as text (every query string; a JSON body may send "3" for 3): ASCII only.
+# Python's int() and float() also read other scripts' digits ("٣", "３"), "1_000" and
+# surrounding spaces, which no client writes on purpose: marshmallow would take them.
+_ASCII_INTEGER = re.compile(r"-?[0-9]+\Z")
+_ASCII_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\Z")
+
+
+class Integer(fields.Integer):
+    """marshmallow's Integer, reading a text only in ASCII digits ("Not a valid integer.")."""
+
+    def _validated(self, value):
+        if isinstance(value, str) and not _ASCII_INTEGER.match(value):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
+class Float(fields.Float):
+    """marshmallow's Float, reading a text only in ASCII digits ("Not a valid number.")."""
+
+    def _validated(self, value):
+        if isinstance(value, str) and not _ASCII_FLOAT.match(value):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
 class Strict(Schema):
     class Meta:
         unknown = ma.RAISE
@@ -227,7 +253,7 @@ class PlayerSchema(Strict):
     created_at = fields.DateTime(dump_only=True)
     recovery_key = fields.String(dump_only=True, allow_none=True)
     recovery_certs = fields.Dict(dump_only=True, allow_none=True)
-    key_rotations = fields.Integer(dump_only=True)
+    key_rotations = Integer(dump_only=True)
 
 
 class KeyRotationSchema(Strict):
@@ -244,18 +270,18 @@ class KeyRotationSchema(Strict):
 
 class RatingSchema(Strict):
     player = fields.String(dump_only=True)
-    rating = fields.Float(dump_only=True)  # openskill's ordinal: mu - 3 sigma
-    mu = fields.Float(dump_only=True)
-    sigma = fields.Float(dump_only=True)
-    games = fields.Integer(dump_only=True)
-    wins = fields.Integer(dump_only=True)
+    rating = Float(dump_only=True)  # openskill's ordinal: mu - 3 sigma
+    mu = Float(dump_only=True)
+    sigma = Float(dump_only=True)
+    games = Integer(dump_only=True)
+    wins = Integer(dump_only=True)
 
 
 class TeamRecordSchema(Strict):
     player = fields.String(dump_only=True)
-    team_size = fields.Integer(dump_only=True)
-    games = fields.Integer(dump_only=True)
-    wins = fields.Integer(dump_only=True)
+    team_size = Integer(dump_only=True)
+    games = Integer(dump_only=True)
+    wins = Integer(dump_only=True)
     players = fields.List(fields.Nested(lambda: TeamRecordSchema()), dump_only=True)
 
 
@@ -264,10 +290,10 @@ class RatingTableSchema(Strict):
     cooperative = fields.Boolean(dump_only=True)
     ratings = fields.List(fields.Nested(RatingSchema), dump_only=True)
     teams = fields.List(fields.Nested(TeamRecordSchema), dump_only=True)
-    rated_finished = fields.Integer(dump_only=True, metadata={
+    rated_finished = Integer(dump_only=True, metadata={
         "description": "rated games of the type that are over (a competitive type): those "
                        "whose players had too little history changed no rating"})
-    history = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True,
+    history = fields.Dict(keys=fields.String(), values=Integer(), dump_only=True,
                           metadata={"description": "the history a rated game asks of each "
                                     "player's account to change ratings: days old, other "
                                     "games finished (PBEM_RATING_MIN_DAYS, _GAMES)"})
@@ -275,12 +301,12 @@ class RatingTableSchema(Strict):
 
 class RecordSchema(Strict):
     """A player's record (server/game/records.py)."""
-    finished = fields.Integer(dump_only=True, metadata={
+    finished = Integer(dump_only=True, metadata={
         "description": "games over that were not aborted"})
-    wins = fields.Integer(dump_only=True)
-    resignations = fields.Integer(dump_only=True)
-    aborts = fields.Integer(dump_only=True, metadata={"description": "aborted games"})
-    missed_deadlines = fields.Integer(dump_only=True, metadata={
+    wins = Integer(dump_only=True)
+    resignations = Integer(dump_only=True)
+    aborts = Integer(dump_only=True, metadata={"description": "aborted games"})
+    missed_deadlines = Integer(dump_only=True, metadata={
         "description": "deadlines passed with nothing sent: the server's forced entries"})
 
 
@@ -299,7 +325,7 @@ class RematchSchema(Strict):
 
 class GameCreateSchema(Strict):
     type = fields.String(required=True, validate=validate.Length(min=1, max=32))
-    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
+    seats = Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
     options = fields.Dict(keys=fields.String(validate=validate.Length(max=32)),
                           values=fields.Raw(), load_default=dict,
                           validate=validate.Length(max=20))
@@ -308,10 +334,10 @@ class GameCreateSchema(Strict):
     # server offers (OpenAPI 3.0 has no propertyNames: listing them keeps NUL out of a key)
     options.pbem_schema = lambda: _options_shape()  # the games load after this module
     seat = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
-    move_hours = fields.Integer(load_default=None, allow_none=True, strict=True,
-                                validate=validate.Range(min=1, max=24 * 60))
+    move_hours = Integer(load_default=None, allow_none=True, strict=True,
+                         validate=validate.Range(min=1, max=24 * 60))
     # seats filled with the server's bots at creation (server/game/bots.py), and their level
-    bots = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=8))
+    bots = Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=8))
     # not given: the game's strongest level up to greedy; given: that level or a refusal
     bot_level = fields.String(load_default=None, allow_none=False, validate=validate.OneOf(
         ["random", "greedy", "strong"], error="the bot levels are random, greedy and strong"))
@@ -368,13 +394,13 @@ class GameSchema(Strict):
     options = fields.Dict(dump_only=True)
     status = fields.String(dump_only=True)
     seats = fields.List(fields.Nested(SeatSchema), dump_only=True)
-    seq = fields.Integer(dump_only=True)
+    seq = Integer(dump_only=True)
     head = fields.String(dump_only=True, allow_none=True)
     to_act = fields.List(fields.String(), dump_only=True, allow_none=True)
     seed_commitment = fields.String(dump_only=True)
     result = fields.Dict(dump_only=True, allow_none=True)
     created_at = fields.DateTime(dump_only=True)
-    move_hours = fields.Integer(dump_only=True, allow_none=True)
+    move_hours = Integer(dump_only=True, allow_none=True)
     you = fields.List(fields.String(), dump_only=True)
     deadlines = fields.Dict(keys=fields.String(), values=fields.DateTime(), dump_only=True)
     rated = fields.Boolean(dump_only=True)
@@ -395,7 +421,7 @@ class GameSchema(Strict):
 
 class HeadSchema(Strict):
     game = fields.String(dump_only=True)
-    length = fields.Integer(dump_only=True)
+    length = Integer(dump_only=True)
     hash = fields.String(dump_only=True, allow_none=True)
     signature = fields.String(dump_only=True)
 
@@ -403,7 +429,7 @@ class HeadSchema(Strict):
 class ViewResponseSchema(Strict):
     game = fields.Nested(GameSchema, dump_only=True)
     seat = fields.String(dump_only=True, allow_none=True)
-    next_seq = fields.Integer(dump_only=True)
+    next_seq = Integer(dump_only=True)
     prev = fields.String(dump_only=True, allow_none=True)
     view = fields.Dict(dump_only=True, allow_none=True)
     board = fields.String(dump_only=True, allow_none=True)
@@ -413,7 +439,7 @@ class ViewResponseSchema(Strict):
 
 class LegalMovesSchema(Strict):
     seat = fields.String(dump_only=True)
-    next_seq = fields.Integer(dump_only=True)
+    next_seq = Integer(dump_only=True)
     prev = fields.String(dump_only=True, allow_none=True)
     moves = fields.List(fields.String(), dump_only=True)
 
@@ -426,7 +452,7 @@ class MoveSubmitSchema(Strict):
 
 
 class EntrySchema(Strict):
-    seq = fields.Integer(dump_only=True)
+    seq = Integer(dump_only=True)
     seat = fields.String(dump_only=True)
     move = fields.String(dump_only=True)
     forced = fields.Boolean(dump_only=True)
@@ -457,9 +483,9 @@ MAX_SEQ = 2 ** 31 - 1  # the seq column is a 32-bit integer on PostgreSQL
 
 
 class LogQuerySchema(Strict):
-    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
-    limit = fields.Integer(load_default=None, allow_none=True,
-                           validate=validate.Range(min=1, max=10000))
+    since = Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
+    limit = Integer(load_default=None, allow_none=True,
+                    validate=validate.Range(min=1, max=10000))
 
 
 class LogSchema(Strict):
@@ -474,8 +500,8 @@ class SeatQuerySchema(Strict):
 
 class GamesQuerySchema(Strict):
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "playing", "over"]))
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200),
-                           metadata={"description": "games per page (newest first)"})
+    limit = Integer(load_default=50, validate=validate.Range(min=1, max=200),
+                    metadata={"description": "games per page (newest first)"})
     cursor = fields.String(load_default=None, validate=WholeRegexp(CURSOR_RE),
                            metadata={"description": "the `next` of the previous page"})
     asked = fields.Boolean(load_default=False, metadata={
@@ -495,8 +521,8 @@ class GameTypeSchema(Strict):
     name = fields.String(dump_only=True)
     title = fields.String(dump_only=True)
     rules_version = fields.String(dump_only=True)
-    min_seats = fields.Integer(dump_only=True)
-    max_seats = fields.Integer(dump_only=True)
+    min_seats = Integer(dump_only=True)
+    max_seats = Integer(dump_only=True)
     options = fields.Dict(dump_only=True)
 
 
@@ -506,7 +532,7 @@ class GameTypeListSchema(Strict):
 
 class ArchiveHeadSchema(Strict):
     game = fields.String(dump_only=True)
-    length = fields.Integer(dump_only=True)
+    length = Integer(dump_only=True)
     hash = fields.String(dump_only=True)
     status = fields.String(dump_only=True, validate=validate.OneOf(["playing", "over"]))
     signature = fields.String(dump_only=True)
@@ -544,7 +570,7 @@ class MailKeySchema(Strict):
         "description": "moves by mail are on: the key is delegated, in force and held"})
     device_key = fields.String(dump_only=True, allow_none=True)
     fingerprint = fields.String(dump_only=True, allow_none=True)
-    not_after = fields.Integer(dump_only=True, allow_none=True)
+    not_after = Integer(dump_only=True, allow_none=True)
     ended = fields.Boolean(dump_only=True, metadata={
         "description": "a mail key is registered but no longer signs (its date passed, or a "
                        "key rotation ended its delegation): pbem mail off, then on"})
@@ -556,7 +582,7 @@ class MailKeyMadeSchema(Strict):
     device_key = fields.String(dump_only=True)
     fingerprint = fields.String(dump_only=True)
     label = fields.String(dump_only=True, metadata={"description": 'always "mail"'})
-    max_days = fields.Integer(dump_only=True)
+    max_days = Integer(dump_only=True)
 
 
 class MailDelegationSchema(Strict):
@@ -575,9 +601,9 @@ class SettingsSchema(Strict):
     email = email_field(allow_none=True)
     tz = fields.String(validate=_valid_tz, metadata=TZ_DOC)
     notify = fields.String(validate=validate.OneOf(["every", "digest", "none"]))
-    quiet_start = fields.Integer(allow_none=True, strict=True,
-                                 validate=validate.Range(min=0, max=23))
-    quiet_end = fields.Integer(allow_none=True, strict=True, validate=validate.Range(min=0, max=23))
+    quiet_start = Integer(allow_none=True, strict=True,
+                          validate=validate.Range(min=0, max=23))
+    quiet_end = Integer(allow_none=True, strict=True, validate=validate.Range(min=0, max=23))
     webhook_url = fields.Url(allow_none=True, schemes={"http", "https"},
                              require_tld=False, validate=validate.Length(max=500))
     webhook_url.pbem_schema = {
@@ -590,19 +616,19 @@ class SettingsSchema(Strict):
 
 
 class VacationSchema(Strict):
-    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=60))
+    days = Integer(required=True, strict=True, validate=validate.Range(min=1, max=60))
 
 
 class MeSchema(PlayerSchema):
     notify = fields.String(dump_only=True)
-    quiet_start = fields.Integer(dump_only=True, allow_none=True)
-    quiet_end = fields.Integer(dump_only=True, allow_none=True)
+    quiet_start = Integer(dump_only=True, allow_none=True)
+    quiet_end = Integer(dump_only=True, allow_none=True)
     webhook_url = fields.String(dump_only=True, allow_none=True)
     # the settings' webhook's signing secret (Standard Webhooks), in the answer that set it
     webhook_secret = fields.String(dump_only=True, allow_none=True)
     weekends_off = fields.Boolean(dump_only=True)
     vacation_until = fields.DateTime(dump_only=True, allow_none=True)
-    vacation_days_left = fields.Integer(dump_only=True)
+    vacation_days_left = Integer(dump_only=True)
 
 
 class TableSchema(Strict):
@@ -610,17 +636,17 @@ class TableSchema(Strict):
     it; nothing in it is hidden."""
     seat = fields.String(dump_only=True, allow_none=True)
     pending = fields.Dict(dump_only=True, allow_none=True)
-    takeback_moves = fields.List(fields.Integer(), dump_only=True)
+    takeback_moves = fields.List(Integer(), dump_only=True)
     keys = fields.Dict(keys=fields.String(), values=fields.String(), dump_only=True)
     revoked = fields.List(fields.String(), dump_only=True)
-    taken_back = fields.List(fields.Integer(), dump_only=True)
-    next_seq = fields.Integer(dump_only=True)
+    taken_back = fields.List(Integer(), dump_only=True)
+    next_seq = Integer(dump_only=True)
     # the table's decisions pending or in force (shared/table.py LogReplay.decisions): draw,
     # abort, pause (each with its seat, accepted and owed), paused, pauses, resigned; and
     # how many rules moves of its own each seat made (one seat aborts alone below two each)
     decisions = fields.Dict(dump_only=True)
-    own_moves = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True)
-    limits = fields.Dict(keys=fields.String(), values=fields.Integer(), dump_only=True)
+    own_moves = fields.Dict(keys=fields.String(), values=Integer(), dump_only=True)
+    limits = fields.Dict(keys=fields.String(), values=Integer(), dump_only=True)
 
 
 class BotAccountSchema(Strict):
@@ -666,8 +692,8 @@ class TournamentCloseSchema(Strict):
 
 
 class TournamentLeaveSchema(Strict):
-    from_round = fields.Integer(required=True, strict=True,
-                                validate=validate.Range(min=1, max=31))
+    from_round = Integer(required=True, strict=True,
+                         validate=validate.Range(min=1, max=31))
     signature = fields.String(required=True, validate=_SIG)
 
 
@@ -680,8 +706,8 @@ class TournamentSchema(Strict):
     id = fields.String(dump_only=True)
     document = fields.Dict(dump_only=True)
     status = fields.String(dump_only=True)
-    round = fields.Integer(dump_only=True)
-    rounds_total = fields.Integer(dump_only=True)
+    round = Integer(dump_only=True)
+    rounds_total = Integer(dump_only=True)
     organiser = fields.String(dump_only=True)
     entries = fields.List(fields.Dict(), dump_only=True)
     rounds = fields.List(fields.Dict(), dump_only=True)
@@ -695,7 +721,7 @@ class TournamentListSchema(Strict):
 
 class StandingsSchema(Strict):
     tournament = fields.String(dump_only=True)
-    round = fields.Integer(dump_only=True)
+    round = Integer(dump_only=True)
     standings = fields.List(fields.Dict(), dump_only=True)
 
 
@@ -751,18 +777,18 @@ class CancelDocumentSchema(DocumentSchema):
 
 class MessagesQuerySchema(Strict):
     # a message id: the column is a 32-bit integer on PostgreSQL and SQLite refuses 2^63
-    since = fields.Integer(load_default=0, strict=False,
-                           validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+    since = Integer(load_default=0, strict=False,
+                    validate=validate.Range(min=0, max=MAX_SEQ), metadata={
                                "description": "only the messages numbered above this (a "
                                               "message's id for the same reader)"})
 
 
 class MessageSchema(Strict):
-    id = fields.Integer(dump_only=True, metadata={
+    id = Integer(dump_only=True, metadata={
         "description": "the message's number for this reader: its place (from 1) among the "
                        "game's messages the reader may read; messages of other audiences "
                        "are not counted (server/talk.py readable)"})
-    at = fields.Integer(dump_only=True)
+    at = Integer(dump_only=True)
     seat = fields.String(dump_only=True)
     to = fields.String(dump_only=True, allow_none=True)
     player = fields.String(dump_only=True, allow_none=True)
@@ -777,21 +803,21 @@ class MessageListSchema(Strict):
 
 
 class OrderSchema(Strict):
-    id = fields.Integer(dump_only=True)
+    id = Integer(dump_only=True)
     hash = fields.String(dump_only=True)
     seat = fields.String(dump_only=True)
-    at = fields.Integer(dump_only=True)
+    at = Integer(dump_only=True)
     text = fields.String(dump_only=True)
     meaning = fields.String(dump_only=True, allow_none=True)
     status = fields.String(dump_only=True)
-    cancelled_at = fields.Integer(dump_only=True, allow_none=True)
-    played = fields.Integer(dump_only=True)
+    cancelled_at = Integer(dump_only=True, allow_none=True)
+    played = Integer(dump_only=True)
     created_at = fields.DateTime(dump_only=True)
 
 
 class OrderPostedSchema(Strict):
     order = fields.Nested(OrderSchema, dump_only=True)
-    played = fields.Integer(dump_only=True, metadata={
+    played = Integer(dump_only=True, metadata={
         "description": "entries the server played for standing orders right away"})
 
 
@@ -850,11 +876,11 @@ class ChannelCreateSchema(Strict):
 
 
 class ChannelSchema(Strict):
-    id = fields.Integer(dump_only=True)
+    id = Integer(dump_only=True)
     kind = fields.String(dump_only=True)
     target = fields.Dict(dump_only=True)
     status = fields.String(dump_only=True)
-    failures = fields.Integer(dump_only=True)
+    failures = Integer(dump_only=True)
     stopped_reason = fields.String(dump_only=True, allow_none=True)
     game = fields.String(dump_only=True, allow_none=True)
     secret = fields.String(dump_only=True, allow_none=True)
@@ -911,19 +937,19 @@ MAX_STREAM = 600
 
 
 class WaitQuerySchema(Strict):
-    after = fields.Integer(required=True, validate=validate.Range(min=-1, max=MAX_SEQ),
-                           metadata={"description": "the last seq the client knows (-1: none)"})
+    after = Integer(required=True, validate=validate.Range(min=-1, max=MAX_SEQ),
+                    metadata={"description": "the last seq the client knows (-1: none)"})
     status = fields.String(load_default=None,
                            validate=validate.OneOf(["open", "playing", "over"]),
                            metadata={"description": "the status the client knows: a change "
                                                     "of status answers too (a game starts)"})
-    timeout = fields.Float(load_default=25.0, validate=validate.Range(min=0, max=MAX_WAIT),
-                           metadata={"description": f"seconds to wait, at most {MAX_WAIT}"})
+    timeout = Float(load_default=25.0, validate=validate.Range(min=0, max=MAX_WAIT),
+                    metadata={"description": f"seconds to wait, at most {MAX_WAIT}"})
 
 
 class EventsQuerySchema(Strict):
-    timeout = fields.Float(load_default=120.0, validate=validate.Range(min=1, max=MAX_STREAM),
-                           metadata={"description": "seconds before the server ends the "
+    timeout = Float(load_default=120.0, validate=validate.Range(min=1, max=MAX_STREAM),
+                    metadata={"description": "seconds before the server ends the "
                                                     "stream (EventSource reconnects by "
                                                     f"itself); at most {MAX_STREAM}"})
 
@@ -933,7 +959,7 @@ class PublicHeadSchema(Strict):
 
     game = fields.String(dump_only=True)
     status = fields.String(dump_only=True, metadata={"description": "open, playing or over"})
-    seq = fields.Integer(dump_only=True, metadata={"description": "the last entry's seq "
+    seq = Integer(dump_only=True, metadata={"description": "the last entry's seq "
                                                    "(-1: none yet)"})
     head = fields.String(dump_only=True, allow_none=True,
                          metadata={"description": "the last entry's hash (the genesis hash "
@@ -941,7 +967,7 @@ class PublicHeadSchema(Strict):
     to_act = fields.List(fields.String(), dump_only=True,
                          metadata={"description": "the seats that owe a move"})
     result = fields.Dict(dump_only=True, allow_none=True)
-    seats_taken = fields.Integer(dump_only=True)
+    seats_taken = Integer(dump_only=True)
 
 
 class WaitSchema(PublicHeadSchema):
@@ -975,7 +1001,7 @@ class DeviceSchema(Schema):
     label = ma.fields.String(dump_only=True)
     device_key = ma.fields.String(dump_only=True)
     fingerprint = ma.fields.String(dump_only=True)
-    not_after = ma.fields.Integer(dump_only=True)
+    not_after = Integer(dump_only=True)
     created_at = ma.fields.DateTime(dump_only=True)
     ended = ma.fields.Boolean(dump_only=True)
     delegation = ma.fields.Dict(dump_only=True)
@@ -994,7 +1020,7 @@ class RevokedSchema(Schema):
 
 
 class DeviceLinkSchema(Schema):
-    id = ma.fields.Integer(dump_only=True)
+    id = Integer(dump_only=True)
     label = ma.fields.String(dump_only=True)
     expires_at = ma.fields.DateTime(dump_only=True)
     status = ma.fields.String(dump_only=True, metadata={
@@ -1030,7 +1056,7 @@ class LinkSchema(Schema):
 
 class SessionSchema(Schema):
     player = ma.fields.String(dump_only=True)
-    expires_in = ma.fields.Integer(dump_only=True, metadata={
+    expires_in = Integer(dump_only=True, metadata={
         "description": "seconds the session cookie lasts (PBEM_SESSION_HOURS)"})
 
 
@@ -1057,7 +1083,7 @@ class CheckAnswerSchema(Schema):
     changes = fields.List(fields.String(), dump_only=True)
     next = fields.Dict(keys=fields.String(), values=fields.String(), dump_only=True)
     summary = fields.String(dump_only=True)
-    next_seq = fields.Integer(dump_only=True)
+    next_seq = Integer(dump_only=True)
     prev = fields.String(dump_only=True, allow_none=True)
 
 

@@ -3,6 +3,7 @@
 
 import hashlib
 import logging
+import re
 
 from flask import make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
@@ -497,10 +498,12 @@ def _step_arg(values):
     raw = values.get("step")
     if raw == "goto":
         raw = values.get("goto")
-    try:
-        return int(raw) if raw not in (None, "") else None
-    except (TypeError, ValueError):
+    if raw in (None, ""):
+        return None
+    # ASCII digits only: int() would also read "٣", "３", "1_0" and " 3"
+    if not isinstance(raw, str) or not re.fullmatch(r"-?[0-9]{1,9}", raw):
         fail(400, "bad_step", "the move number must be a whole number")
+    return int(raw)
 
 
 def _stepper(doc, step, archive_text=None, game=None):

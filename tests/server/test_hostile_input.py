@@ -259,3 +259,34 @@ def test_a_signature_with_trailing_white_space_is_refused(make_player, tail):
     archive = ann.get(f"/api/games/{game_id}/archive").get_json()
     from shared.archive import verify_archive
     assert verify_archive(archive)["entries"] == 1
+
+
+# a number's text in a query string: other scripts' digits, full-width digits, digits with
+# "_" or spaces, which Python's int() and float() read as numbers all the same
+FOREIGN_NUMBERS = ["\u0663", "\u06f3", "\uff13", "1_0", " 3", "3 ", "+3", "\U0001d7d1"]
+
+
+@pytest.mark.parametrize("text", FOREIGN_NUMBERS)
+def test_a_number_in_a_query_is_read_only_in_ascii_digits(make_player, text):
+    """`/wait?after=٣` was read as after=3 (by the Flask handlers and the push process
+    alike, which share the schema): every number of a query string is now refused, as a
+    JSON 400 naming the field, unless it is written in ASCII digits."""
+    from urllib.parse import quote
+    game_id, (ann, bob) = start_pig(make_player)
+    q = quote(text)
+    for path, field in [(f"/api/games/{game_id}/wait?after={q}&timeout=0", "after"),
+                        (f"/api/games/{game_id}/wait?after=0&timeout={q}", "timeout"),
+                        (f"/api/games/{game_id}/events?timeout={q}", "timeout"),
+                        (f"/api/games/{game_id}/log?since={q}", "since"),
+                        (f"/api/games/{game_id}/log?limit={q}", "limit"),
+                        (f"/api/games?limit={q}", "limit"),
+                        (f"/api/games/{game_id}/messages?since={q}", "since")]:
+        r = ann.get(path, signed=False)
+        error = assert_json_4xx(r, 400)
+        assert error["code"] == "malformed", (path, error)
+        assert field in json.dumps(error["details"]), (path, error)
+    # the same numbers in ASCII digits are read
+    assert ann.get(f"/api/games/{game_id}/wait?after=3&timeout=0", signed=False) \
+        .status_code == 200
+    assert ann.get(f"/api/games/{game_id}/log?since=0", signed=False).status_code == 200
+

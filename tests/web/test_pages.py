@@ -366,6 +366,11 @@ def test_the_archive_of_a_finished_game_steps_and_verifies(client, make_player):
     assert f"Move {total} of {total}" in client.get(f"/archive/{game_id}?step=99999") \
         .get_data(as_text=True)
     assert client.get(f"/archive/{game_id}?step=x").status_code == 400
+    # other scripts' digits are not a move number either (int() would read "\u0661" as 1)
+    for odd in ("%D9%A1", "%EF%BC%91", "1_0", "%201"):
+        refused = client.get(f"/archive/{game_id}?step={odd}")
+        assert refused.status_code == 400, odd
+        assert "whole number" in refused.get_data(as_text=True)
     listing = client.get("/archive").get_data(as_text=True)
     assert f"/archive/{game_id}" in listing
 
