@@ -34,12 +34,11 @@ MISS_REASONS = [
     ("wake-up after a move", "postgres", "each push worker's pool has 10 connections: with "
                                          "5,000 waiters renewing, long polls queued 30 s for a "
                                          "connection (24,474 QueuePool timeouts in the log)"),
-    ("move POST throughput with / without", "", "the web workers are CPU-bound (1.5-1.7 of "
-                                                "2 cores) and the push process's 0.4 ms of "
-                                                "CPU per move (h11 parsing 200 renewals a "
-                                                "second, the SQLite watcher reading the 5,000 "
-                                                "heads 10 times a second) runs on the same "
-                                                "cores (the CPU row; py-spy)"),
+    ("move POST throughput with / without", "",
+     "the web workers are CPU-bound (1.7 of 2 cores) and the push process takes 0.3-0.4 ms of "
+     "CPU per move beside them, mostly for 200 renewals a second (h11, the head read on its "
+     "reader thread, the answer); five runs of this code on this machine gave 0.85-0.93 "
+     "(the CPU row; py-spy; bench/ANALYSIS.md)"),
     ("due notices drained", "", "smtplib's four round trips a mail (no pipelining) and the "
                                 "sink's own CPU on the same two cores"),
     ("bytes stored per move", "", "a signed entry's text is ~600 B before the row, index and "
