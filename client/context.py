@@ -4,7 +4,7 @@ Exit codes: 0 success, 1 refused or invalid, 2 usage (a wrong option,
 argument or server URL), 3 ``pbem wait`` timed out, 4 the server could not
 be reached (nothing was sent), 5 ``pbem verify``: a verified prefix of a game,
 not a whole one.  Errors are one sentence on stderr;
-``--debug`` shows tracebacks.  Heavy modules (requests, cryptography, the
+``--debug`` shows tracebacks.  Heavy modules (http.client, PyNaCl, the
 game engines) are imported only by the commands that need them.
 """
 
