@@ -13,6 +13,46 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def nginx_config(folder, web_port, push_port, listen_port):
+    """deploy/nginx.conf (the shipped site, as is) on ``listen_port``, its upstreams the
+    given web and push ports, inside a main configuration that keeps everything in
+    ``folder``: the path of that main file, for ``nginx -c PATH -p folder``.
+
+    The upstreams are replaced in one pass: replacing 5000 first and then 5001 would also
+    rewrite a web port that begins with 5001 (50013 became "<push port>3")."""
+    import re
+    folder = Path(folder)
+    ports = {"5000": web_port, "5001": push_port}
+    site = re.sub(r"127\.0\.0\.1:(500[01])\b", lambda m: f"127.0.0.1:{ports[m.group(1)]}",
+                  (ROOT / "deploy" / "nginx.conf").read_text())
+    site, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{listen_port};", site)
+    assert n == 1, "deploy/nginx.conf listens on port 80 once"
+    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / sub).mkdir(exist_ok=True)
+    # nginx started by root runs its workers as nobody, who cannot write a body bigger than
+    # its buffer to the test's private temporary folder
+    user = "user root;" if os.geteuid() == 0 else ""
+    main = folder / "nginx.conf"
+    main.write_text(f"""
+{user}
+daemon off;
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+{site}
+}}
+""")
+    return main
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -258,40 +258,13 @@ def front(tmp_path_factory):
     free port that is not 80; yields (front URL, deployment)."""
     if NGINX is None:
         pytest.skip("needs nginx (Debian: apt-get install nginx-light)")
-    from tests.liveserver import ROOT, ProcfileDeployment, free_port
+    from tests.liveserver import ProcfileDeployment, free_port, nginx_config
     tmp = tmp_path_factory.mktemp("front")
     url, cleanup = database_url(tmp)
     deploy = ProcfileDeployment(url, tmp / "instance", log=tmp / "server.log",
                                 extra_env={"PBEM_PROXY_HOPS": "1"})
     port = free_port()
-    conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    conf = conf.replace("127.0.0.1:5000", f"127.0.0.1:{deploy.port}")
-    conf = conf.replace("127.0.0.1:5001", f"127.0.0.1:{deploy.push_port}")
-    conf, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", conf)
-    assert n == 1
-    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (tmp / sub).mkdir()
-    main = tmp / "nginx.conf"
-    # nginx started by root runs its workers as nobody, who cannot write a body bigger than
-    # its buffer to the test's private temporary folder
-    user = "user root;" if os.geteuid() == 0 else ""
-    main.write_text(f"""
-{user}
-daemon off;
-worker_processes 1;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-{conf}
-}}
-""")
+    main = nginx_config(tmp, deploy.port, deploy.push_port, port)
     proxy = None
     try:
         deploy.start()

@@ -24,7 +24,7 @@ import requests
 
 from tests.client.conftest import Player
 from tests.conftest import database_url
-from tests.liveserver import ROOT, ProcfileDeployment, free_port
+from tests.liveserver import ROOT, ProcfileDeployment, free_port, nginx_config
 
 # end-to-end: starts real server processes (left out of the default run)
 pytestmark = pytest.mark.e2e
@@ -192,31 +192,8 @@ def test_pbem_wait_on_the_web_url_follows_the_announced_push_url(deployment, tmp
 @pytest.mark.skipif(NGINX is None, reason="needs nginx (Debian: apt-get install nginx-light)")
 def test_behind_the_documented_nginx_front_one_url_serves_moves_and_waiters(deployment,
                                                                              tmp_path):
-    conf = (ROOT / "deploy" / "nginx.conf").read_text()
     port = free_port()
-    conf = conf.replace("127.0.0.1:5000", f"127.0.0.1:{deployment.port}")
-    conf = conf.replace("127.0.0.1:5001", f"127.0.0.1:{deployment.push_port}")
-    conf, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", conf)
-    assert n == 1
-    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (tmp_path / sub).mkdir()
-    main = tmp_path / "nginx.conf"
-    main.write_text(f"""
-daemon off;
-worker_processes 1;
-pid {tmp_path}/nginx.pid;
-error_log {tmp_path}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp_path}/body;
-    proxy_temp_path {tmp_path}/proxy;
-    fastcgi_temp_path {tmp_path}/fastcgi;
-    uwsgi_temp_path {tmp_path}/uwsgi;
-    scgi_temp_path {tmp_path}/scgi;
-{conf}
-}}
-""")
+    main = nginx_config(tmp_path, deployment.port, deployment.push_port, port)
     proxy = subprocess.Popen([NGINX, "-c", str(main), "-p", str(tmp_path)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              start_new_session=True)
@@ -292,3 +269,12 @@ def test_a_push_worker_on_postgresql_queues_for_a_fixed_pool(monkeypatch):
     app = create_app({"SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
         assert (db.engine.pool.size(), db.engine.pool._max_overflow) == (5, 10)
+
+
+@pytest.mark.parametrize("web, push", [(50013, 33107), (33107, 50009), (5001, 5000)])
+def test_the_test_nginx_site_takes_any_pair_of_free_ports(tmp_path, web, push):
+    """The tests behind nginx failed when the free web port began with 5001: replacing the
+    site's 5000 and then its 5001 rewrote it too ("invalid port in upstream 331073")."""
+    text = nginx_config(tmp_path, web, push, 40000).read_text()
+    ports = re.findall(r"127\.0\.0\.1:(\d+)", text)
+    assert set(ports) == {str(web), str(push), "40000"}, ports
