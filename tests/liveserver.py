@@ -13,20 +13,10 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def nginx_config(folder, web_port, push_port, listen_port):
-    """deploy/nginx.conf (the shipped site, as is) on ``listen_port``, its upstreams the
-    given web and push ports, inside a main configuration that keeps everything in
-    ``folder``: the path of that main file, for ``nginx -c PATH -p folder``.
-
-    The upstreams are replaced in one pass: replacing 5000 first and then 5001 would also
-    rewrite a web port that begins with 5001 (50013 became "<push port>3")."""
-    import re
+def nginx_main(folder, site, connections=256):
+    """A main nginx configuration holding ``site`` (the text of an ``http`` block) that
+    keeps everything in ``folder``: the path of that file, for ``nginx -c PATH -p folder``."""
     folder = Path(folder)
-    ports = {"5000": web_port, "5001": push_port}
-    site = re.sub(r"127\.0\.0\.1:(500[01])\b", lambda m: f"127.0.0.1:{ports[m.group(1)]}",
-                  (ROOT / "deploy" / "nginx.conf").read_text())
-    site, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{listen_port};", site)
-    assert n == 1, "deploy/nginx.conf listens on port 80 once"
     for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (folder / sub).mkdir(exist_ok=True)
     # nginx started by root runs its workers as nobody, who cannot write a body bigger than
@@ -39,7 +29,7 @@ daemon off;
 worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
-events {{ worker_connections 256; }}
+events {{ worker_connections {connections}; }}
 http {{
     access_log off;
     client_body_temp_path {folder}/body;
@@ -51,6 +41,21 @@ http {{
 }}
 """)
     return main
+
+
+def nginx_config(folder, web_port, push_port, listen_port):
+    """deploy/nginx.conf (the shipped site, as is) on ``listen_port``, its upstreams the
+    given web and push ports, in a main file of :func:`nginx_main` in ``folder``.
+
+    The upstreams are replaced in one pass: replacing 5000 first and then 5001 would also
+    rewrite a web port that begins with 5001 (50013 became "<push port>3")."""
+    import re
+    ports = {"5000": web_port, "5001": push_port}
+    site = re.sub(r"127\.0\.0\.1:(500[01])\b", lambda m: f"127.0.0.1:{ports[m.group(1)]}",
+                  (ROOT / "deploy" / "nginx.conf").read_text())
+    site, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{listen_port};", site)
+    assert n == 1, "deploy/nginx.conf listens on port 80 once"
+    return nginx_main(folder, site)
 
 
 def free_port():

@@ -24,7 +24,7 @@ import requests
 
 from tests.conftest import database_url
 from tests.figures import record
-from tests.liveserver import LiveServer, free_port
+from tests.liveserver import LiveServer, free_port, nginx_main
 
 pytestmark = pytest.mark.slow
 
@@ -33,19 +33,8 @@ FIGURES = {}
 NGINX = shutil.which("nginx") or next(
     (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.path.exists(p)), None)
 
-NGINX_CONF = """
-daemon off;
-worker_processes 1;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    client_body_temp_path {dir}/body;
-    proxy_temp_path {dir}/proxy;
-    fastcgi_temp_path {dir}/fastcgi;
-    uwsgi_temp_path {dir}/uwsgi;
-    scgi_temp_path {dir}/scgi;
+# the site in front of the server: buffers each request whole, drops clients slower than 10 s
+NGINX_SITE = """
     client_header_timeout 10s;
     client_body_timeout 10s;
     client_max_body_size 64k;
@@ -59,7 +48,6 @@ http {{
             proxy_set_header Host $host;
         }}
     }}
-}}
 """
 
 
@@ -132,10 +120,8 @@ def test_a_buffering_proxy_in_front_keeps_slow_clients_from_starving_the_workers
         server.start()
         alone = under_attack(server.port, server.url)
         port = free_port()
-        conf = tmp_path / "nginx.conf"
-        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (tmp_path / sub).mkdir()
-        conf.write_text(NGINX_CONF.format(dir=tmp_path, port=port, upstream=server.port))
+        conf = nginx_main(tmp_path, NGINX_SITE.format(port=port, upstream=server.port),
+                          connections=1024)
         proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                  start_new_session=True)
