@@ -16,7 +16,6 @@ Layout (every file written atomically, mode 0600; the directory 0700)::
 import json
 import os
 import re
-import secrets
 
 
 class HomeError(Exception):
@@ -47,7 +46,7 @@ def _temporary(directory):
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
         | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        tmp = os.path.join(directory, f".tmp-{secrets.token_hex(6)}")
+        tmp = os.path.join(directory, f".tmp-{os.urandom(6).hex()}")
         try:
             return os.open(tmp, flags, 0o600), tmp
         except FileExistsError:
@@ -161,7 +160,7 @@ class Home:
                             "a delegated key and registers no player; use another --home")
         if dry:
             return None
-        return self.save_key(secrets.token_bytes(32))
+        return self.save_key(os.urandom(32))
 
     def save_key(self, key):
         """Write ``key`` (32 private bytes) as this home's main key (mode 0600)."""

@@ -1,6 +1,6 @@
 """Signing requests and moves with a player's Ed25519 key."""
 
-import secrets
+import os
 import time
 
 from shared.envelope import EnvelopeError, make_envelope, request_message, sign, sign_envelope
@@ -9,7 +9,7 @@ from shared.envelope import EnvelopeError, make_envelope, request_message, sign,
 def request_headers(private_key, name, method, path, body=b"", ts=None, nonce=None):
     """The four X-Pbem-* headers that prove the caller holds ``private_key``."""
     ts = str(int(time.time()) if ts is None else ts)
-    nonce = nonce or secrets.token_hex(12)
+    nonce = nonce or os.urandom(12).hex()
     sig = sign(private_key, request_message(method, path, ts, nonce, body))
     headers = {"X-Pbem-Player": name, "X-Pbem-Timestamp": ts, "X-Pbem-Nonce": nonce,
                "X-Pbem-Signature": sig}
@@ -30,7 +30,7 @@ def signed_move(private_key, game, seq, prev, seat, move, ts=None, nonce=None):
         raise EnvelopeError(f"this home's device key ({delegation['label']!r}) may no longer "
                             "move: its delegation ended; ask your main home for a new one "
                             "(pbem device add)", "delegation_expired")
-    env = make_envelope(game, seq, prev, seat, move, nonce or secrets.token_hex(12), ts,
+    env = make_envelope(game, seq, prev, seat, move, nonce or os.urandom(12).hex(), ts,
                         delegation=delegation)
     text, sig = sign_envelope(private_key, env)
     return {"envelope": text, "signature": sig}

@@ -316,16 +316,58 @@ def _nacl():
     return nacl.signing, nacl.exceptions
 
 
+_sodium = None
+
+
+def _lib():
+    """libsodium's functions through PyNaCl's own compiled binding (``nacl._sodium``),
+    initialised once.  PyNaCl's Python layer (``nacl.bindings`` imports every primitive's
+    wrapper, ``nacl.signing`` its encoders) costs a ``pbem`` command ~8 ms of imports for
+    three calls; None when this PyNaCl has no such binding, and the public API is used."""
+    global _sodium
+    if _sodium is None:
+        try:
+            from nacl._sodium import ffi, lib
+            if lib.sodium_init() < 0:  # pragma: no cover - libsodium could not start
+                raise ImportError("sodium_init failed")
+            lib.crypto_sign, lib.crypto_sign_open, lib.crypto_sign_seed_keypair  # noqa: B018
+            _sodium = (ffi, lib)
+        except (ImportError, AttributeError):  # pragma: no cover - another PyNaCl layout
+            _sodium = False
+    return _sodium or None
+
+
+def _keypair(seed):
+    """(public key, libsodium's 64-byte secret key) of a 32-byte seed."""
+    ffi, lib = _lib()
+    pk = ffi.new("unsigned char[]", 32)
+    sk = ffi.new("unsigned char[]", 64)
+    if len(seed) != 32 or lib.crypto_sign_seed_keypair(pk, sk, seed) != 0:
+        raise ValueError("an Ed25519 private key is 32 bytes")
+    return pk, sk
+
+
 def public_key_hex(private_key_bytes):
     """The hex public key of a raw 32-byte Ed25519 private key."""
-    signing, _ = _nacl()
-    return signing.SigningKey(bytes(private_key_bytes)).verify_key.encode().hex()
+    if _lib() is None:  # pragma: no cover
+        signing, _ = _nacl()
+        return signing.SigningKey(bytes(private_key_bytes)).verify_key.encode().hex()
+    ffi, _ = _lib()
+    pk, _ = _keypair(bytes(private_key_bytes))
+    return ffi.buffer(pk, 32)[:].hex()
 
 
 def sign(private_key_bytes, message):
     """Ed25519 signature of ``message`` as hex."""
-    signing, _ = _nacl()
-    return signing.SigningKey(bytes(private_key_bytes)).sign(bytes(message)).signature.hex()
+    if _lib() is None:  # pragma: no cover
+        signing, _ = _nacl()
+        return signing.SigningKey(bytes(private_key_bytes)).sign(bytes(message)).signature.hex()
+    ffi, lib = _lib()
+    _, sk = _keypair(bytes(private_key_bytes))
+    message = bytes(message)
+    signed = ffi.new("unsigned char[]", len(message) + 64)  # the signature, then the message
+    lib.crypto_sign(signed, ffi.new("unsigned long long *"), message, len(message), sk)
+    return ffi.buffer(signed, 64)[:].hex()
 
 
 _pubkey_cache = {}
@@ -333,21 +375,33 @@ _pubkey_cache = {}
 
 def verify(public_key_hex_, message, signature_hex):
     """True when ``signature_hex`` is a valid signature of ``message``."""
-    signing, exceptions = _nacl()
+    if not isinstance(public_key_hex_, str) or not isinstance(signature_hex, str):
+        return False
+    try:
+        raw = bytes.fromhex(public_key_hex_)
+        sig = bytes.fromhex(signature_hex)
+        message = bytes(message)
+    except (ValueError, TypeError):
+        return False
+    if len(raw) != 32 or len(sig) != 64:
+        return False
+    sodium = _lib()
+    if sodium is not None:
+        # the check PyNaCl's VerifyKey.verify makes: crypto_sign_open of signature + message
+        ffi, lib = sodium
+        signed = sig + message
+        out = ffi.new("unsigned char[]", len(signed))
+        return lib.crypto_sign_open(out, ffi.new("unsigned long long *"), signed, len(signed),
+                                    raw) == 0
+    signing, exceptions = _nacl()  # pragma: no cover - another PyNaCl layout
     try:
         key = _pubkey_cache.get(public_key_hex_)
         if key is None:
-            raw = bytes.fromhex(public_key_hex_)
-            if len(raw) != 32:
-                return False
             key = signing.VerifyKey(raw)
             if len(_pubkey_cache) > 10000:
                 _pubkey_cache.clear()
             _pubkey_cache[public_key_hex_] = key
-        sig = bytes.fromhex(signature_hex)
-        if len(sig) != 64:
-            return False
-        key.verify(bytes(message), sig)
+        key.verify(message, sig)
         return True
     except (exceptions.CryptoError, ValueError, TypeError):
         return False
