@@ -49,10 +49,10 @@ MISS_REASONS = [
                                             "connection and commit ~20-25% (cProfile)"),
     ("1000 games / 8 games", "", "one snapshot SELECT per game out of the worker's state cache; "
                                  "no consistent direction over runs"),
-    ("pbem play /", "", "28 ms of imports beyond --help's (http.client 13.6 ms with the "
-                        "email.parser and ssl it imports itself, secrets 4.8, PyNaCl 5.2): the "
-                        "target leaves 0.2 x --help + the round trip, ~15 ms on a quiet "
-                        "machine, for all of it (python -X importtime; bench/ANALYSIS.md)"),
+    ("pbem play /", "", "the imports beyond --help's, most of them http.client's own "
+                        "(the email package and ssl, ~18-30 ms by load) and hashlib's "
+                        "OpenSSL ~4 ms; PyNaCl (now its compiled binding only, 1.5 ms), "
+                        "secrets and idna are gone (python -X importtime; bench/ANALYSIS.md)"),
     ("pbem show", "", "a loaded machine; see the importtime note of this run"),
     ("zarahemla / stone_age", "", "Stone Age lists every legal move as text at each ply "
                                   "(legal_texts ~13% and the figure moves ~8% of its random "
