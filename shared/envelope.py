@@ -349,28 +349,27 @@ def _keypair(seed):
 
 def public_key_hex(private_key_bytes):
     """The hex public key of a raw 32-byte Ed25519 private key."""
-    if _lib() is None:  # pragma: no cover
+    sodium = _lib()
+    if sodium is None:  # pragma: no cover - another PyNaCl layout
         signing, _ = _nacl()
         return signing.SigningKey(bytes(private_key_bytes)).verify_key.encode().hex()
-    ffi, _ = _lib()
+    ffi, _ = sodium
     pk, _ = _keypair(bytes(private_key_bytes))
     return ffi.buffer(pk, 32)[:].hex()
 
 
 def sign(private_key_bytes, message):
     """Ed25519 signature of ``message`` as hex."""
-    if _lib() is None:  # pragma: no cover
+    sodium = _lib()
+    if sodium is None:  # pragma: no cover - another PyNaCl layout
         signing, _ = _nacl()
         return signing.SigningKey(bytes(private_key_bytes)).sign(bytes(message)).signature.hex()
-    ffi, lib = _lib()
+    ffi, lib = sodium
     _, sk = _keypair(bytes(private_key_bytes))
     message = bytes(message)
     signed = ffi.new("unsigned char[]", len(message) + 64)  # the signature, then the message
     lib.crypto_sign(signed, ffi.new("unsigned long long *"), message, len(message), sk)
     return ffi.buffer(signed, 64)[:].hex()
-
-
-_pubkey_cache = {}
 
 
 def verify(public_key_hex_, message, signature_hex):
@@ -395,13 +394,7 @@ def verify(public_key_hex_, message, signature_hex):
                                     raw) == 0
     signing, exceptions = _nacl()  # pragma: no cover - another PyNaCl layout
     try:
-        key = _pubkey_cache.get(public_key_hex_)
-        if key is None:
-            key = signing.VerifyKey(raw)
-            if len(_pubkey_cache) > 10000:
-                _pubkey_cache.clear()
-            _pubkey_cache[public_key_hex_] = key
-        key.verify(message, sig)
+        signing.VerifyKey(raw).verify(message, sig)
         return True
     except (exceptions.CryptoError, ValueError, TypeError):
         return False
