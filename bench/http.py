@@ -246,6 +246,15 @@ def _inprocess(run, section, url, n, http_rps):
     run.add(section, "in-process move POST, ms of CPU (median of blocks of 50; fastest "
                      "block)", f"{d['cpu_ms']:.2f} ms ({d['cpu_ms_min']:.2f} ms)",
             f"<= {INPROC_TARGET[backend]} ms", d["cpu_ms"] <= INPROC_TARGET[backend])
+    r = d["renders"]
+    if r["per_view"] > 0:   # the control: GET /view renders its board, and the count sees it
+        run.add(section, "text boards rendered per move answer (POST ?answer=view, signed "
+                         "as pbem play signs)",
+                f"{r['per_move']:.2f} per move over {r['moves']} moves (GET /view, which "
+                f"shows the board: {r['per_view']:.0f} each)", "0", r["per_move"] == 0)
+    else:
+        run.unavailable(section, "text boards rendered per move answer",
+                        "the count saw no render in GET /view either")
     run.note(section, f"The {len(d['statements'])} SQL statements of one move POST on "
              f"{section.split()[-1]}, with the server function that issued each:\n"
              + "\n".join(f"  {i:2d}. {stmt}\n      <- {caller}"

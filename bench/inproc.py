@@ -69,7 +69,7 @@ def main(url, n):
         names.append(name)
     game = signed(names[0], keys["north"], "POST", "/api/games", {"type": "pig", "seats": 2})
     game = signed(names[1], keys["east"], "POST", f"/api/games/{game['id']}/join", {})
-    chain, _ = hold_chain(game["id"], game["head"], 0, n + 50, keys)
+    chain, _ = hold_chain(game["id"], game["head"], 0, n + 50 + 20, keys)
 
     def post(item):
         _, path, body = item
@@ -110,6 +110,7 @@ def main(url, n):
     rows = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:10]
     top = [f"{tt / total:6.1%}  {func[2]} ({'/'.join(func[0].split('/')[-2:])}:{func[1]})"
            for func, (cc, nc, tt, ct, callers) in rows]
+    renders = _renders(client, chain[50 + n:], names, keys, game["id"])
     stages = {}
     per = n - half
     for func, (_cc, _nc, _tt, ct, _callers) in stats.stats.items():
@@ -122,7 +123,44 @@ def main(url, n):
                       "health_cpu_ms": _median(health) * 1000,
                       "sql": sql, "commits": commits, "top": top,
                       "profiled_ms": total / per * 1000, "statements": statements,
-                      "stages": {k: round(v, 3) for k, v in stages.items()}}))
+                      "stages": {k: round(v, 3) for k, v in stages.items()},
+                      "renders": renders}))
+
+
+def _renders(client, chain, names, keys, game_id):
+    """Text boards rendered (calls of the game's ``render``, counted by cProfile) per move
+    POST with ``?answer=view``, signed by the mover as ``pbem play`` signs it, and per
+    ``GET /view`` (which renders one: the control that shows the count sees a render)."""
+    from client.signing import request_headers
+    seat_name = {"north": names[0], "east": names[1]}
+    prof = cProfile.Profile()
+    moves = 0
+    for _, path, body in chain:
+        seat = json.loads(json.loads(body)["envelope"])["seat"]
+        target = path + "?answer=view"
+        h = request_headers(keys[seat], seat_name[seat], "POST", target, body.encode())
+        prof.enable()
+        r = client.post(target, data=body, headers=h, content_type="application/json")
+        prof.disable()
+        assert r.status_code == 201 and "view" in r.get_json(), r.get_json()
+        moves += 1
+    posted = _calls(prof, "render")
+    prof = cProfile.Profile()
+    gets = 5
+    for _ in range(gets):
+        h = request_headers(keys["north"], names[0], "GET", f"/api/games/{game_id}/view", b"")
+        prof.enable()
+        r = client.get(f"/api/games/{game_id}/view", headers=h)
+        prof.disable()
+        assert r.status_code == 200 and r.get_json().get("board"), r.get_json()
+    return {"moves": moves, "per_move": posted / moves, "per_view": _calls(prof, "render") / gets}
+
+
+def _calls(prof, name):
+    """Calls of the rules' functions called ``name`` (shared/, the test fixtures' games)."""
+    stats = pstats.Stats(prof)
+    return sum(nc for (f, _l, fn), (_cc, nc, _tt, _ct, _c) in stats.stats.items()
+               if fn == name and ("/shared/" in f or "/fixtures/" in f))
 
 
 def _median(values):

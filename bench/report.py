@@ -20,10 +20,12 @@ MISS_REASONS = [
                                    "Python client capped it near 350-600/s, while a move costs "
                                    "a signature check, the rules and a commit (~0.8 ms of CPU "
                                    "in process, the in-process row) on the same two cores"),
-    ("worker RSS", "", "on PostgreSQL the driver: psycopg's binary wheel costs a worker 9.0 MB "
-                       "(its own libpq, OpenSSL and Kerberos, and 77 modules) where SQLite's "
-                       "costs under 1 MB; the rest is SQLAlchemy ~19.5 MB, the interpreter "
-                       "and gunicorn ~22, Flask ~9 (bench/ANALYSIS.md, Web worker memory)"),
+    ("worker RSS", "", "on PostgreSQL the driver: `import psycopg` adds 9.1 MB to a worker "
+                       "(8.5 MB with its pure-Python build on the system's libpq: its 77 "
+                       "modules, not the wheel's libraries) where SQLite's costs under 1 MB; "
+                       "psycopg2 built on the system's libpq adds 4.4 MB, which would still "
+                       "leave ~81 MB beside a second driver for the push process's LISTEN "
+                       "(bench/ANALYSIS.md, Web worker memory)"),
     ("memory per waiter", "", "a waiter is a whole WSGI request parked in a gevent greenlet "
                               "(environ, Flask contexts, gunicorn's parser and buffers, the "
                               "greenlet's saved C stack); a bare /wait server would be needed"),
@@ -37,8 +39,9 @@ MISS_REASONS = [
     ("move POST throughput with / without", "",
      "the web workers are CPU-bound (1.7 of 2 cores) and the push process takes 0.3-0.4 ms of "
      "CPU per move beside them, mostly for 200 renewals a second (h11, the head read on its "
-     "reader thread, the answer); five runs of this code on this machine gave 0.85-0.93 "
-     "(the CPU row; py-spy; bench/ANALYSIS.md)"),
+     "reader thread, the answer); the figure follows the machine's load: on a quiet machine "
+     "this code gave 0.89-0.94 in seven runs of the push section, 0.66-0.85 in full runs at "
+     "load 3-4 (the CPU row; py-spy; bench/ANALYSIS.md)"),
     ("due notices drained", "", "smtplib's four round trips a mail (no pipelining) and the "
                                 "sink's own CPU on the same two cores"),
     ("bytes stored per move", "", "a signed entry's text is ~600 B before the row, index and "
@@ -49,10 +52,12 @@ MISS_REASONS = [
                                             "connection and commit ~20-25% (cProfile)"),
     ("1000 games / 8 games", "", "one snapshot SELECT per game out of the worker's state cache; "
                                  "no consistent direction over runs"),
-    ("pbem play /", "", "the imports beyond --help's, most of them http.client's own "
-                        "(the email package and ssl, ~18-30 ms by load) and hashlib's "
-                        "OpenSSL ~4 ms; PyNaCl (now its compiled binding only, 1.5 ms), "
-                        "secrets and idna are gone (python -X importtime; bench/ANALYSIS.md)"),
+    ("pbem play /", "", "what play imports beyond --help: 21 ms (importtime) in 65 modules, "
+                        "http.client 13.6 ms of it (the email package and ssl's enums, both "
+                        "imported by http.client itself) and _hashlib 2.2; then the home's two "
+                        "fsyncs ~2 ms (cProfile); under the target would take an HTTP client "
+                        "other than the standard library's (h11 alone imports in 13 ms) "
+                        "(bench/ANALYSIS.md)"),
     ("pbem show", "", "a loaded machine; see the importtime note of this run"),
     ("zarahemla / stone_age", "", "Stone Age lists every legal move as text at each ply "
                                   "(legal_texts ~13% and the figure moves ~8% of its random "
