@@ -26,22 +26,11 @@ MISS_REASONS = [
                        "psycopg2 built on the system's libpq adds 4.4 MB, which would still "
                        "leave ~81 MB beside a second driver for the push process's LISTEN "
                        "(bench/ANALYSIS.md, Web worker memory)"),
-    ("memory per waiter", "", "a waiter is a whole WSGI request parked in a gevent greenlet "
-                              "(environ, Flask contexts, gunicorn's parser and buffers, the "
-                              "greenlet's saved C stack); a bare /wait server would be needed"),
-    ("wake-up after a move", "sqlite", "not profiled yet: median 0.1 s but a tail of 10 s; "
-                                       "each of the 200 renewals a second reads the head with "
-                                       "a blocking sqlite3 call inside a gevent worker, which "
-                                       "stops every greenlet of that worker meanwhile"),
-    ("wake-up after a move", "postgres", "each push worker's pool has 10 connections: with "
-                                         "5,000 waiters renewing, long polls queued 30 s for a "
-                                         "connection (24,474 QueuePool timeouts in the log)"),
     ("move POST throughput with / without", "",
-     "the web workers are CPU-bound (1.7 of 2 cores) and the push process takes 0.3-0.4 ms of "
-     "CPU per move beside them, mostly for 200 renewals a second (h11, the head read on its "
-     "reader thread, the answer); the figure follows the machine's load: on a quiet machine "
-     "this code gave 0.89-0.94 in seven runs of the push section, 0.66-0.85 in full runs at "
-     "load 3-4 (the CPU row; py-spy; bench/ANALYSIS.md)"),
+     "the web workers are CPU-bound on SQLite (1.5-2.0 ms of CPU a move, by run) and share the "
+     "two cores with the push process (0.15-0.18 ms a move since its renewals park on the "
+     "watcher's heads, 0.23-0.30 before) and the bench's own waiters client (0.03-0.04 ms): "
+     "0.80-0.94 over this code's runs, by the machine's load (the CPU row; bench/ANALYSIS.md)"),
     ("due notices drained", "", "smtplib's four round trips a mail (no pipelining) and the "
                                 "sink's own CPU on the same two cores"),
     ("bytes stored per move", "", "a signed entry's text is ~600 B before the row, index and "

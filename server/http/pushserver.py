@@ -32,6 +32,7 @@ import asyncio
 import email.utils
 import logging
 import queue
+import re
 import resource
 import signal
 import threading
@@ -51,7 +52,7 @@ from ..web import security_headers
 from ..workers import push
 from .errors import BAD_CHARACTERS, ApiError, Blueprint, api, has_nul, http_error
 from .proxy import TrustedProxyFix
-from .schemas import EventsQuerySchema, WaitQuerySchema, WaitSchema
+from .schemas import MAX_SEQ, MAX_WAIT, EventsQuerySchema, WaitQuerySchema
 
 # SQLite's watcher: the last move's id, and the games that moved since an id (the primary key)
 _MOVES = Move.__table__
@@ -129,6 +130,7 @@ class LoopHub(push.Hub):
         self.limit = waiter_limit(app.config)
         self.by_game = {}      # game_id -> set of Waiter (the loop's; Hub.waiters is unused)
         self.cache = {}        # PostgreSQL: game_id -> (head, epoch, until)
+        self.settled = {}      # SQLite: game_id -> (head, until), see settled_head
         self.queued = {}       # game_id -> futures of the next read
         self.inflight = {}     # game_id -> futures of the read under way
         self.stale = set()     # games woken while their read was under way
@@ -166,14 +168,23 @@ class LoopHub(push.Hub):
 
     def _wake_all(self):
         self.cache.clear()
+        self.settled.clear()
         self.stale.update(self.inflight)
         for ws in self.by_game.values():
             for w in ws:
                 w.wake()
 
-    def _watched(self, heads):
+    def _watched(self, heads, moved=()):
         """SQLite: the heads of the games waited on, read after another connection
-        committed: wake the waiters whose head moved."""
+        committed (and the games that stored a move since the last read): wake the waiters
+        whose head moved."""
+        settled, until = self.settled, time.monotonic() + self.poll
+        for game_id in moved:
+            settled.pop(game_id, None)
+        for game_id, head in heads.items():
+            settled[game_id] = (head, until)
+        if len(settled) > push.HEADS_KEPT:
+            settled.clear()
         for game_id, head in heads.items():
             now = push.mark(head)
             for w in self.by_game.get(game_id, ()):
@@ -215,6 +226,21 @@ class LoopHub(push.Hub):
             self._listener.start()
 
     # heads --------------------------------------------------------------------------------
+    def settled_head(self, game_id):
+        """SQLite: the head of ``game_id`` as the watcher or a read last saw it, if that was
+        within ``poll`` seconds and no move of the game was seen since; else None.
+
+        It may miss what was committed since the watcher's last read (at most ``READ_GAP``
+        for a move, ``poll`` for a seat taken or a status), so only a request that then
+        waits reads it, and only to learn that it has nothing to answer yet: it is joined
+        before it reads, so the watcher's next read wakes it as it wakes every waiter.  A
+        renewal of a long poll then costs no read (bench/ANALYSIS.md, the push process's
+        CPU with 5,000 waiters)."""
+        entry = None if self.postgres else self.settled.get(game_id)
+        if entry is not None and time.monotonic() < entry[1]:
+            return entry[0]
+        return None
+
     async def public_head(self, game_id):
         """The public head of ``game_id``, from memory while it is known current, else read
         with the other heads asked for meanwhile.  Raises NotFound."""
@@ -247,10 +273,14 @@ class LoopHub(push.Hub):
         until = time.monotonic() + self.head_ttl
         keep = self.postgres and error is None and self.listening \
             and self.read_epoch is not None and self.read_epoch == self.epoch
+        settle = not self.postgres and error is None
+        until_settled = time.monotonic() + self.poll
         for game_id, futs in inflight.items():
             head = None if error else heads.get(game_id)
             if keep and head is not None and game_id not in stale:
                 self.cache[game_id] = (head, self.epoch, until)
+            if settle and head is not None:  # read after every post before this one
+                self.settled[game_id] = (head, until_settled)
             for fut in futs:
                 if fut.done():
                     continue
@@ -301,6 +331,8 @@ class LoopHub(push.Hub):
                         moved, top = self._moved_since(engine, mark)
                         games = [g for g in moved if g in self.by_game]
                     heads = self._read(engine, games) if games else {}
+                    if full:
+                        moved = ()
                 except Exception as exc:  # noqa: BLE001 - a locked database: next round
                     log.warning("push watcher: %s", exc)
                     heads = None
@@ -310,8 +342,8 @@ class LoopHub(push.Hub):
                         last_full = now
                     if seen is not None:
                         kept.update(heads)
-                    if heads:
-                        self.loop.call_soon_threadsafe(self._watched, heads)
+                    if heads or moved:
+                        self.loop.call_soon_threadsafe(self._watched, heads, moved)
             if batch is not None:
                 need = [g for g in batch if g not in kept]
                 try:
@@ -383,7 +415,6 @@ class PushServer:
         self.hold = app.config.get("PBEM_PUSH_HOLD")
         self.parser = Blueprint.ARGUMENTS_PARSER
         self.wait_schema, self.events_schema = WaitQuerySchema(), EventsQuerySchema()
-        self.answer_schema = WaitSchema()
         hops = app.config.get("PBEM_PROXY_HOPS")
         self.proxy = TrustedProxyFix(_remote_addr, int(hops),
                                      app.config.get("PBEM_TRUSTED_PROXIES")) \
@@ -469,7 +500,7 @@ class PushServer:
                                          "charset=utf-8"})
             if req.method not in ("GET", "HEAD"):
                 raise MethodNotAllowed(valid_methods=ALLOW.split(", "))
-            if has_nul(req):
+            if _may_hold_nul(event) and has_nul(req):
                 raise ApiError(400, *BAD_CHARACTERS)
             address = req.remote_addr or "?"
             game_id = parts[3]
@@ -498,7 +529,7 @@ class PushServer:
         return self.parser.parse(schema, req, location="query")
 
     async def wait(self, conn, req, game_id, address):
-        query = self._query(self.wait_schema, req)
+        query = plain_wait_query(req.query_string) or self._query(self.wait_schema, req)
         after, status = query["after"], query["status"]
         timeout = 0.0 if req.method == "HEAD" else self._held(query["timeout"])
         deadline = time.monotonic() + timeout
@@ -507,7 +538,9 @@ class PushServer:
         try:
             while True:
                 w.woken = False
-                head = await hub.public_head(game_id)
+                head = hub.settled_head(game_id) if timeout > 0 else None
+                if head is None or push.moved(head, after, status):
+                    head = await hub.public_head(game_id)  # news is answered as read now
                 w.known = push.mark(head)
                 changed = push.moved(head, after, status)
                 left = deadline - time.monotonic()
@@ -516,7 +549,7 @@ class PushServer:
                 await w.sleep(self.loop, left)
         finally:
             hub.leave(w, address)
-        conn.answer(*self.json(200, self.answer_schema.dump({**head, "changed": changed})))
+        conn.answer(*self.json(200, wait_answer(head, changed)))
 
     async def events(self, conn, req, game_id, address):
         query = self._query(self.events_schema, req)
@@ -552,6 +585,44 @@ class PushServer:
             hub.leave(w, address)
 
 
+#: a wait's query as the CLI, the pages and the bench send it: each of after, status and timeout
+#: at most once, ASCII digits without a leading zero, nothing percent-encoded
+_PLAIN_WAIT = re.compile(rb"(?:(?:after=(?P<after>-1|0|[1-9][0-9]{0,9})"
+                         rb"|status=(?P<status>open|playing|over)"
+                         rb"|timeout=(?P<timeout>(?:0|[1-9][0-9]{0,2})(?:\.[0-9]{1,3})?))"
+                         rb"(?:&|\Z))+\Z")
+
+
+def plain_wait_query(raw):
+    """The wait query (WaitQuerySchema's load) of a plain query string, without the schema
+    layers (a third of this process's CPU per renewal, cProfile in bench/ANALYSIS.md); None
+    for anything else, which the schema then reads and refuses as it always has."""
+    found = _PLAIN_WAIT.match(raw) if raw else None
+    if found is None or raw.count(b"=") != sum(v is not None for v in found.groups()):
+        return None  # not plain, or a parameter given twice (the regex keeps the last)
+    after, status, timeout = found.group("after", "status", "timeout")
+    if after is None or int(after) > MAX_SEQ:
+        return None
+    timeout = 25.0 if timeout is None else float(timeout)
+    if timeout > MAX_WAIT:
+        return None
+    return {"after": int(after), "status": status.decode() if status else None,
+            "timeout": timeout}
+
+
+def wait_answer(head, changed):
+    """WaitSchema's dump of ``head`` (push.public_head's dict: its fields are already what the
+    schema dumps, tests/server/test_pushserver_fast.py) with ``changed``."""
+    return {**head, "changed": changed}
+
+
+def _may_hold_nul(event):
+    """Whether a request's path, query or headers can decode to a NUL character: only a raw
+    NUL byte or a ``%00`` can (has_nul then says for sure)."""
+    return b"%00" in event.target or b"\0" in event.target \
+        or any(b"\0" in name or b"\0" in value for name, value in event.headers)
+
+
 def _remote_addr(environ, start_response):
     """The app that TrustedProxyFix calls: the fixed environ is all we want of it."""
     return None
@@ -559,11 +630,22 @@ def _remote_addr(environ, start_response):
 
 def _response(status, headers, length=None):
     items = [(k.encode("latin-1"), str(v).encode("latin-1")) for k, v in headers.items()]
-    items.append((b"Date", email.utils.formatdate(usegmt=True).encode()))
+    items.append((b"Date", _date()))
     if length is not None:
         items.append((b"Content-Length", str(length).encode()))
     return h11.Response(status_code=status, headers=items,
                         reason=_REASONS.get(status, b""))
+
+
+_DATE = [0, b""]
+
+
+def _date():
+    """The Date header's value, formatted once a second."""
+    second = int(time.time())
+    if _DATE[0] != second:
+        _DATE[0], _DATE[1] = second, email.utils.formatdate(second, usegmt=True).encode()
+    return _DATE[1]
 
 
 _REASONS = {200: b"OK", 400: b"Bad Request", 404: b"NOT FOUND", 405: b"METHOD NOT ALLOWED",

@@ -128,6 +128,70 @@ def test_a_seat_taken_wakes_its_waiters_at_the_next_full_read(app, make_player, 
     assert status == 200 and body["changed"] and body["status"] == "playing"
 
 
+def _renew(port, game_id, after, out, timeout):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", f"/api/games/{game_id}/wait?after={after}&timeout={timeout}")
+        resp = conn.getresponse()
+        out.append((resp.status, json.loads(resp.read())))
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("push", [3600.0], indirect=True)
+def test_a_renewal_of_a_settled_head_reads_nothing(app, make_player, push):
+    """The watcher read the head of a game waited on: a second long poll on it parks on that
+    head without a read of its own, and its time out answers that head."""
+    server, port, reads = push
+    info, _ = _table(make_player, 0)
+    out = {}
+    threading.Thread(target=_poll, args=(port, info["id"], info["seq"], out),
+                     daemon=True).start()
+    _parked(server, 1)
+    time.sleep(0.3)   # the watcher's first round (a full read) is behind us
+    assert server.hub.settled_head(info["id"])["seq"] == info["seq"]
+    del reads[:]
+    answers = []
+    _renew(port, info["id"], info["seq"], answers, 0.5)
+    assert answers == [(200, {**answers[0][1], "changed": False, "seq": info["seq"]})]
+    assert reads == [], "a renewal of a settled head read it again"
+
+
+@pytest.mark.parametrize("push", [3600.0], indirect=True)
+@pytest.mark.parametrize("knows_the_move", [False, True])
+def test_a_renewal_that_the_settled_head_misleads_is_still_answered(
+        app, make_player, push, knows_the_move):
+    """The hostile timing: a move is committed and a long poll renewed before the watcher
+    read the move, so the settled head it parks on is one move behind.  It parks (joined
+    before it read), the watcher's read wakes it, and it answers what is true: the move as
+    news to a client that did not know it; to a client that knew it (its own move's answer),
+    nothing new at its time out, with the head after the move, never the older one."""
+    server, port, reads = push
+    info, by_seat = _table(make_player, 1)
+    out = {}
+    threading.Thread(target=_poll, args=(port, info["id"], info["seq"], out),
+                     daemon=True).start()
+    _parked(server, 1)
+    time.sleep(0.3)   # the full read is behind us: the head is settled
+    hold, real = threading.Event(), server.hub._moved_since
+    server.hub._moved_since = lambda engine, mark: hold.wait(30) and real(engine, mark)
+    seat = info["to_act"][0]
+    assert by_seat[seat].play(info["id"], seat, "roll").status_code == 201
+    assert server.hub.settled_head(info["id"])["seq"] == info["seq"]   # one move behind
+    answers = []
+    after = info["seq"] + 1 if knows_the_move else info["seq"]
+    renewal = threading.Thread(target=_renew, args=(port, info["id"], after, answers,
+                                                    2 if knows_the_move else 30))
+    renewal.start()
+    _parked(server, 2)
+    hold.set()   # the watcher reads the move now
+    renewal.join(20)
+    assert not renewal.is_alive(), "the renewal parked on a stale head never woke"
+    [(status, body)] = answers
+    assert status == 200 and body["seq"] == info["seq"] + 1
+    assert body["changed"] is (not knows_the_move)
+
+
 def test_the_listeners_wake_ups_reach_the_loop_in_one_call_while_it_is_busy(app):
     """PostgreSQL's LISTEN thread wakes games one notification at a time: while the loop has
     not run the first, the next ones join it, so a busy loop takes one turn for a burst of
