@@ -138,18 +138,24 @@ def _renew(port, game_id, after, out, timeout):
         conn.close()
 
 
+def _settled_table(make_player, server, port, n):
+    """A game with one long poll parked on it, after the watcher's first (full) read: its
+    head is settled on the push server."""
+    info, by_seat = _table(make_player, n)
+    threading.Thread(target=_poll, args=(port, info["id"], info["seq"], {}),
+                     daemon=True).start()
+    _parked(server, 1)
+    time.sleep(0.3)   # the watcher's first round (a full read) is behind us
+    assert server.hub.settled_head(info["id"])["seq"] == info["seq"]
+    return info, by_seat
+
+
 @pytest.mark.parametrize("push", [3600.0], indirect=True)
 def test_a_renewal_of_a_settled_head_reads_nothing(app, make_player, push):
     """The watcher read the head of a game waited on: a second long poll on it parks on that
     head without a read of its own, and its time out answers that head."""
     server, port, reads = push
-    info, _ = _table(make_player, 0)
-    out = {}
-    threading.Thread(target=_poll, args=(port, info["id"], info["seq"], out),
-                     daemon=True).start()
-    _parked(server, 1)
-    time.sleep(0.3)   # the watcher's first round (a full read) is behind us
-    assert server.hub.settled_head(info["id"])["seq"] == info["seq"]
+    info, _ = _settled_table(make_player, server, port, 0)
     del reads[:]
     answers = []
     _renew(port, info["id"], info["seq"], answers, 0.5)
@@ -167,12 +173,7 @@ def test_a_renewal_that_the_settled_head_misleads_is_still_answered(
     news to a client that did not know it; to a client that knew it (its own move's answer),
     nothing new at its time out, with the head after the move, never the older one."""
     server, port, reads = push
-    info, by_seat = _table(make_player, 1)
-    out = {}
-    threading.Thread(target=_poll, args=(port, info["id"], info["seq"], out),
-                     daemon=True).start()
-    _parked(server, 1)
-    time.sleep(0.3)   # the full read is behind us: the head is settled
+    info, by_seat = _settled_table(make_player, server, port, 1)
     hold, real = threading.Event(), server.hub._moved_since
     server.hub._moved_since = lambda engine, mark: hold.wait(30) and real(engine, mark)
     seat = info["to_act"][0]
