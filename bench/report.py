@@ -27,10 +27,11 @@ MISS_REASONS = [
                        "leave ~81 MB beside a second driver for the push process's LISTEN "
                        "(bench/ANALYSIS.md, Web worker memory)"),
     ("move POST throughput with / without", "",
-     "the web workers are CPU-bound on SQLite (1.5-2.0 ms of CPU a move, by run) and share the "
-     "two cores with the push process (0.15-0.18 ms a move since its renewals park on the "
-     "watcher's heads, 0.23-0.30 before) and the bench's own waiters client (0.03-0.04 ms): "
-     "0.80-0.94 over this code's runs, by the machine's load (the CPU row; bench/ANALYSIS.md)"),
+     "the web workers are CPU-bound on SQLite (1.5-2.3 ms of CPU a move by run, most often "
+     "more while the waiters are held) and share the two cores with the push process "
+     "(0.15-0.20 ms a move since its renewals park on the watcher's heads, 0.23-0.30 before) "
+     "and the bench's own waiters client (0.03-0.04 ms): 0.80-0.94 over this code's runs, by "
+     "the machine's load (the CPU row; bench/ANALYSIS.md)"),
     ("due notices drained", "", "smtplib's four round trips a mail (no pipelining) and the "
                                 "sink's own CPU on the same two cores"),
     ("bytes stored per move", "", "a signed entry's text is ~600 B before the row, index and "
