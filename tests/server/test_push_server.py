@@ -91,7 +91,11 @@ BAD_WAITS = ["", "?after=", "?after=x", "?after=-2", "?after=2147483648", "?afte
              "?after=%D9%A3", "?after=%EF%BC%91", "?after=%E4%B8%89", "?after=1&status=%C3%B6pen",
              "?after=1&status=%D0%BE%D0%BF%D0%B5%D0%BD", "?after=1&timeout=%E2%88%9E",
              "?after=%00", "?after=1&status=open%00", "?after=%FF%FE", "?%E6%97%A5=1",
-             "?after=1&after=x", "?after=1&bogus=1"]
+             "?after=1&after=x", "?after=1&bogus=1",
+             # what the push process's own reading of a plain query leaves to the schema
+             "?after=1&after=2", "?after=01", "?after=1&timeout=1e1", "?after=1;timeout=2",
+             "?after=1&timeout=25.", "?after=1&timeout=inf", "?after=%31&timeout=0",
+             "?after=1&timeout=0&timeout=9", "?after=+1&timeout=0", "?after=1&&timeout=0"]
 BAD_EVENTS = ["?timeout=0", "?timeout=601", "?timeout=x", "?timeout=-5", "?timeout=%D9%A3",
               "?timeout=%00", "?timeout=1&x=%FF"]
 # numbers in other scripts' digits (int() reads them; the API does not)
