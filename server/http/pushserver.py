@@ -181,11 +181,10 @@ class LoopHub(push.Hub):
         settled, until = self.settled, time.monotonic() + self.poll
         for game_id in moved:
             settled.pop(game_id, None)
-        for game_id, head in heads.items():
-            settled[game_id] = (head, until)
-        if len(settled) > push.HEADS_KEPT:
+        if len(settled) + len(heads) > push.HEADS_KEPT:
             settled.clear()
         for game_id, head in heads.items():
+            settled[game_id] = (head, until)   # before its waiters wake and read it
             now = push.mark(head)
             for w in self.by_game.get(game_id, ()):
                 if w.known is not None and w.known != now:
